@@ -1,0 +1,1 @@
+"""The eval harness: suites, runner, scorers, reports and benchmarks over the pipeline."""

@@ -1,0 +1,90 @@
+"""System-prompt assembly, always in the same order.
+
+persona -> engagement context -> personal memory block -> cross-promotion instruction (only
+with a project) -> intent instruction with the operation result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.context import EngagementContext
+from pipeline.domain import PromptRef, RouteResult
+from pipeline.intents.taxonomy import INTENTS
+from pipeline.prompting import PromptLibrary, Rendered
+
+PART_SEPARATOR = "\n\n"
+
+
+@dataclass(frozen=True)
+class AssembledPrompt:
+    """The system prompt, its parts in order, and the templates that made it."""
+
+    parts: tuple[tuple[str, str], ...]
+    refs: tuple[PromptRef, ...]
+
+    @property
+    def text(self) -> str:
+        """The whole system prompt."""
+        return PART_SEPARATOR.join(text for _, text in self.parts)
+
+    @property
+    def stable_prefix(self) -> str:
+        """Everything before the intent instruction: the same across a conversation's turns."""
+        return PART_SEPARATOR.join(text for family, text in self.parts if not _is_instruction(family))
+
+    @property
+    def instruction(self) -> str:
+        """The per-turn intent instruction."""
+        return PART_SEPARATOR.join(text for family, text in self.parts if _is_instruction(family))
+
+
+def _is_instruction(family: str) -> bool:
+    return family.startswith("instructions/")
+
+
+def instruction_family(route: RouteResult) -> str:
+    """Which instruction template serves this route result."""
+    if "error" in route.operation_data:
+        return "instructions/error"
+    if not INTENTS[route.intent].live:
+        return "instructions/not_available"
+    return f"instructions/{route.intent}"
+
+
+def assemble_prompt(
+    library: PromptLibrary,
+    *,
+    companion_name: str,
+    operator_name: str,
+    engagement_context: EngagementContext | None,
+    route: RouteResult,
+    personal_memory: str = "",
+    has_project: bool = False,
+) -> AssembledPrompt:
+    """Render each part and join them in the fixed order; empty parts are left out."""
+    rendered: list[Rendered] = [
+        library.render("persona", companion_name=companion_name, operator_name=operator_name)
+    ]
+    if engagement_context is not None:
+        rendered.append(
+            library.render(
+                "engagement_context",
+                name=engagement_context.name,
+                visibility=engagement_context.visibility.value,
+                seed=engagement_context.seed,
+                knowledge=engagement_context.knowledge,
+                operator_name=operator_name,
+            )
+        )
+    if has_project and personal_memory:
+        rendered.append(library.render("personal_memory", block=personal_memory))
+    if has_project:
+        rendered.append(library.render("cross_promotion"))
+    rendered.append(
+        library.render(instruction_family(route), intent=route.intent, result=route.operation_data)
+    )
+    return AssembledPrompt(
+        parts=tuple((r.ref.family, r.text) for r in rendered),
+        refs=tuple(r.ref for r in rendered),
+    )

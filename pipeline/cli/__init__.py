@@ -1,0 +1,30 @@
+"""The pipeline's own commands: chat, memory, person, project, db, demo."""
+
+from __future__ import annotations
+
+import typer
+
+from pipeline.cli.chat import chat
+from pipeline.cli.db import db_app
+from pipeline.cli.demo import demo
+from pipeline.cli.memory import memory_app
+from pipeline.cli.people import person_app, project_app
+
+
+def build_app() -> typer.Typer:
+    """The Typer app with every pipeline command group."""
+    app = typer.Typer(
+        help="converse-harness: a memory-keeping companion and the harness around it.",
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+    )
+    app.command("chat")(chat)
+    app.command("demo")(demo)
+    app.add_typer(memory_app, name="memory")
+    app.add_typer(person_app, name="person")
+    app.add_typer(project_app, name="project")
+    app.add_typer(db_app, name="db")
+    return app
+
+
+__all__ = ["build_app"]

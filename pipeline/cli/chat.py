@@ -1,0 +1,67 @@
+"""`converse chat`: an interactive conversation that shows what changed in memory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from pipeline.cli.common import (
+    DbOption,
+    PersonOption,
+    console,
+    err_console,
+    handles_errors,
+    providers_for,
+    store_for,
+)
+from pipeline.cli.render import show_turn
+from pipeline.converse import converse
+from pipeline.errors import InvalidMessage
+from pipeline.providers.registry import PROVIDER_NAMES
+from pipeline.store.people import get_person, get_project
+
+QUIT = {"/quit", "/exit", ":q"}
+
+
+@handles_errors
+def chat(
+    person: str = PersonOption,
+    project: str | None = typer.Option(None, "--project", help="Talk inside this project."),
+    provider: str | None = typer.Option(
+        None, "--provider", help=f"One of {', '.join(PROVIDER_NAMES)}.", envvar="CONVERSE_PROVIDER"
+    ),
+    script: Path | None = typer.Option(None, "--script", help="Fixture for --provider scripted."),
+    channel: str = typer.Option("cli", "--channel", help="Recorded on each turn."),
+    db_url: str | None = DbOption,
+) -> None:
+    """Talk to the companion; after each reply, see what changed in memory."""
+    store = store_for(db_url)
+    with store.read() as session:  # fail on unknown names before loading any model
+        found = get_person(session, person)
+        if project:
+            get_project(session, found, project)
+    providers = providers_for(provider, script)
+    where = f"project {project!r}" if project else "no project"
+    console.print(f"Talking to the companion as {person} ({where}). /quit to leave.", highlight=False)
+    while True:
+        try:
+            message = input("you: ")
+        except EOFError:
+            break
+        if message.strip() in QUIT:
+            break
+        try:
+            outcome = converse(
+                store,
+                person=person,
+                project=project,
+                message=message,
+                classifier=providers.classifier,
+                responder=providers.responder,
+                channel=channel,
+            )
+        except InvalidMessage as exc:
+            err_console.print(f"[red]{exc.one_line()}[/]", highlight=False)
+            continue
+        show_turn(console, outcome, providers.label)

@@ -1,0 +1,69 @@
+"""What every command group shares: consoles, the store, providers, error translation."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+
+from pipeline.config import fixtures_dir
+from pipeline.errors import ConverseError
+from pipeline.providers.registry import Providers, make_providers
+from pipeline.store import Store, open_store
+
+console = Console()
+err_console = Console(stderr=True)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+PersonOption = typer.Option(..., "--person", "-p", help="Whose memory.", envvar="CONVERSE_PERSON")
+DbOption = typer.Option(None, "--db-url", help="Database URL.", envvar="CONVERSE_DB_URL")
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Print a one-line error and return the exit to raise."""
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """Turn ConverseError into one line on stderr and exit code 1."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except ConverseError as exc:
+            raise fail(exc.one_line()) from None
+
+    return wrapper
+
+
+def store_for(db_url: str | None) -> Store:
+    """Open the store named by --db-url / CONVERSE_DB_URL."""
+    return open_store(db_url)
+
+
+def default_script() -> Path:
+    """The scripted provider's default fixture."""
+    return fixtures_dir() / "scripted" / "demo.yaml"
+
+
+def providers_for(name: str | None, script: Path | None = None, **options: Any) -> Providers:
+    """Build the named providers (default: claude with a key, else local)."""
+    chosen = name or os.environ.get("CONVERSE_PROVIDER") or (
+        "claude" if os.environ.get("ANTHROPIC_API_KEY") else "local"
+    )
+    return make_providers(chosen, script=script or default_script(), **options)
+
+
+def is_interactive() -> bool:
+    """Whether stdin is a terminal (confirmation prompts need one)."""
+    return sys.stdin.isatty()

@@ -1,0 +1,58 @@
+"""`converse demo`: a scripted conversation through remember, refine, confirm and forget."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import typer
+import yaml
+
+from pipeline.cli.common import console, default_script, handles_errors
+from pipeline.cli.memory import assertion_table
+from pipeline.cli.render import show_turn
+from pipeline.converse import converse
+from pipeline.errors import ConverseError
+from pipeline.memory.manage import personal_assertions
+from pipeline.providers.registry import make_providers
+from pipeline.store import open_store
+from pipeline.store.people import create_person, create_project, get_person
+
+
+@handles_errors
+def demo(
+    script: Path | None = typer.Option(None, "--script", help="Conversation fixture to walk."),
+    db_url: str | None = typer.Option(
+        None, "--db-url", help="Database to use (default: a fresh temporary SQLite file)."
+    ),
+) -> None:
+    """Walk a scripted conversation offline and print personal memory after each turn."""
+    path = script or default_script()
+    plan = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("conversation")
+    if not plan:
+        raise ConverseError(f"{path} has no `conversation` section", "add one (see fixtures/scripted/demo.yaml)")
+    with tempfile.TemporaryDirectory() as tmp:
+        store = open_store(db_url or f"sqlite:///{Path(tmp) / 'demo.db'}")
+        with store.write() as session:
+            person = create_person(session, plan["person"])
+            create_project(session, person, plan["project"], plan.get("seed", ""))
+        providers = make_providers("scripted", script=path)
+        console.rule(f"[bold]demo[/]: {person.name}, provider {providers.label}")
+        for step in plan["messages"]:
+            project = plan["project"] if step.get("project") else None
+            where = f" [dim]in {project}[/]" if project else " [dim](no project)[/]"
+            console.print(f"\n[bold]{person.name}[/]{where}: {step['message']}", highlight=False)
+            outcome = converse(
+                store,
+                person=person.name,
+                project=project,
+                message=step["message"],
+                classifier=providers.classifier,
+                responder=providers.responder,
+                channel="demo",
+            )
+            show_turn(console, outcome, providers.label)
+            with store.read() as session:
+                state = personal_assertions(session, get_person(session, person.name), True)
+            console.print(assertion_table(state, "personal memory now") if state else "  (personal memory empty)")
+        store.dispose()

@@ -1,0 +1,39 @@
+"""How a turn is shown in the terminal."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from pipeline.converse import TurnOutcome
+
+
+def show_turn(console: Console, outcome: TurnOutcome, provider_label: str) -> None:
+    """The reply, what changed in memory, and any degradation."""
+    console.print(f"[bold cyan]companion[/] [dim]({provider_label})[/]: {outcome.reply.text}", highlight=False)
+    classified = outcome.classified
+    detail = f"intent {classified.intent}"
+    if classified.params:
+        detail += " " + ", ".join(f"{k}={v!r}" for k, v in classified.params.items())
+    console.print(f"  [dim]{detail}[/]", highlight=False)
+    if classified.error:
+        console.print(
+            f"  [yellow]classifier failed ({classified.error}); treated as conversation, "
+            "nothing stored was changed[/]",
+            highlight=False,
+        )
+    responder_error = outcome.companion_turn.meta.get("responder", {}).get("error")
+    if responder_error:
+        console.print(f"  [yellow]responder failed ({responder_error}); offline reply shown[/]", highlight=False)
+    for change in outcome.route.changes:
+        if change.before is None:
+            what = f"new, {change.after.value}"
+        elif change.before is change.after:
+            what = f"amended, still {change.after.value}"
+        else:
+            what = f"{change.before.value} → {change.after.value}"
+        console.print(
+            f"  [green]memory:[/] #{change.display_number} {change.content!r}: {what}",
+            highlight=False,
+        )
+    if not outcome.route.changes:
+        console.print("  [dim]memory: unchanged[/]")

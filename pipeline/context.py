@@ -1,0 +1,45 @@
+"""The engagement context loader: an engagement's name, seed and settled knowledge."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from pipeline.domain import PERSONAL_SEED, Engagement, NormativeForce, Visibility
+from pipeline.store import assertions as repo
+
+KNOWLEDGE_LINES = 30
+
+
+@dataclass(frozen=True)
+class EngagementContext:
+    """What the prompt says about the engagement a turn happens in."""
+
+    name: str
+    visibility: Visibility
+    seed: str
+    knowledge: str
+
+
+def engagement_seed(engagement: Engagement) -> str:
+    """The engagement's seed text; a personal engagement always has its known seed."""
+    if engagement.visibility is Visibility.PERSONAL and not engagement.seed.strip():
+        return PERSONAL_SEED
+    return engagement.seed
+
+
+def load_engagement_context(session: Session, engagement: Engagement) -> EngagementContext:
+    """Load any engagement, personal or project, through the same path."""
+    knowledge = ""
+    if engagement.visibility is Visibility.PROJECT:
+        committed = repo.list_assertions(
+            session, engagement.id, [NormativeForce.COMMITTED], limit=KNOWLEDGE_LINES
+        )
+        knowledge = "\n".join(f"#{a.display_number}: {a.content}" for a in reversed(committed))
+    return EngagementContext(
+        name=engagement.name,
+        visibility=engagement.visibility,
+        seed=engagement_seed(engagement),
+        knowledge=knowledge,
+    )

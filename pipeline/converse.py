@@ -1,0 +1,202 @@
+"""The one orchestration function: context -> memory -> classify -> route -> assemble ->
+respond -> persist."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pipeline.assemble import AssembledPrompt, assemble_prompt
+from pipeline.clock import utcnow
+from pipeline.config import HISTORY_TURNS, MAX_MESSAGE_CHARS
+from pipeline.context import EngagementContext, load_engagement_context
+from pipeline.domain import (
+    ClassifiedIntent,
+    Engagement,
+    HistoryTurn,
+    Person,
+    Reply,
+    Role,
+    RouteResult,
+    Turn,
+)
+from pipeline.errors import InvalidMessage, ProviderError
+from pipeline.intents import HandlerContext, route
+from pipeline.memory.block import load_personal_memory
+from pipeline.prompting import PromptLibrary, default_library
+from pipeline.providers.base import Classifier, ClassifyRequest, RespondRequest, Responder
+from pipeline.providers.replies import compose_reply
+from pipeline.store import Store
+from pipeline.store.people import get_person, get_project
+from pipeline.store.turns import add_turn, recent_turns
+
+COMPANION_NAME = "Sage"
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    """Everything one turn produced."""
+
+    operator_turn: Turn
+    companion_turn: Turn
+    classified: ClassifiedIntent
+    route: RouteResult
+    prompt: AssembledPrompt
+    reply: Reply
+    personal_memory: str
+
+
+def check_message(message: str) -> str:
+    """The message, or an InvalidMessage naming what is wrong with it."""
+    if not message or not message.strip():
+        raise InvalidMessage("the message is empty", "type something to say")
+    if len(message) > MAX_MESSAGE_CHARS:
+        raise InvalidMessage(
+            f"the message is {len(message):,} characters; the limit is {MAX_MESSAGE_CHARS:,}",
+            "split it into shorter messages",
+        )
+    return message.strip()
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    person: Person
+    project: Engagement | None
+    context: EngagementContext | None
+    personal_memory: str
+    history: tuple[HistoryTurn, ...]
+
+
+def _load(store: Store, person_name: str, project_name: str | None, now: datetime) -> _Loaded:
+    with store.read() as session:
+        person = get_person(session, person_name)
+        project = get_project(session, person, project_name) if project_name else None
+        context = load_engagement_context(session, project) if project else None
+        memory = ""
+        if project is not None and person.personal_engagement_id is not None:
+            memory = load_personal_memory(session, person.personal_engagement_id, now)
+        history = recent_turns(session, person.id, project.id if project else None, HISTORY_TURNS)
+    return _Loaded(person, project, context, memory, tuple(t.as_history() for t in history))
+
+
+def _respond(responder: Responder, request: RespondRequest) -> tuple[Reply, str | None]:
+    try:
+        return responder.respond(request), None
+    except ProviderError as exc:
+        fallback = Reply(text=compose_reply(request.route), provider="fallback")
+        return fallback, exc.one_line()
+
+
+def converse(
+    store: Store,
+    *,
+    person: str,
+    message: str,
+    classifier: Classifier,
+    responder: Responder,
+    project: str | None = None,
+    library: PromptLibrary | None = None,
+    channel: str = "cli",
+    companion_name: str = COMPANION_NAME,
+    now: datetime | None = None,
+) -> TurnOutcome:
+    """Run one turn end to end and persist it; bad input raises before anything is stored."""
+    text = check_message(message)
+    library = library or default_library()
+    started = time.perf_counter()
+    with store.read() as session:
+        person_id = get_person(session, person).id
+    with store.person_lock(person_id):
+        moment = now or utcnow()
+        loaded = _load(store, person, project, moment)
+        project_name = loaded.project.name if loaded.project else None
+        classified = classifier.classify(
+            ClassifyRequest(message=text, history=loaded.history, project_name=project_name)
+        )
+        prior = loaded.history[-1] if loaded.history else None
+        prior_companion = prior if prior is not None and prior.role is Role.COMPANION else None
+        engagement_id = loaded.project.id if loaded.project else None
+        with store.write() as session:
+            result = route(
+                HandlerContext(
+                    session=session,
+                    person=loaded.person,
+                    project=loaded.project,
+                    classified=classified,
+                    prior_companion=prior_companion,
+                    now=moment,
+                )
+            )
+            operator_turn = add_turn(
+                session,
+                person_id=person_id,
+                engagement_id=engagement_id,
+                role=Role.OPERATOR,
+                content=text,
+                intent=classified.intent,
+                operation_data={"params": classified.params},
+                channel=channel,
+                meta=_classifier_meta(classified),
+            )
+        prompt = assemble_prompt(
+            library,
+            companion_name=companion_name,
+            operator_name=loaded.person.name,
+            engagement_context=loaded.context,
+            route=result,
+            personal_memory=loaded.personal_memory,
+            has_project=loaded.project is not None,
+        )
+        reply, reply_error = _respond(
+            responder,
+            RespondRequest(
+                system=prompt,
+                history=loaded.history,
+                message=text,
+                route=result,
+                project_name=project_name,
+            ),
+        )
+        with store.write() as session:
+            companion_turn = add_turn(
+                session,
+                person_id=person_id,
+                engagement_id=engagement_id,
+                role=Role.COMPANION,
+                content=reply.text,
+                intent=result.intent,
+                operation_data=result.operation_data,
+                prompt_refs=classified.prompt_refs + prompt.refs,
+                channel=channel,
+                meta={
+                    "classifier": _classifier_meta(classified),
+                    "responder": {
+                        "provider": reply.provider,
+                        "model": reply.model,
+                        "usage": reply.usage.model_dump(),
+                        "error": reply_error,
+                    },
+                    "elapsed_ms": round((time.perf_counter() - started) * 1000, 3),
+                },
+            )
+    return TurnOutcome(
+        operator_turn=operator_turn,
+        companion_turn=companion_turn,
+        classified=classified,
+        route=result,
+        prompt=prompt,
+        reply=reply,
+        personal_memory=loaded.personal_memory,
+    )
+
+
+def _classifier_meta(classified: ClassifiedIntent) -> dict[str, Any]:
+    return {
+        "provider": classified.provider,
+        "model": classified.model,
+        "confidence": classified.confidence,
+        "error": classified.error,
+        "usage": classified.usage.model_dump(),
+    }

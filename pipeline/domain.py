@@ -1,0 +1,182 @@
+"""Domain models shared by every stage of the pipeline."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+PERSONAL_SEED = (
+    "Personal knowledge — facts, preferences, and context that belong to the person "
+    "and travel across all engagements."
+)
+
+
+class Visibility(StrEnum):
+    """Who an engagement belongs to: the person alone, or a project."""
+
+    PERSONAL = "personal"
+    PROJECT = "project"
+
+
+class ActorKind(StrEnum):
+    """Who made an assertion."""
+
+    OPERATOR = "operator"
+    COMPANION = "companion"
+
+
+class NormativeForce(StrEnum):
+    """How much weight an assertion carries: offered, settled, or withdrawn."""
+
+    HELD = "held"
+    COMMITTED = "committed"
+    RETRACTED = "retracted"
+
+
+class Role(StrEnum):
+    """The speaker of a conversation turn."""
+
+    OPERATOR = "operator"
+    COMPANION = "companion"
+
+
+class Frozen(BaseModel):
+    """Base for immutable value objects."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Person(Frozen):
+    """Someone who talks to the companion."""
+
+    id: int
+    name: str
+    personal_engagement_id: int | None
+
+
+class Engagement(Frozen):
+    """A container of assertions: a person's personal memory or a project."""
+
+    id: int
+    name: str
+    visibility: Visibility
+    seed: str
+    owner_person_id: int | None
+
+
+class Assertion(Frozen):
+    """One piece of knowledge in an engagement."""
+
+    id: int
+    engagement_id: int
+    display_number: int
+    content: str
+    actor: ActorKind
+    force: NormativeForce
+    retraction_rationale: str | None = None
+    created_at: datetime
+    updated_at: datetime
+
+
+class PromptRef(Frozen):
+    """Which template produced part of a prompt: family, version and a hash of its source."""
+
+    family: str
+    version: str
+    sha256: str
+
+
+class Usage(Frozen):
+    """Token counts of one model call."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cache_read_input_tokens=self.cache_read_input_tokens + other.cache_read_input_tokens,
+            cache_creation_input_tokens=(
+                self.cache_creation_input_tokens + other.cache_creation_input_tokens
+            ),
+        )
+
+
+class HistoryTurn(Frozen):
+    """An earlier turn as the classifier and responder see it."""
+
+    role: Role
+    content: str
+    intent: str | None = None
+    operation_data: dict[str, Any] = Field(default_factory=dict)
+
+
+class ClassifiedIntent(Frozen):
+    """What the classifier decided the operator wants."""
+
+    intent: str
+    params: dict[str, str] = Field(default_factory=dict)
+    confidence: float | None = None
+    error: str | None = None
+    provider: str = ""
+    model: str = ""
+    prompt_refs: tuple[PromptRef, ...] = ()
+    usage: Usage = Usage()
+
+
+class MemoryChange(Frozen):
+    """One change a handler made to stored assertions, for display and audit."""
+
+    engagement_id: int
+    display_number: int
+    content: str
+    before: NormativeForce | None
+    after: NormativeForce
+
+
+class RouteResult(Frozen):
+    """What a handler did: operation data for the prompt and the changes it stored."""
+
+    intent: str
+    operation_data: dict[str, Any] = Field(default_factory=dict)
+    changes: tuple[MemoryChange, ...] = ()
+
+
+class Reply(Frozen):
+    """The responder's answer."""
+
+    text: str
+    provider: str = ""
+    model: str = ""
+    usage: Usage = Usage()
+
+
+class Turn(Frozen):
+    """A persisted conversation turn."""
+
+    id: int
+    person_id: int
+    engagement_id: int | None
+    role: Role
+    content: str
+    intent: str | None
+    operation_data: dict[str, Any]
+    prompt_refs: tuple[PromptRef, ...]
+    channel: str
+    created_at: datetime
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    def as_history(self) -> HistoryTurn:
+        """The view of this turn that providers get."""
+        return HistoryTurn(
+            role=self.role,
+            content=self.content,
+            intent=self.intent,
+            operation_data=self.operation_data,
+        )

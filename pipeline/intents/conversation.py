@@ -1,0 +1,36 @@
+"""Intents that change no memory: conversation, capabilities, and the stubs."""
+
+from __future__ import annotations
+
+from pipeline.domain import RouteResult
+from pipeline.intents.context import HandlerContext
+from pipeline.intents.remember import retract_rejected_offer
+from pipeline.intents.taxonomy import INTENTS, LIVE_INTENTS
+
+
+def handle_general_conversation(ctx: HandlerContext) -> RouteResult:
+    """Nothing to store, unless the reply rejected an offer to remember."""
+    rejected = retract_rejected_offer(ctx)
+    if rejected is not None:
+        return rejected
+    return RouteResult(intent="general_conversation", operation_data={"action": "none"})
+
+
+def handle_describe_capabilities(_ctx: HandlerContext) -> RouteResult:
+    """The live intents in plain words."""
+    return RouteResult(
+        intent="describe_capabilities",
+        operation_data={
+            "action": "described",
+            "capabilities": [INTENTS[name].summary for name in LIVE_INTENTS],
+        },
+    )
+
+
+def handle_stub(ctx: HandlerContext) -> RouteResult:
+    """A capability that is planned but not available yet."""
+    name = ctx.classified.intent
+    return RouteResult(
+        intent=name,
+        operation_data={"action": "not_available", "capability": INTENTS[name].summary},
+    )

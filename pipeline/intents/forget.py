@@ -1,0 +1,111 @@
+"""forget_about_me: match -> confirm -> reversible retraction."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pipeline.domain import Assertion, MemoryChange, NormativeForce, RouteResult
+from pipeline.intents.context import HandlerContext
+from pipeline.memory.matching import match_forget
+from pipeline.store import assertions as repo
+
+INTENT = "forget_about_me"
+_NUMBER = re.compile(r"#?\b(\d{1,6})\b")
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
+
+
+def _candidate(a: Assertion) -> dict[str, Any]:
+    return {"content": a.content, "display_number": a.display_number}
+
+
+def _confirm(a: Assertion) -> RouteResult:
+    return RouteResult(
+        intent=INTENT,
+        operation_data={
+            "action": "confirm_retraction",
+            "matched_fact": a.content,
+            "matched_assertion_id": a.id,
+            "assertion_display_number": a.display_number,
+        },
+    )
+
+
+def _retract(ctx: HandlerContext, assertion_id: int) -> RouteResult | None:
+    current = repo.get_assertion(ctx.session, assertion_id)
+    if current.force is not NormativeForce.COMMITTED:
+        return None
+    rationale = f"Operator asked to forget it: {ctx.param('forget_description') or 'confirmed'}"
+    done = repo.set_force(ctx.session, assertion_id, NormativeForce.RETRACTED, rationale)
+    change = MemoryChange(
+        engagement_id=done.engagement_id,
+        display_number=done.display_number,
+        content=done.content,
+        before=NormativeForce.COMMITTED,
+        after=NormativeForce.RETRACTED,
+    )
+    return RouteResult(
+        intent=INTENT,
+        operation_data={
+            "action": "retracted",
+            "retracted_fact": done.content,
+            "assertion_display_number": done.display_number,
+            "rationale": rationale,
+        },
+        changes=(change,),
+    )
+
+
+def _pick_candidate(description: str, candidates: list[dict[str, Any]]) -> int | None:
+    """A reply to an ambiguous match that names one candidate by number or position."""
+    numbers = {c["display_number"] for c in candidates}
+    for found in _NUMBER.findall(description):
+        if int(found) in numbers:
+            return int(found)
+    lowered = description.lower()
+    for word, position in _ORDINALS.items():
+        if re.search(rf"\b{word}\b", lowered) and abs(position) <= len(candidates):
+            index = position if position < 0 else position - 1
+            return int(candidates[index]["display_number"])
+    return None
+
+
+def handle_forget(ctx: HandlerContext) -> RouteResult:
+    """Retract what the previous turn matched when confirmed; otherwise match the description."""
+    personal_id = ctx.person.personal_engagement_id
+    if personal_id is None:
+        return RouteResult(intent=INTENT, operation_data={"error": "no_personal_engagement"})
+    prior = ctx.prior_companion
+    data = prior.operation_data if prior is not None and prior.intent == INTENT else {}
+    if data.get("action") == "confirm_retraction" and isinstance(
+        data.get("matched_assertion_id"), int
+    ):
+        done = _retract(ctx, data["matched_assertion_id"])
+        if done is not None:
+            return done
+    description = ctx.param("forget_description")
+    if data.get("action") == "ambiguous":
+        number = _pick_candidate(description, list(data.get("candidates", [])))
+        if number is not None:
+            return _confirm(repo.get_by_number(ctx.session, personal_id, number))
+    committed = repo.list_assertions(ctx.session, personal_id, [NormativeForce.COMMITTED])
+    match = match_forget(description, committed)
+    if match.action == "confirm_retraction":
+        return _confirm(match.assertions[0])
+    if match.action == "ambiguous":
+        return RouteResult(
+            intent=INTENT,
+            operation_data={
+                "action": "ambiguous",
+                "forget_description": description,
+                "candidates": [_candidate(a) for a in match.assertions],
+            },
+        )
+    return RouteResult(
+        intent=INTENT,
+        operation_data={
+            "action": "no_match",
+            "forget_description": description,
+            "stored_count": len(committed),
+        },
+    )

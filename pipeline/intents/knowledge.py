@@ -1,0 +1,130 @@
+"""Project knowledge: add, list, commit, retract, and questions about past input."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pipeline.domain import ActorKind, Assertion, MemoryChange, NormativeForce, RouteResult
+from pipeline.intents.context import HandlerContext
+from pipeline.intents.facts import clean_fact
+from pipeline.memory.matching import keyword_score, keywords, match_forget
+from pipeline.store import assertions as repo
+
+_NUMBERS = re.compile(r"#?\b(\d{1,6})\b")
+_LIVE = (NormativeForce.HELD, NormativeForce.COMMITTED)
+
+
+def _item(a: Assertion) -> dict[str, Any]:
+    return {"display_number": a.display_number, "content": a.content, "force": a.force.value}
+
+
+def _change(a: Assertion, before: NormativeForce | None) -> MemoryChange:
+    return MemoryChange(
+        engagement_id=a.engagement_id,
+        display_number=a.display_number,
+        content=a.content,
+        before=before,
+        after=a.force,
+    )
+
+
+def handle_add_knowledge(ctx: HandlerContext) -> RouteResult:
+    """A project fact becomes a held assertion in the project, stated by the operator."""
+    assert ctx.project is not None
+    fact = clean_fact(ctx.param("knowledge"))
+    if not fact:
+        return RouteResult(intent="add_knowledge", operation_data={"error": "no_knowledge"})
+    created = repo.add_assertion(ctx.session, ctx.project.id, fact, ActorKind.OPERATOR)
+    return RouteResult(
+        intent="add_knowledge",
+        operation_data={
+            "action": "held",
+            "knowledge": created.content,
+            "assertion_display_number": created.display_number,
+        },
+        changes=(_change(created, None),),
+    )
+
+
+def handle_list_knowledge(ctx: HandlerContext) -> RouteResult:
+    """The project's held and committed assertions, newest first."""
+    assert ctx.project is not None
+    items = repo.list_assertions(ctx.session, ctx.project.id, _LIVE, limit=50)
+    return RouteResult(
+        intent="list_knowledge",
+        operation_data={"action": "listed", "items": [_item(a) for a in items]},
+    )
+
+
+def handle_commit_knowledge(ctx: HandlerContext) -> RouteResult:
+    """Commit held project assertions named by number, by 'all', or by description."""
+    assert ctx.project is not None
+    reference = ctx.param("knowledge_reference")
+    held = repo.list_assertions(ctx.session, ctx.project.id, [NormativeForce.HELD])
+    numbers = {int(n) for n in _NUMBERS.findall(reference)}
+    if numbers:
+        chosen = [a for a in held if a.display_number in numbers]
+    elif not reference or re.search(r"\b(all|everything|those|these|them)\b", reference.lower()):
+        chosen = held
+    else:
+        match = match_forget(reference, held)
+        chosen = list(match.assertions) if match.action == "confirm_retraction" else []
+    if not chosen:
+        return RouteResult(
+            intent="commit_knowledge",
+            operation_data={"action": "no_match", "reference": reference, "held_count": len(held)},
+        )
+    done = [repo.set_force(ctx.session, a.id, NormativeForce.COMMITTED) for a in chosen]
+    return RouteResult(
+        intent="commit_knowledge",
+        operation_data={"action": "committed", "items": [_item(a) for a in done]},
+        changes=tuple(_change(a, NormativeForce.HELD) for a in done),
+    )
+
+
+def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
+    """Retract the project assertion that uniquely matches the description."""
+    assert ctx.project is not None
+    description = ctx.param("knowledge_description")
+    live = repo.list_assertions(ctx.session, ctx.project.id, _LIVE)
+    match = match_forget(description, live)
+    if match.action == "no_match":
+        return RouteResult(intent="retract_knowledge", operation_data={"action": "no_match"})
+    if match.action == "ambiguous":
+        return RouteResult(
+            intent="retract_knowledge",
+            operation_data={"action": "ambiguous", "candidates": [_item(a) for a in match.assertions]},
+        )
+    target = match.assertions[0]
+    done = repo.set_force(
+        ctx.session, target.id, NormativeForce.RETRACTED, f"Operator asked to remove: {description}"
+    )
+    return RouteResult(
+        intent="retract_knowledge",
+        operation_data={"action": "retracted", "item": _item(done)},
+        changes=(_change(done, target.force),),
+    )
+
+
+def handle_ask_about_past_input(ctx: HandlerContext) -> RouteResult:
+    """Project assertions (or personal memory outside a project) that match the question."""
+    engagement_id = ctx.project.id if ctx.project else ctx.person.personal_engagement_id
+    query = ctx.param("query")
+    if engagement_id is None:
+        return RouteResult(intent="ask_about_past_input", operation_data={"action": "no_match"})
+    live = repo.list_assertions(ctx.session, engagement_id, _LIVE, limit=500)
+    keys = keywords(query)
+    scored = sorted(
+        ((keyword_score(keys, a.content), a) for a in live), key=lambda p: -p[0]
+    )
+    found = [a for score, a in scored if score > 0][:5]
+    return RouteResult(
+        intent="ask_about_past_input",
+        operation_data={
+            "action": "found" if found else "no_match",
+            "query": query,
+            "scope": "project" if ctx.project else "personal",
+            "items": [_item(a) for a in found],
+        },
+    )

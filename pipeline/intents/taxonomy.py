@@ -1,0 +1,82 @@
+"""The intent taxonomy: nine live intents and four stubs, with their parameters.
+
+docs/intents.md explains each one and the boundaries between them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class IntentSpec:
+    """One intent: its name, whether it is live, its parameters and what it is for."""
+
+    name: str
+    live: bool
+    params: tuple[str, ...]
+    summary: str
+    needs_project: bool = False
+
+
+INTENTS: dict[str, IntentSpec] = {
+    spec.name: spec
+    for spec in (
+        IntentSpec(
+            "general_conversation", True, (),
+            "chat, questions and advice that ask nothing of memory; declining an offer; "
+            "an outright rejection such as 'never mind'",
+        ),
+        IntentSpec(
+            "add_knowledge", True, ("knowledge",),
+            "a fact about the project's domain to record in the project",
+            needs_project=True,
+        ),
+        IntentSpec(
+            "ask_about_past_input", True, ("query",),
+            "a question about what the person told the companion before",
+        ),
+        IntentSpec(
+            "list_knowledge", True, (),
+            "show everything recorded for the project",
+            needs_project=True,
+        ),
+        IntentSpec(
+            "commit_knowledge", True, ("knowledge_reference",),
+            "settle held project knowledge ('lock in #3', 'mark all of those as final')",
+            needs_project=True,
+        ),
+        IntentSpec(
+            "retract_knowledge", True, ("knowledge_description",),
+            "remove a fact from the project's knowledge",
+            needs_project=True,
+        ),
+        IntentSpec(
+            "describe_capabilities", True, (),
+            "asks what the companion can do",
+        ),
+        IntentSpec(
+            "remember_about_me", True, ("personal_fact",),
+            "a fact about the person (preferences, identity, schedule, diet, health, "
+            "location, working style, family) to remember across all projects",
+        ),
+        IntentSpec(
+            "forget_about_me", True, ("forget_description",),
+            "asks the companion to stop remembering something personal",
+        ),
+        IntentSpec("set_reminder", False, ("reminder", "when"), "set a reminder"),
+        IntentSpec("web_search", False, ("query",), "look something up on the web"),
+        IntentSpec("share_project", False, ("recipient",), "share a project with someone"),
+        IntentSpec("export_project", False, ("format",), "export a project's notes to a file"),
+    )
+}
+
+LIVE_INTENTS = tuple(name for name, spec in INTENTS.items() if spec.live)
+STUB_INTENTS = tuple(name for name, spec in INTENTS.items() if not spec.live)
+FALLBACK_INTENT = "general_conversation"
+
+# Parameters a handler cannot do without; a classification missing one is unusable.
+REQUIRED_PARAMS: dict[str, tuple[str, ...]] = {
+    "add_knowledge": ("knowledge",),
+    "retract_knowledge": ("knowledge_description",),
+}

@@ -1,0 +1,63 @@
+"""Direct management of a person's personal memory (the `converse memory` commands)."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from pipeline.domain import Assertion, NormativeForce, Person
+from pipeline.errors import InvalidMessage, NotFound
+from pipeline.store import assertions as repo
+
+
+def _personal_id(person: Person) -> int:
+    if person.personal_engagement_id is None:
+        raise NotFound(f"{person.name} has no personal memory", "recreate the person")
+    return person.personal_engagement_id
+
+
+def personal_assertions(
+    session: Session, person: Person, include_retracted: bool = False
+) -> list[Assertion]:
+    """The person's personal assertions, newest first."""
+    forces = None if include_retracted else [NormativeForce.HELD, NormativeForce.COMMITTED]
+    return repo.list_assertions(session, _personal_id(person), forces)
+
+
+def _numbered(session: Session, person: Person, number: int) -> Assertion:
+    engagement_id = _personal_id(person)
+    if not repo.list_assertions(session, engagement_id, limit=1):
+        raise NotFound(
+            f"nothing is stored in {person.name}'s personal memory", "there is nothing to change"
+        )
+    try:
+        return repo.get_by_number(session, engagement_id, number)
+    except NotFound:
+        raise NotFound(
+            f"{person.name}'s personal memory has no #{number}",
+            f"see the numbers with `converse memory list --person {person.name!r}`",
+        ) from None
+
+
+def retract(session: Session, person: Person, number: int) -> Assertion:
+    """Retract #number (reversible)."""
+    found = _numbered(session, person, number)
+    if found.force is NormativeForce.RETRACTED:
+        raise InvalidMessage(f"#{number} is already retracted", "restore it with `converse memory restore`")
+    return repo.set_force(session, found.id, NormativeForce.RETRACTED, "Retracted by the operator")
+
+
+def restore(session: Session, person: Person, number: int) -> Assertion:
+    """Bring a retracted #number back as committed."""
+    found = _numbered(session, person, number)
+    if found.force is not NormativeForce.RETRACTED:
+        raise InvalidMessage(f"#{number} is not retracted (it is {found.force.value})", "nothing to restore")
+    return repo.set_force(session, found.id, NormativeForce.COMMITTED)
+
+
+def erase(session: Session, person: Person, numbers: list[int]) -> list[Assertion]:
+    """Delete the numbered assertions permanently; all or none."""
+    if not numbers:
+        raise InvalidMessage("no assertion numbers given", "name the numbers to erase, e.g. 3 5")
+    found = [_numbered(session, person, n) for n in numbers]
+    repo.erase(session, [a.id for a in found])
+    return found

@@ -1,0 +1,73 @@
+"""Keyword matching of a forget request against stored assertions (docs/memory.md)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from pipeline.domain import Assertion
+
+STOP_WORDS = frozenset(
+    """forget about my that the thing things stuff i me a an and or of to in on for is was am
+    are you your please stop remembering remember using know what which one it its this with
+    at be do dont don't told said just fact info information bit part im i'm anymore any more
+    again so we our all""".split()
+)
+_WORD = re.compile(r"[\w']+")
+_STEM = 5
+
+MatchAction = Literal["confirm_retraction", "ambiguous", "no_match"]
+
+
+@dataclass(frozen=True)
+class Match:
+    """The outcome of matching: an action and the assertions it points at."""
+
+    action: MatchAction
+    assertions: tuple[Assertion, ...]
+
+
+def keywords(description: str) -> set[str]:
+    """The description's words that carry meaning."""
+    words = {w.strip("'") for w in _WORD.findall(description.lower())}
+    return {w for w in words if w and w not in STOP_WORDS}
+
+
+def _word_matches(keyword: str, word: str) -> bool:
+    if keyword == word:
+        return True
+    return len(keyword) >= _STEM and len(word) >= _STEM and keyword[:_STEM] == word[:_STEM]
+
+
+def keyword_score(keys: set[str], content: str) -> int:
+    """How many distinct keywords match some word of the content."""
+    words = {w.strip("'") for w in _WORD.findall(content.lower())}
+    return sum(1 for k in keys if any(_word_matches(k, w) for w in words))
+
+
+def _decide(found: Sequence[Assertion]) -> Match:
+    if not found:
+        return Match("no_match", ())
+    if len(found) == 1:
+        return Match("confirm_retraction", (found[0],))
+    return Match("ambiguous", tuple(found))
+
+
+def match_forget(description: str, candidates: Sequence[Assertion]) -> Match:
+    """Exact substring first, then the best keyword score; ties are ambiguous."""
+    needle = " ".join(description.lower().split())
+    if not needle or not candidates:
+        return Match("no_match", ())
+    exact = [a for a in candidates if needle in " ".join(a.content.lower().split())]
+    if exact:
+        return _decide(exact)
+    keys = keywords(needle)
+    if not keys:
+        return Match("no_match", ())
+    scored = [(keyword_score(keys, a.content), a) for a in candidates]
+    best = max(score for score, _ in scored)
+    if best == 0:
+        return Match("no_match", ())
+    return _decide([a for score, a in scored if score == best])

@@ -1,0 +1,174 @@
+"""Versioned Jinja templates: prompts/<family>/<version>.j2, with prompts/active.yaml.
+
+Rendering is strict (a missing variable is an error naming it) and returns the text with a
+PromptRef, so every turn can record exactly which template sources produced its prompts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from jinja2 import (
+    Environment,
+    FileSystemLoader,
+    StrictUndefined,
+    Template,
+    TemplateError,
+    UndefinedError,
+)
+
+from pipeline.config import prompts_dir
+from pipeline.domain import PromptRef
+from pipeline.errors import PromptError
+
+_VERSION = re.compile(r"^v\d+[a-z0-9_-]*$")
+FENCE_TAG = "untrusted"
+
+
+def fence(value: object, kind: str) -> str:
+    """Wrap text that people supplied so the model reads it as data, never as instructions."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, indent=1)
+    text = re.sub(rf"</?\s*{FENCE_TAG}", lambda m: m.group(0).replace("<", "&lt;"), text, flags=re.I)
+    return f'<{FENCE_TAG} kind="{kind}">\n{text}\n</{FENCE_TAG}>'
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered template and the reference to its source."""
+
+    text: str
+    ref: PromptRef
+
+
+@dataclass(frozen=True)
+class PromptLibrary:
+    """The templates under one folder, with the active version of each family."""
+
+    root: Path
+    overrides: Mapping[str, str] = field(default_factory=dict)
+
+    def active(self) -> dict[str, str]:
+        """Family -> active version, after overrides."""
+        path = self.root / "active.yaml"
+        try:
+            data = _load_yaml(path, path.stat().st_mtime_ns)
+        except FileNotFoundError as exc:
+            raise PromptError(f"{path} is missing", "create it: one `family: version` a line") from exc
+        except yaml.YAMLError as exc:
+            raise PromptError(f"{path} is not valid YAML: {exc}", "fix the file") from exc
+        if not isinstance(data, dict):
+            raise PromptError(f"{path} must map families to versions", "e.g. `persona: v1`")
+        versions = {str(k): str(v) for k, v in data.items()}
+        for family in self.overrides:
+            if family not in versions:
+                raise PromptError(
+                    f"unknown prompt family {family!r}",
+                    f"families: {', '.join(sorted(versions))}",
+                )
+        return versions | dict(self.overrides)
+
+    def families(self) -> dict[str, list[str]]:
+        """Every family and its versions, oldest first."""
+        found: dict[str, list[str]] = {}
+        for path in sorted(self.root.rglob("*.j2")):
+            family = path.parent.relative_to(self.root).as_posix()
+            found.setdefault(family, []).append(path.stem)
+        for versions in found.values():
+            versions.sort(key=_version_key)
+        return found
+
+    def path(self, family: str, version: str) -> Path:
+        """Where a version of a family lives; errors name what exists."""
+        if not _VERSION.match(version):
+            raise PromptError(f"bad prompt version {version!r} for {family}", "versions look like v1, v2")
+        path = self.root / family / f"{version}.j2"
+        if not path.is_file():
+            have = self.families().get(family)
+            hint = f"versions of {family}: {', '.join(have)}" if have else "see `converse prompts list`"
+            raise PromptError(f"no prompt {family}/{version} under {self.root}", hint)
+        return path
+
+    def source(self, family: str, version: str | None = None) -> tuple[str, PromptRef]:
+        """A template's source and its reference."""
+        version = version or self._active_version(family)
+        path = self.path(family, version)
+        text, sha = _read(path, path.stat().st_mtime_ns)
+        return text, PromptRef(family=family, version=version, sha256=sha)
+
+    def _active_version(self, family: str) -> str:
+        versions = self.active()
+        if family not in versions:
+            raise PromptError(
+                f"prompt family {family!r} has no active version",
+                f"add `{family}: v1` to {self.root / 'active.yaml'}",
+            )
+        return versions[family]
+
+    def render(self, family: str, version: str | None = None, **variables: Any) -> Rendered:
+        """Render the active (or given) version of a family."""
+        source, ref = self.source(family, version)
+        try:
+            text = _compile(self.root, source).render(**variables)
+        except UndefinedError as exc:
+            raise PromptError(
+                f"prompt {family}/{ref.version} uses a variable it was not given: {exc.message}",
+                "pass it when rendering, or remove it from the template",
+            ) from exc
+        except TemplateError as exc:
+            raise PromptError(f"prompt {family}/{ref.version} is invalid: {exc}", "fix the template") from exc
+        return Rendered(text=text.strip(), ref=ref)
+
+    def refs(self) -> dict[str, PromptRef]:
+        """The reference of every active template, by family."""
+        return {family: self.source(family, version)[1] for family, version in self.active().items()}
+
+
+# File reads, parses and compiles are cached by modification time and content, so editing a
+# template takes effect at once while a turn costs no disk reads or compiles.
+@lru_cache(maxsize=64)
+def _load_yaml(path: Path, _mtime_ns: int) -> Any:
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+
+
+@lru_cache(maxsize=512)
+def _read(path: Path, _mtime_ns: int) -> tuple[str, str]:
+    text = path.read_text(encoding="utf-8")
+    return text, hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@lru_cache(maxsize=512)
+def _compile(root: Path, source: str) -> Template:
+    return _environment(root).from_string(source)
+
+
+def _version_key(version: str) -> tuple[int, str]:
+    digits = re.match(r"v(\d+)", version)
+    return (int(digits.group(1)) if digits else 0, version)
+
+
+@cache
+def _environment(root: Path) -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(root)),
+        undefined=StrictUndefined,
+        keep_trailing_newline=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+    env.filters["fence"] = fence
+    env.filters["tojson_pretty"] = lambda v: json.dumps(v, ensure_ascii=False, indent=1)
+    return env
+
+
+def default_library(overrides: Mapping[str, str] | None = None) -> PromptLibrary:
+    """The library under prompts/ (or CONVERSE_PROMPTS_DIR)."""
+    return PromptLibrary(prompts_dir(), dict(overrides or {}))

@@ -1,0 +1,21 @@
+"""Model providers: the Classifier and Responder protocols and their implementations."""
+
+from pipeline.providers.base import (
+    Classifier,
+    ClassifyRequest,
+    RespondRequest,
+    Responder,
+    degraded,
+    validated,
+)
+from pipeline.providers.scripted import ScriptedProvider
+
+__all__ = [
+    "Classifier",
+    "ClassifyRequest",
+    "RespondRequest",
+    "Responder",
+    "ScriptedProvider",
+    "degraded",
+    "validated",
+]

@@ -1,0 +1,106 @@
+"""The scripted provider: classifications and replies read from a fixture file.
+
+For plumbing tests and the demo. Each entry matches a message (case and spacing ignored) and,
+optionally, the intent the previous companion turn served:
+
+    turns:
+      - message: "yes"
+        after: remember_about_me
+        intent: remember_about_me
+        params: {}
+        reply: "Got it."        # optional; otherwise a deterministic reply is composed
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pipeline.domain import ClassifiedIntent, Reply
+from pipeline.errors import ConverseError
+from pipeline.providers.base import ClassifyRequest, RespondRequest, degraded, validated
+from pipeline.providers.replies import compose_reply
+
+NAME = "scripted"
+
+
+def _key(message: str) -> str:
+    return " ".join(message.casefold().split())
+
+
+@dataclass(frozen=True)
+class ScriptEntry:
+    """One scripted answer."""
+
+    message: str
+    intent: str
+    params: dict[str, Any]
+    after: str | None = None
+    reply: str | None = None
+
+
+def load_script(path: Path) -> list[ScriptEntry]:
+    """Read a script file; errors name the file and the entry."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except FileNotFoundError as exc:
+        raise ConverseError(f"script {path} not found", "pass an existing fixture file") from exc
+    except yaml.YAMLError as exc:
+        raise ConverseError(f"script {path} is not valid YAML: {exc}", "fix the file") from exc
+    entries: list[ScriptEntry] = []
+    for index, raw in enumerate(data.get("turns") or []):
+        if not isinstance(raw, dict) or "message" not in raw or "intent" not in raw:
+            raise ConverseError(
+                f"script {path}, entry {index + 1}: needs `message` and `intent`", "fix the entry"
+            )
+        entries.append(
+            ScriptEntry(
+                message=str(raw["message"]),
+                intent=str(raw["intent"]),
+                params=dict(raw.get("params") or {}),
+                after=raw.get("after"),
+                reply=raw.get("reply"),
+            )
+        )
+    return entries
+
+
+class ScriptedProvider:
+    """Classifies and responds from a script: deterministic, for tests and the demo."""
+
+    name = NAME
+    model = "scripted-fixture"
+
+    def __init__(self, entries: list[ScriptEntry]) -> None:
+        self._entries = entries
+
+    @classmethod
+    def from_file(cls, path: Path) -> ScriptedProvider:
+        """Load the script at `path`."""
+        return cls(load_script(path))
+
+    def _find(self, message: str, after: str | None) -> ScriptEntry | None:
+        key = _key(message)
+        candidates = [e for e in self._entries if _key(e.message) == key]
+        for entry in candidates:
+            if entry.after is not None and entry.after == after:
+                return entry
+        return next((e for e in candidates if e.after is None), None)
+
+    def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
+        """The scripted classification; an unscripted message degrades with an error."""
+        prior = request.prior_companion
+        entry = self._find(request.message, prior.intent if prior else None)
+        if entry is None:
+            return degraded(f"no scripted entry for {request.message!r}", provider=NAME, model=self.model)
+        return validated(entry.intent, entry.params, provider=NAME, model=self.model, confidence=1.0)
+
+    def respond(self, request: RespondRequest) -> Reply:
+        """The scripted reply, or one composed from the operation result."""
+        prior = request.history[-1] if request.history else None
+        entry = self._find(request.message, prior.intent if prior and prior.intent else None)
+        text = entry.reply if entry is not None and entry.reply else compose_reply(request.route)
+        return Reply(text=text, provider=NAME, model=self.model)

@@ -1,0 +1,174 @@
+"""Assertions: create, change force, amend, erase, and the queries the handlers need."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from pipeline.clock import as_utc, utcnow
+from pipeline.domain import ActorKind, Assertion, NormativeForce
+from pipeline.errors import NotFound
+from pipeline.store.tables import AssertionRow
+
+
+def _assertion(row: AssertionRow) -> Assertion:
+    return Assertion(
+        id=row.id,
+        engagement_id=row.engagement_id,
+        display_number=row.display_number,
+        content=row.content,
+        actor=ActorKind(row.actor),
+        force=NormativeForce(row.force),
+        retraction_rationale=row.retraction_rationale,
+        created_at=as_utc(row.created_at),
+        updated_at=as_utc(row.updated_at),
+    )
+
+
+def add_assertion(
+    session: Session,
+    engagement_id: int,
+    content: str,
+    actor: ActorKind,
+    force: NormativeForce = NormativeForce.HELD,
+    created_at: datetime | None = None,
+) -> Assertion:
+    """Add an assertion with the engagement's next display number."""
+    last = session.scalar(
+        select(func.max(AssertionRow.display_number)).where(
+            AssertionRow.engagement_id == engagement_id
+        )
+    )
+    moment = created_at or utcnow()
+    row = AssertionRow(
+        engagement_id=engagement_id,
+        display_number=(last or 0) + 1,
+        content=content,
+        actor=actor.value,
+        force=force.value,
+        created_at=moment,
+        updated_at=moment,
+    )
+    session.add(row)
+    session.flush()
+    return _assertion(row)
+
+
+def _row(session: Session, assertion_id: int) -> AssertionRow:
+    row = session.get(AssertionRow, assertion_id)
+    if row is None:
+        raise NotFound(f"no assertion with id {assertion_id}", "it may have been erased")
+    return row
+
+
+def get_assertion(session: Session, assertion_id: int) -> Assertion:
+    """The assertion with this id."""
+    return _assertion(_row(session, assertion_id))
+
+
+def get_by_number(session: Session, engagement_id: int, display_number: int) -> Assertion:
+    """The assertion shown as #display_number in the engagement."""
+    row = session.scalar(
+        select(AssertionRow).where(
+            AssertionRow.engagement_id == engagement_id,
+            AssertionRow.display_number == display_number,
+        )
+    )
+    if row is None:
+        raise NotFound(f"there is no #{display_number}", "list the memory to see the numbers")
+    return _assertion(row)
+
+
+def set_force(
+    session: Session, assertion_id: int, force: NormativeForce, rationale: str | None = None
+) -> Assertion:
+    """Commit, retract (with a rationale) or restore an assertion."""
+    row = _row(session, assertion_id)
+    row.force = force.value
+    row.retraction_rationale = rationale if force is NormativeForce.RETRACTED else None
+    row.updated_at = utcnow()
+    session.flush()
+    return _assertion(row)
+
+
+def amend_content(session: Session, assertion_id: int, content: str) -> Assertion:
+    """Replace an assertion's content, keeping its force."""
+    row = _row(session, assertion_id)
+    row.content = content
+    row.updated_at = utcnow()
+    session.flush()
+    return _assertion(row)
+
+
+def erase(session: Session, assertion_ids: Iterable[int]) -> int:
+    """Delete assertions permanently; returns how many were deleted."""
+    ids = list(assertion_ids)
+    if not ids:
+        return 0
+    result = session.execute(delete(AssertionRow).where(AssertionRow.id.in_(ids)))
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+def list_assertions(
+    session: Session,
+    engagement_id: int,
+    forces: Sequence[NormativeForce] | None = None,
+    limit: int | None = None,
+    offset: int = 0,
+) -> list[Assertion]:
+    """Assertions of an engagement, newest first, optionally only some forces."""
+    query = select(AssertionRow).where(AssertionRow.engagement_id == engagement_id)
+    if forces is not None:
+        query = query.where(AssertionRow.force.in_([f.value for f in forces]))
+    query = query.order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc()).offset(offset)
+    if limit is not None:
+        query = query.limit(limit)
+    return [_assertion(r) for r in session.scalars(query)]
+
+
+def committed_page(
+    session: Session, engagement_id: int, limit: int, offset: int
+) -> list[tuple[str, datetime]]:
+    """(content, created_at) of committed assertions, newest first: the memory block's query."""
+    rows = session.execute(
+        select(AssertionRow.content, AssertionRow.created_at)
+        .where(
+            AssertionRow.engagement_id == engagement_id,
+            AssertionRow.force == NormativeForce.COMMITTED.value,
+        )
+        .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
+        .limit(limit)
+        .offset(offset)
+    )
+    return [(content, as_utc(created)) for content, created in rows]
+
+
+def latest_held_by_companion(session: Session, engagement_id: int) -> Assertion | None:
+    """The most recent held assertion the companion offered in this engagement."""
+    row = session.scalar(
+        select(AssertionRow)
+        .where(
+            AssertionRow.engagement_id == engagement_id,
+            AssertionRow.force == NormativeForce.HELD.value,
+            AssertionRow.actor == ActorKind.COMPANION.value,
+        )
+        .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
+        .limit(1)
+    )
+    return _assertion(row) if row is not None else None
+
+
+def count_by_force(session: Session, engagement_id: int) -> dict[NormativeForce, int]:
+    """How many assertions of each force the engagement has."""
+    rows = session.execute(
+        select(AssertionRow.force, func.count())
+        .where(AssertionRow.engagement_id == engagement_id)
+        .group_by(AssertionRow.force)
+    )
+    counts = dict.fromkeys(NormativeForce, 0)
+    for force, n in rows:
+        counts[NormativeForce(force)] = int(n)
+    return counts

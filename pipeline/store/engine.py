@@ -1,0 +1,215 @@
+"""Opening the database: engine, migrations check, transactions and per-person locks."""
+
+from __future__ import annotations
+
+import threading
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
+from sqlalchemy.orm import Session
+
+from pipeline.config import database_url
+from pipeline.errors import SchemaOutdated, StoreUnavailable
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+
+def alembic_config(url: str) -> Config:
+    """An Alembic config pointing at the packaged migrations."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def head_revision() -> str:
+    """The newest migration the code knows."""
+    head = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+    assert head is not None
+    return head
+
+
+def _sqlite_hooks(engine: Engine) -> None:
+    """WAL, foreign keys, and BEGIN IMMEDIATE for writes so concurrent writers queue, not fail."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=30000")
+        if engine.url.database not in (None, "", ":memory:"):
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        mode = "IMMEDIATE" if conn.get_execution_options().get("write") else "DEFERRED"
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def _make_engine(url: str) -> Engine:
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise StoreUnavailable(
+            f"CONVERSE_DB_URL is not a database URL: {url!r}",
+            "use sqlite:///path/to/file.db or postgresql+psycopg://user@host/db",
+        ) from exc
+    if parsed.get_backend_name() == "postgresql" and parsed.drivername == "postgresql":
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        try:
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreUnavailable(
+                f"cannot create the folder for the database {parsed.database!r}: {exc.strerror}",
+                "set CONVERSE_DB_URL to a writable location",
+            ) from exc
+    try:
+        engine = create_engine(parsed, pool_pre_ping=parsed.get_backend_name() != "sqlite")
+    except (NoSuchModuleError, ImportError) as exc:
+        raise StoreUnavailable(
+            f"no driver for database URL {url!r}",
+            "use sqlite:///... or postgresql+psycopg://...",
+        ) from exc
+    if engine.dialect.name == "sqlite":
+        _sqlite_hooks(engine)
+    return engine
+
+
+class Store:
+    """An opened, migrated database."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._locks: dict[int, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    @property
+    def dialect(self) -> str:
+        """`sqlite` or `postgresql`."""
+        return self.engine.dialect.name
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A session for reads; nothing it does is committed."""
+        with Session(self.engine, expire_on_commit=False) as session:
+            yield session
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """One transaction: committed when the block ends, rolled back on any error."""
+        with self.engine.connect().execution_options(write=True) as conn:
+            with conn.begin():
+                with Session(bind=conn, expire_on_commit=False) as session:
+                    yield session
+                    session.flush()
+
+    @contextmanager
+    def person_lock(self, person_id: int) -> Iterator[None]:
+        """Serialize turns of one person; other persons are not blocked.
+
+        A thread lock covers this process; on PostgreSQL an advisory lock covers other
+        processes too.
+        """
+        with self._locks_guard:
+            lock = self._locks.setdefault(person_id, threading.Lock())
+        with lock:
+            if self.dialect != "postgresql":
+                yield
+                return
+            key = zlib.crc32(f"converse-person-{person_id}".encode())
+            with self.engine.connect() as conn:
+                conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": key})
+                conn.commit()
+                try:
+                    yield
+                finally:
+                    conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": key})
+                    conn.commit()
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The migration the database is at, or None for an empty database."""
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def upgrade(url: str | None = None) -> tuple[str | None, str]:
+    """Migrate the database to the newest revision; returns (before, after)."""
+    url = url or database_url()
+    engine = _make_engine(url)
+    try:
+        before = _checked_revision(engine, url)
+        with engine.begin() as conn:
+            cfg = alembic_config(url)
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+        return before, head_revision()
+    finally:
+        engine.dispose()
+
+
+def _checked_revision(engine: Engine, url: str) -> str | None:
+    try:
+        return current_revision(engine)
+    except OperationalError as exc:
+        reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+        raise StoreUnavailable(
+            f"cannot open the database {engine.url.render_as_string(hide_password=True)}: "
+            f"{reason}",
+            "check CONVERSE_DB_URL and that the database server is running",
+        ) from exc
+    except SQLAlchemyError as exc:
+        raise StoreUnavailable(
+            f"cannot open the database {url!r}: {exc.__class__.__name__}",
+            "check CONVERSE_DB_URL",
+        ) from exc
+
+
+def open_store(url: str | None = None) -> Store:
+    """Open the database; a new, empty one is migrated, an outdated one is refused."""
+    url = url or database_url()
+    engine = _make_engine(url)
+    revision = _checked_revision(engine, url)
+    head = head_revision()
+    if revision is None:
+        if inspect(engine).get_table_names():
+            engine.dispose()
+            raise SchemaOutdated(
+                f"the database {url!r} has tables but no migration record",
+                "point CONVERSE_DB_URL at a converse database or an empty one",
+            )
+        with engine.begin() as conn:
+            cfg = alembic_config(url)
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+    elif revision != head:
+        engine.dispose()
+        known = {s.revision for s in ScriptDirectory.from_config(alembic_config(url)).walk_revisions()}
+        if revision in known:
+            raise SchemaOutdated(
+                f"the database is at migration {revision}, this version needs {head}",
+                "run `converse db upgrade` (your data is kept)",
+            )
+        raise SchemaOutdated(
+            f"the database is at migration {revision}, which this version does not know",
+            "upgrade converse-harness to the version that created this database",
+        )
+    return Store(engine)

@@ -1,0 +1,91 @@
+"""SQLAlchemy table definitions. The schema itself is created by the Alembic migrations."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+JsonType = JSON().with_variant(JSONB(), "postgresql")
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the store's tables."""
+
+
+class PersonRow(Base):
+    """A person and the id of their personal engagement."""
+
+    __tablename__ = "persons"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    personal_engagement_id: Mapped[int | None] = mapped_column(
+        ForeignKey("engagements.id", use_alter=True, name="fk_persons_personal_engagement")
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class EngagementRow(Base):
+    """A personal engagement or a project."""
+
+    __tablename__ = "engagements"
+    __table_args__ = (UniqueConstraint("owner_person_id", "name", name="uq_engagement_owner_name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    visibility: Mapped[str] = mapped_column(String(16))
+    seed: Mapped[str] = mapped_column(Text)
+    owner_person_id: Mapped[int | None] = mapped_column(ForeignKey("persons.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AssertionRow(Base):
+    """One assertion; display numbers are unique within an engagement."""
+
+    __tablename__ = "assertions"
+    __table_args__ = (
+        UniqueConstraint("engagement_id", "display_number", name="uq_assertion_display_number"),
+        Index("ix_assertions_engagement_force_created", "engagement_id", "force", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    engagement_id: Mapped[int] = mapped_column(ForeignKey("engagements.id"))
+    display_number: Mapped[int] = mapped_column(Integer)
+    content: Mapped[str] = mapped_column(Text)
+    actor: Mapped[str] = mapped_column(String(16))
+    force: Mapped[str] = mapped_column(String(16))
+    retraction_rationale: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TurnRow(Base):
+    """One conversation turn, with what the pipeline did and which prompts it used."""
+
+    __tablename__ = "conversation_turns"
+    __table_args__ = (Index("ix_turns_person_engagement_id", "person_id", "engagement_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"))
+    engagement_id: Mapped[int | None] = mapped_column(ForeignKey("engagements.id"))
+    role: Mapped[str] = mapped_column(String(16))
+    content: Mapped[str] = mapped_column(Text)
+    classified_intent: Mapped[str | None] = mapped_column(String(64))
+    operation_data: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    prompt_refs: Mapped[list[dict[str, str]]] = mapped_column(JsonType)
+    channel: Mapped[str] = mapped_column(String(32))
+    meta: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
