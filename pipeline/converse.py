@@ -30,7 +30,7 @@ from pipeline.providers.base import Classifier, ClassifyRequest, RespondRequest,
 from pipeline.providers.replies import compose_reply
 from pipeline.store import Store
 from pipeline.store.people import get_person, get_project
-from pipeline.store.turns import add_turn, recent_turns
+from pipeline.store.turns import add_turn, recent_history
 
 COMPANION_NAME = "Sage"
 
@@ -69,16 +69,28 @@ class _Loaded:
     history: tuple[HistoryTurn, ...]
 
 
-def _load(store: Store, person_name: str, project_name: str | None, now: datetime) -> _Loaded:
+def _resolve(
+    store: Store, person_name: str, project_name: str | None
+) -> tuple[Person, Engagement | None]:
+    def lookup() -> tuple[Person, Engagement | None]:
+        with store.read() as session:
+            person = get_person(session, person_name)
+            project = get_project(session, person, project_name) if project_name else None
+        return person, project
+
+    # Persons and projects are never renamed or deleted, so a found pair can be cached;
+    # NotFound is raised by lookup() and never cached.
+    return store.memo(("person+project", person_name, project_name), lookup)
+
+
+def _load(store: Store, person: Person, project: Engagement | None, now: datetime) -> _Loaded:
     with store.read() as session:
-        person = get_person(session, person_name)
-        project = get_project(session, person, project_name) if project_name else None
         context = load_engagement_context(session, project) if project else None
         memory = ""
         if project is not None and person.personal_engagement_id is not None:
             memory = load_personal_memory(session, person.personal_engagement_id, now)
-        history = recent_turns(session, person.id, project.id if project else None, HISTORY_TURNS)
-    return _Loaded(person, project, context, memory, tuple(t.as_history() for t in history))
+        history = recent_history(session, person.id, project.id if project else None, HISTORY_TURNS)
+    return _Loaded(person, project, context, memory, tuple(history))
 
 
 def _respond(responder: Responder, request: RespondRequest) -> tuple[Reply, str | None]:
@@ -106,11 +118,11 @@ def converse(
     text = check_message(message)
     library = library or default_library()
     started = time.perf_counter()
-    with store.read() as session:
-        person_id = get_person(session, person).id
+    found_person, found_project = _resolve(store, person, project)
+    person_id = found_person.id
     with store.person_lock(person_id):
         moment = now or utcnow()
-        loaded = _load(store, person, project, moment)
+        loaded = _load(store, found_person, found_project, moment)
         project_name = loaded.project.name if loaded.project else None
         classified = classifier.classify(
             ClassifyRequest(message=text, history=loaded.history, project_name=project_name)

@@ -16,7 +16,7 @@ from pipeline.cli.common import (
     store_for,
 )
 from pipeline.cli.render import show_turn
-from pipeline.converse import converse
+from pipeline.converse import check_message, converse
 from pipeline.errors import InvalidMessage
 from pipeline.providers.registry import PROVIDER_NAMES
 from pipeline.store.people import get_person, get_project
@@ -33,6 +33,9 @@ def chat(
     ),
     script: Path | None = typer.Option(None, "--script", help="Fixture for --provider scripted."),
     channel: str = typer.Option("cli", "--channel", help="Recorded on each turn."),
+    message: str | None = typer.Option(
+        None, "--message", "-m", help="Say this one message and exit (no prompt)."
+    ),
     db_url: str | None = DbOption,
 ) -> None:
     """Talk to the companion; after each reply, see what changed in memory."""
@@ -41,7 +44,21 @@ def chat(
         found = get_person(session, person)
         if project:
             get_project(session, found, project)
+    if message is not None:
+        check_message(message)  # refuse bad input before loading any model
     providers = providers_for(provider, script)
+    if message is not None:
+        outcome = converse(
+            store,
+            person=person,
+            project=project,
+            message=message,
+            classifier=providers.classifier,
+            responder=providers.responder,
+            channel=channel,
+        )
+        show_turn(console, outcome, providers.label)
+        return
     where = f"project {project!r}" if project else "no project"
     console.print(f"Talking to the companion as {person} ({where}). /quit to leave.", highlight=False)
     while True:

@@ -29,3 +29,12 @@ def clean_fact(text: str) -> str:
     """A fact as stored: trimmed, single-spaced, without a trailing full stop."""
     cleaned = " ".join(text.split())
     return cleaned[:-1] if cleaned.endswith(".") and not cleaned.endswith("..") else cleaned
+
+
+def related_facts(a: str, b: str) -> bool:
+    """True when two facts share a content word: a refinement restates part of what it corrects.
+
+    "You're allergic to shrimp" refines "You're allergic to all shellfish"; "You live in
+    Miami" is a new fact, not a refinement of either.
+    """
+    return bool(set(fact_words(a)) & set(fact_words(b)))

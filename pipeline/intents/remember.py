@@ -5,7 +5,7 @@ from __future__ import annotations
 from pipeline.domain import ActorKind, Assertion, MemoryChange, NormativeForce, RouteResult
 from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.facts import clean_fact, same_fact
+from pipeline.intents.facts import clean_fact, related_facts, same_fact
 from pipeline.store import assertions as repo
 
 INTENT = "remember_about_me"
@@ -50,7 +50,7 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
         return RouteResult(intent=INTENT, operation_data={"error": "no_personal_engagement"})
     fact = clean_fact(ctx.param("personal_fact"))
     held = offered_held(ctx)
-    if held is not None:
+    if held is not None and (not fact or related_facts(fact, held.content)):
         if not fact or same_fact(fact, held.content):
             committed = repo.set_force(ctx.session, held.id, NormativeForce.COMMITTED)
             return RouteResult(

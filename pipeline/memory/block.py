@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 
 from sqlalchemy.orm import Session
@@ -15,8 +15,9 @@ from pipeline.store.assertions import committed_page
 HEADER = "PERSONAL MEMORY\nThings you've told me about yourself:"
 ELLIPSIS = "…"
 # The shortest possible bullet ("\n- x (noted just now)") is 21 characters, so no block within
-# budget can hold more than this many; fetching this many rows bounds the work per turn.
-_PAGE = MEMORY_BUDGET_CHARS // 21 + 1
+# budget holds more than this many: the work per turn is bounded whatever is stored.
+_MAX_ROWS = MEMORY_BUDGET_CHARS // 21 + 1
+_FIRST_PAGE = 32
 
 
 def format_block(
@@ -47,5 +48,16 @@ def load_personal_memory(
     now: datetime | None = None,
 ) -> str:
     """The person's committed personal assertions as a prompt block ("" when none)."""
-    rows = committed_page(session, personal_engagement_id, _PAGE, 0)
-    return format_block(rows, now or utcnow())
+    return format_block(_newest_first(session, personal_engagement_id), now or utcnow())
+
+
+def _newest_first(session: Session, engagement_id: int) -> Iterator[tuple[str, datetime]]:
+    """Committed memories newest first, fetched a page at a time as the block needs them."""
+    offset, size = 0, _FIRST_PAGE
+    while offset < _MAX_ROWS:
+        page = committed_page(session, engagement_id, min(size, _MAX_ROWS - offset), offset)
+        yield from page
+        if len(page) < size:
+            return
+        offset += len(page)
+        size *= 2

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Row, delete, func, select
 from sqlalchemy.orm import Session
 
 from pipeline.clock import as_utc, utcnow
@@ -14,7 +15,20 @@ from pipeline.errors import NotFound
 from pipeline.store.tables import AssertionRow
 
 
-def _assertion(row: AssertionRow) -> Assertion:
+_COLUMNS = (
+    AssertionRow.id,
+    AssertionRow.engagement_id,
+    AssertionRow.display_number,
+    AssertionRow.content,
+    AssertionRow.actor,
+    AssertionRow.force,
+    AssertionRow.retraction_rationale,
+    AssertionRow.created_at,
+    AssertionRow.updated_at,
+)
+
+
+def _assertion(row: AssertionRow | Row[Any]) -> Assertion:
     return Assertion(
         id=row.id,
         engagement_id=row.engagement_id,
@@ -120,13 +134,13 @@ def list_assertions(
     offset: int = 0,
 ) -> list[Assertion]:
     """Assertions of an engagement, newest first, optionally only some forces."""
-    query = select(AssertionRow).where(AssertionRow.engagement_id == engagement_id)
+    query = select(*_COLUMNS).where(AssertionRow.engagement_id == engagement_id)
     if forces is not None:
         query = query.where(AssertionRow.force.in_([f.value for f in forces]))
     query = query.order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc()).offset(offset)
     if limit is not None:
         query = query.limit(limit)
-    return [_assertion(r) for r in session.scalars(query)]
+    return [_assertion(r) for r in session.execute(query)]
 
 
 def committed_page(

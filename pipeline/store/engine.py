@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import threading
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from pipeline.config import database_url
 from pipeline.errors import SchemaOutdated, StoreUnavailable
 
+T = TypeVar("T")
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
 
@@ -96,6 +97,7 @@ class Store:
         self.engine = engine
         self._locks: dict[int, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        self._memo: dict[Hashable, Any] = {}
 
     @property
     def dialect(self) -> str:
@@ -139,6 +141,12 @@ class Store:
                 finally:
                     conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": key})
                     conn.commit()
+
+    def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """Cache a value that never changes once stored (a person's or project's ids)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return cast(T, self._memo[key])
 
     def dispose(self) -> None:
         """Close every pooled connection."""

@@ -5,15 +5,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, insert, select
 from sqlalchemy.orm import Session
 
 from pipeline.clock import as_utc, utcnow
-from pipeline.domain import PromptRef, Role, Turn
+from pipeline.domain import HistoryTurn, PromptRef, Role, Turn
 from pipeline.store.tables import TurnRow
 
 
-def _turn(row: TurnRow) -> Turn:
+_COLUMNS = (
+    TurnRow.id,
+    TurnRow.person_id,
+    TurnRow.engagement_id,
+    TurnRow.role,
+    TurnRow.content,
+    TurnRow.classified_intent,
+    TurnRow.operation_data,
+    TurnRow.prompt_refs,
+    TurnRow.channel,
+    TurnRow.created_at,
+    TurnRow.meta,
+)
+
+
+def _turn(row: Row[Any]) -> Turn:
     return Turn(
         id=row.id,
         person_id=row.person_id,
@@ -43,21 +58,34 @@ def add_turn(
     meta: dict[str, Any] | None = None,
 ) -> Turn:
     """Persist one turn."""
-    row = TurnRow(
+    values: dict[str, Any] = {
+        "person_id": person_id,
+        "engagement_id": engagement_id,
+        "role": role.value,
+        "content": content,
+        "classified_intent": intent,
+        "operation_data": operation_data or {},
+        "prompt_refs": [ref.model_dump() for ref in prompt_refs],
+        "channel": channel,
+        "meta": meta or {},
+        "created_at": utcnow(),
+    }
+    # A Core insert: the ORM unit of work costs more than the whole turn's budget.
+    turn_id = session.execute(insert(TurnRow).values(values)).inserted_primary_key
+    assert turn_id is not None
+    return Turn(
+        id=int(turn_id[0]),
         person_id=person_id,
         engagement_id=engagement_id,
-        role=role.value,
+        role=role,
         content=content,
-        classified_intent=intent,
-        operation_data=operation_data or {},
-        prompt_refs=[ref.model_dump() for ref in prompt_refs],
+        intent=intent,
+        operation_data=values["operation_data"],
+        prompt_refs=tuple(prompt_refs),
         channel=channel,
-        meta=meta or {},
-        created_at=utcnow(),
+        created_at=values["created_at"],
+        meta=values["meta"],
     )
-    session.add(row)
-    session.flush()
-    return _turn(row)
 
 
 def recent_turns(
@@ -67,10 +95,31 @@ def recent_turns(
     where = TurnRow.engagement_id.is_(None) if engagement_id is None else (
         TurnRow.engagement_id == engagement_id
     )
-    rows = session.scalars(
-        select(TurnRow)
+    rows = session.execute(
+        select(*_COLUMNS)
         .where(TurnRow.person_id == person_id, where)
         .order_by(TurnRow.id.desc())
         .limit(limit)
     )
     return [_turn(r) for r in reversed(list(rows))]
+
+
+def recent_history(
+    session: Session, person_id: int, engagement_id: int | None, limit: int
+) -> list[HistoryTurn]:
+    """Like recent_turns, but only what providers see: the hot path of every turn."""
+    where = TurnRow.engagement_id.is_(None) if engagement_id is None else (
+        TurnRow.engagement_id == engagement_id
+    )
+    rows = session.execute(
+        select(TurnRow.role, TurnRow.content, TurnRow.classified_intent, TurnRow.operation_data)
+        .where(TurnRow.person_id == person_id, where)
+        .order_by(TurnRow.id.desc())
+        .limit(limit)
+    ).all()
+    return [
+        HistoryTurn(
+            role=Role(role), content=content, intent=intent, operation_data=data or {}
+        )
+        for role, content, intent, data in reversed(rows)
+    ]
