@@ -7,9 +7,9 @@ class ConverseError(Exception):
     """A usage or environment problem the person can fix; `hint` says how."""
 
     def __init__(self, message: str, hint: str = "") -> None:
-        super().__init__(message)
         self.message = message
         self.hint = hint
+        super().__init__(self.one_line())
 
     def one_line(self) -> str:
         """The message and the hint on one line, as the CLI prints it."""
