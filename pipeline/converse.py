@@ -26,7 +26,7 @@ from pipeline.errors import InvalidMessage, ProviderError
 from pipeline.intents import HandlerContext, route
 from pipeline.memory.block import load_personal_memory
 from pipeline.prompting import PromptLibrary, default_library
-from pipeline.providers.base import Classifier, ClassifyRequest, RespondRequest, Responder
+from pipeline.providers.base import Classifier, ClassifyRequest, Responder, RespondRequest
 from pipeline.providers.replies import compose_reply
 from pipeline.store import Store
 from pipeline.store.people import get_person, get_project

@@ -60,7 +60,9 @@ def chat(
         show_turn(console, outcome, providers.label)
         return
     where = f"project {project!r}" if project else "no project"
-    console.print(f"Talking to the companion as {person} ({where}). /quit to leave.", highlight=False)
+    console.print(
+        f"Talking to the companion as {person} ({where}). /quit to leave.", highlight=False
+    )
     while True:
         try:
             message = input("you: ")

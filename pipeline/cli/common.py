@@ -58,8 +58,10 @@ def default_script() -> Path:
 
 def providers_for(name: str | None, script: Path | None = None, **options: Any) -> Providers:
     """Build the named providers (default: claude with a key, else local)."""
-    chosen = name or os.environ.get("CONVERSE_PROVIDER") or (
-        "claude" if os.environ.get("ANTHROPIC_API_KEY") else "local"
+    chosen = (
+        name
+        or os.environ.get("CONVERSE_PROVIDER")
+        or ("claude" if os.environ.get("ANTHROPIC_API_KEY") else "local")
     )
     return make_providers(chosen, script=script or default_script(), **options)
 

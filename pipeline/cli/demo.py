@@ -30,7 +30,9 @@ def demo(
     path = script or default_script()
     plan = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("conversation")
     if not plan:
-        raise ConverseError(f"{path} has no `conversation` section", "add one (see fixtures/scripted/demo.yaml)")
+        raise ConverseError(
+            f"{path} has no `conversation` section", "add one (see fixtures/scripted/demo.yaml)"
+        )
     with tempfile.TemporaryDirectory() as tmp:
         store = open_store(db_url or f"sqlite:///{Path(tmp) / 'demo.db'}")
         with store.write() as session:
@@ -54,5 +56,9 @@ def demo(
             show_turn(console, outcome, providers.label)
             with store.read() as session:
                 state = personal_assertions(session, get_person(session, person.name), True)
-            console.print(assertion_table(state, "personal memory now") if state else "  (personal memory empty)")
+            console.print(
+                assertion_table(state, "personal memory now")
+                if state
+                else "  (personal memory empty)"
+            )
         store.dispose()

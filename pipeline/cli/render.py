@@ -9,7 +9,9 @@ from pipeline.converse import TurnOutcome
 
 def show_turn(console: Console, outcome: TurnOutcome, provider_label: str) -> None:
     """The reply, what changed in memory, and any degradation."""
-    console.print(f"[bold cyan]companion[/] [dim]({provider_label})[/]: {outcome.reply.text}", highlight=False)
+    console.print(
+        f"[bold cyan]companion[/] [dim]({provider_label})[/]: {outcome.reply.text}", highlight=False
+    )
     classified = outcome.classified
     detail = f"intent {classified.intent}"
     if classified.params:
@@ -23,7 +25,10 @@ def show_turn(console: Console, outcome: TurnOutcome, provider_label: str) -> No
         )
     responder_error = outcome.companion_turn.meta.get("responder", {}).get("error")
     if responder_error:
-        console.print(f"  [yellow]responder failed ({responder_error}); offline reply shown[/]", highlight=False)
+        console.print(
+            f"  [yellow]responder failed ({responder_error}); offline reply shown[/]",
+            highlight=False,
+        )
     for change in outcome.route.changes:
         if change.before is None:
             what = f"new, {change.after.value}"

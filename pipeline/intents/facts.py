@@ -4,11 +4,43 @@ from __future__ import annotations
 
 import re
 
+from pipeline.memory.matching import STOP_WORDS
+
 _WORD = re.compile(r"[\w']+")
 # Framing that changes with who is speaking, not what the fact says.
 _FRAMING = frozenset(
-    """i i'm im me my mine you you're youre your yours am are is that remember just so know
-    the a an please yes yeah yep correct right that's thats""".split()
+    [
+        "i",
+        "i'm",
+        "im",
+        "me",
+        "my",
+        "mine",
+        "you",
+        "you're",
+        "youre",
+        "your",
+        "yours",
+        "am",
+        "are",
+        "is",
+        "that",
+        "remember",
+        "just",
+        "so",
+        "know",
+        "the",
+        "a",
+        "an",
+        "please",
+        "yes",
+        "yeah",
+        "yep",
+        "correct",
+        "right",
+        "that's",
+        "thats",
+    ]
 )
 
 
@@ -37,4 +69,4 @@ def related_facts(a: str, b: str) -> bool:
     "You're allergic to shrimp" refines "You're allergic to all shellfish"; "You live in
     Miami" is a new fact, not a refinement of either.
     """
-    return bool(set(fact_words(a)) & set(fact_words(b)))
+    return bool((set(fact_words(a)) & set(fact_words(b))) - STOP_WORDS)

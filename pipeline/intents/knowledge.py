@@ -94,7 +94,10 @@ def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
     if match.action == "ambiguous":
         return RouteResult(
             intent="retract_knowledge",
-            operation_data={"action": "ambiguous", "candidates": [_item(a) for a in match.assertions]},
+            operation_data={
+                "action": "ambiguous",
+                "candidates": [_item(a) for a in match.assertions],
+            },
         )
     target = match.assertions[0]
     done = repo.set_force(
@@ -115,9 +118,7 @@ def handle_ask_about_past_input(ctx: HandlerContext) -> RouteResult:
         return RouteResult(intent="ask_about_past_input", operation_data={"action": "no_match"})
     live = repo.list_assertions(ctx.session, engagement_id, _LIVE, limit=500)
     keys = keywords(query)
-    scored = sorted(
-        ((keyword_score(keys, a.content), a) for a in live), key=lambda p: -p[0]
-    )
+    scored = sorted(((keyword_score(keys, a.content), a) for a in live), key=lambda p: -p[0])
     found = [a for score, a in scored if score > 0][:5]
     return RouteResult(
         intent="ask_about_past_input",

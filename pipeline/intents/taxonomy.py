@@ -23,45 +23,63 @@ INTENTS: dict[str, IntentSpec] = {
     spec.name: spec
     for spec in (
         IntentSpec(
-            "general_conversation", True, (),
+            "general_conversation",
+            True,
+            (),
             "chat, questions and advice that ask nothing of memory; declining an offer; "
             "an outright rejection such as 'never mind'",
         ),
         IntentSpec(
-            "add_knowledge", True, ("knowledge",),
+            "add_knowledge",
+            True,
+            ("knowledge",),
             "a fact about the project's domain to record in the project",
             needs_project=True,
         ),
         IntentSpec(
-            "ask_about_past_input", True, ("query",),
+            "ask_about_past_input",
+            True,
+            ("query",),
             "a question about what the person told the companion before",
         ),
         IntentSpec(
-            "list_knowledge", True, (),
+            "list_knowledge",
+            True,
+            (),
             "show everything recorded for the project",
             needs_project=True,
         ),
         IntentSpec(
-            "commit_knowledge", True, ("knowledge_reference",),
+            "commit_knowledge",
+            True,
+            ("knowledge_reference",),
             "settle held project knowledge ('lock in #3', 'mark all of those as final')",
             needs_project=True,
         ),
         IntentSpec(
-            "retract_knowledge", True, ("knowledge_description",),
+            "retract_knowledge",
+            True,
+            ("knowledge_description",),
             "remove a fact from the project's knowledge",
             needs_project=True,
         ),
         IntentSpec(
-            "describe_capabilities", True, (),
+            "describe_capabilities",
+            True,
+            (),
             "asks what the companion can do",
         ),
         IntentSpec(
-            "remember_about_me", True, ("personal_fact",),
+            "remember_about_me",
+            True,
+            ("personal_fact",),
             "a fact about the person (preferences, identity, schedule, diet, health, "
             "location, working style, family) to remember across all projects",
         ),
         IntentSpec(
-            "forget_about_me", True, ("forget_description",),
+            "forget_about_me",
+            True,
+            ("forget_description",),
             "asks the companion to stop remembering something personal",
         ),
         IntentSpec("set_reminder", False, ("reminder", "when"), "set a reminder"),

@@ -42,7 +42,9 @@ def retract(session: Session, person: Person, number: int) -> Assertion:
     """Retract #number (reversible)."""
     found = _numbered(session, person, number)
     if found.force is NormativeForce.RETRACTED:
-        raise InvalidMessage(f"#{number} is already retracted", "restore it with `converse memory restore`")
+        raise InvalidMessage(
+            f"#{number} is already retracted", "restore it with `converse memory restore`"
+        )
     return repo.set_force(session, found.id, NormativeForce.RETRACTED, "Retracted by the operator")
 
 
@@ -50,7 +52,9 @@ def restore(session: Session, person: Person, number: int) -> Assertion:
     """Bring a retracted #number back as committed."""
     found = _numbered(session, person, number)
     if found.force is not NormativeForce.RETRACTED:
-        raise InvalidMessage(f"#{number} is not retracted (it is {found.force.value})", "nothing to restore")
+        raise InvalidMessage(
+            f"#{number} is not retracted (it is {found.force.value})", "nothing to restore"
+        )
     return repo.set_force(session, found.id, NormativeForce.COMMITTED)
 
 

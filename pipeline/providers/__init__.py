@@ -3,8 +3,8 @@
 from pipeline.providers.base import (
     Classifier,
     ClassifyRequest,
-    RespondRequest,
     Responder,
+    RespondRequest,
     degraded,
     validated,
 )

@@ -68,7 +68,7 @@ def degraded(
     prompt_refs: tuple[PromptRef, ...] = (),
     usage: Usage | None = None,
 ) -> ClassifiedIntent:
-    """The classification used when a provider's answer is unusable: conversation, with the error."""
+    """The classification used when an answer is unusable: conversation, with the error."""
     return ClassifiedIntent(
         intent=FALLBACK_INTENT,
         error=error,
@@ -91,7 +91,10 @@ def validated(
 ) -> ClassifiedIntent:
     """Check a provider's raw answer against the taxonomy; degrade it if unusable."""
     meta: dict[str, Any] = {
-        "provider": provider, "model": model, "prompt_refs": prompt_refs, "usage": usage
+        "provider": provider,
+        "model": model,
+        "prompt_refs": prompt_refs,
+        "usage": usage,
     }
     if not isinstance(intent, str) or intent not in INTENTS:
         return degraded(f"unknown intent {intent!r}", **meta)

@@ -56,14 +56,18 @@ def _knowledge(route: RouteResult) -> str:
     action = data.get("action")
     if route.intent == "add_knowledge":
         n = data["assertion_display_number"]
-        return f"Noted for this project as #{n}: {data['knowledge']}. Say “lock in #{n}” to settle it."
+        return (
+            f"Noted for this project as #{n}: {data['knowledge']}. Say “lock in #{n}” to settle it."
+        )
     if route.intent == "list_knowledge":
         items = list(data.get("items", []))
         if not items:
             return "Nothing is noted for this project yet."
-        return "Here's what this project has: " + "; ".join(
-            f"#{i['display_number']} {i['content']} ({i['force']})" for i in items
-        ) + "."
+        return (
+            "Here's what this project has: "
+            + "; ".join(f"#{i['display_number']} {i['content']} ({i['force']})" for i in items)
+            + "."
+        )
     if route.intent == "commit_knowledge":
         if action == "committed":
             numbers = ", ".join(f"#{i['display_number']}" for i in data["items"])
@@ -71,7 +75,8 @@ def _knowledge(route: RouteResult) -> str:
         return "Nothing held matches that. Want me to list the project notes?"
     if route.intent == "retract_knowledge":
         if action == "retracted":
-            return f"Removed #{data['item']['display_number']} from the project notes (it can be restored)."
+            number = data["item"]["display_number"]
+            return f"Removed #{number} from the project notes (it can be restored)."
         if action == "ambiguous":
             return f"Several notes match: {_numbered(list(data['candidates']))}. Which one?"
         return "No project note matches that. Want me to list them?"

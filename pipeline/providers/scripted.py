@@ -95,8 +95,12 @@ class ScriptedProvider:
         prior = request.prior_companion
         entry = self._find(request.message, prior.intent if prior else None)
         if entry is None:
-            return degraded(f"no scripted entry for {request.message!r}", provider=NAME, model=self.model)
-        return validated(entry.intent, entry.params, provider=NAME, model=self.model, confidence=1.0)
+            return degraded(
+                f"no scripted entry for {request.message!r}", provider=NAME, model=self.model
+            )
+        return validated(
+            entry.intent, entry.params, provider=NAME, model=self.model, confidence=1.0
+        )
 
     def respond(self, request: RespondRequest) -> Reply:
         """The scripted reply, or one composed from the operation result."""

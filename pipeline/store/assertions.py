@@ -14,7 +14,6 @@ from pipeline.domain import ActorKind, Assertion, NormativeForce
 from pipeline.errors import NotFound
 from pipeline.store.tables import AssertionRow
 
-
 _COLUMNS = (
     AssertionRow.id,
     AssertionRow.engagement_id,
@@ -28,7 +27,7 @@ _COLUMNS = (
 )
 
 
-def _assertion(row: AssertionRow | Row[Any]) -> Assertion:
+def _assertion(row: AssertionRow | Row[*tuple[Any, ...]]) -> Assertion:
     return Assertion(
         id=row.id,
         engagement_id=row.engagement_id,

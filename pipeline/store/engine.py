@@ -113,11 +113,13 @@ class Store:
     @contextmanager
     def write(self) -> Iterator[Session]:
         """One transaction: committed when the block ends, rolled back on any error."""
-        with self.engine.connect().execution_options(write=True) as conn:
-            with conn.begin():
-                with Session(bind=conn, expire_on_commit=False) as session:
-                    yield session
-                    session.flush()
+        with (
+            self.engine.connect().execution_options(write=True) as conn,
+            conn.begin(),
+            Session(bind=conn, expire_on_commit=False) as session,
+        ):
+            yield session
+            session.flush()
 
     @contextmanager
     def person_lock(self, person_id: int) -> Iterator[None]:
@@ -180,8 +182,7 @@ def _checked_revision(engine: Engine, url: str) -> str | None:
     except OperationalError as exc:
         reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
         raise StoreUnavailable(
-            f"cannot open the database {engine.url.render_as_string(hide_password=True)}: "
-            f"{reason}",
+            f"cannot open the database {engine.url.render_as_string(hide_password=True)}: {reason}",
             "check CONVERSE_DB_URL and that the database server is running",
         ) from exc
     except SQLAlchemyError as exc:
@@ -210,7 +211,9 @@ def open_store(url: str | None = None) -> Store:
             command.upgrade(cfg, "head")
     elif revision != head:
         engine.dispose()
-        known = {s.revision for s in ScriptDirectory.from_config(alembic_config(url)).walk_revisions()}
+        known = {
+            s.revision for s in ScriptDirectory.from_config(alembic_config(url)).walk_revisions()
+        }
         if revision in known:
             raise SchemaOutdated(
                 f"the database is at migration {revision}, this version needs {head}",

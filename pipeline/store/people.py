@@ -61,7 +61,9 @@ def get_person(session: Session, name: str) -> Person:
     """The person with this name."""
     row = session.scalar(select(PersonRow).where(PersonRow.name == " ".join(name.split())))
     if row is None:
-        raise NotFound(f"no person named {name!r}", f"create one with `converse person add {name!r}`")
+        raise NotFound(
+            f"no person named {name!r}", f"create one with `converse person add {name!r}`"
+        )
     return _person(row)
 
 
@@ -87,7 +89,9 @@ def create_project(session: Session, person: Person, name: str, seed: str = "") 
         )
     )
     if exists is not None:
-        raise InvalidMessage(f"{person.name} already has a project named {name!r}", "pick another name")
+        raise InvalidMessage(
+            f"{person.name} already has a project named {name!r}", "pick another name"
+        )
     row = EngagementRow(
         name=name,
         visibility=Visibility.PROJECT.value,

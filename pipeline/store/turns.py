@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Row, insert, select
+from sqlalchemy import CursorResult, Row, insert, select
 from sqlalchemy.orm import Session
 
 from pipeline.clock import as_utc, utcnow
 from pipeline.domain import HistoryTurn, PromptRef, Role, Turn
 from pipeline.store.tables import TurnRow
-
 
 _COLUMNS = (
     TurnRow.id,
@@ -28,7 +27,7 @@ _COLUMNS = (
 )
 
 
-def _turn(row: Row[Any]) -> Turn:
+def _turn(row: Row[*tuple[Any, ...]]) -> Turn:
     return Turn(
         id=row.id,
         person_id=row.person_id,
@@ -71,7 +70,8 @@ def add_turn(
         "created_at": utcnow(),
     }
     # A Core insert: the ORM unit of work costs more than the whole turn's budget.
-    turn_id = session.execute(insert(TurnRow).values(values)).inserted_primary_key
+    result = cast(CursorResult[Any], session.execute(insert(TurnRow).values(values)))
+    turn_id = result.inserted_primary_key
     assert turn_id is not None
     return Turn(
         id=int(turn_id[0]),
@@ -92,8 +92,10 @@ def recent_turns(
     session: Session, person_id: int, engagement_id: int | None, limit: int
 ) -> list[Turn]:
     """The person's last `limit` turns in this engagement (or outside any), oldest first."""
-    where = TurnRow.engagement_id.is_(None) if engagement_id is None else (
-        TurnRow.engagement_id == engagement_id
+    where = (
+        TurnRow.engagement_id.is_(None)
+        if engagement_id is None
+        else (TurnRow.engagement_id == engagement_id)
     )
     rows = session.execute(
         select(*_COLUMNS)
@@ -108,8 +110,10 @@ def recent_history(
     session: Session, person_id: int, engagement_id: int | None, limit: int
 ) -> list[HistoryTurn]:
     """Like recent_turns, but only what providers see: the hot path of every turn."""
-    where = TurnRow.engagement_id.is_(None) if engagement_id is None else (
-        TurnRow.engagement_id == engagement_id
+    where = (
+        TurnRow.engagement_id.is_(None)
+        if engagement_id is None
+        else (TurnRow.engagement_id == engagement_id)
     )
     rows = session.execute(
         select(TurnRow.role, TurnRow.content, TurnRow.classified_intent, TurnRow.operation_data)
@@ -118,8 +122,6 @@ def recent_history(
         .limit(limit)
     ).all()
     return [
-        HistoryTurn(
-            role=Role(role), content=content, intent=intent, operation_data=data or {}
-        )
+        HistoryTurn(role=Role(role), content=content, intent=intent, operation_data=data or {})
         for role, content, intent, data in reversed(rows)
     ]

@@ -22,13 +22,27 @@ def env(tmp_path, monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.setenv("COLUMNS", "200")  # no wrapping of rich output
     assert runner.invoke(app, ["person", "add", "Ana"]).exit_code == 0
-    assert runner.invoke(app, ["project", "add", "Backyard garden", "--person", "Ana"]).exit_code == 0
+    assert (
+        runner.invoke(app, ["project", "add", "Backyard garden", "--person", "Ana"]).exit_code == 0
+    )
     return url
 
 
 def say(message, *extra):
     return runner.invoke(
-        app, ["chat", "--person", "Ana", "--provider", "scripted", "--script", SCRIPT, "-m", message, *extra]
+        app,
+        [
+            "chat",
+            "--person",
+            "Ana",
+            "--provider",
+            "scripted",
+            "--script",
+            SCRIPT,
+            "-m",
+            message,
+            *extra,
+        ],
     )
 
 
@@ -55,7 +69,7 @@ def test_chat_one_message_shows_reply_and_memory_change(env):
     result = say("I'm allergic to shellfish")
     assert result.exit_code == 0, result.output
     assert "I'll remember that you're allergic to all shellfish — is that right?" in result.output
-    assert "memory: #1 \"You're allergic to all shellfish\": new, held" in result.output
+    assert 'memory: #1 "You\'re allergic to all shellfish": new, held' in result.output
 
 
 def test_memory_list_show_forget_restore_erase(env):
@@ -90,32 +104,74 @@ def test_demo_walks_the_whole_conversation(monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
     result = runner.invoke(app, ["demo"])
     assert result.exit_code == 0, result.output
-    for expected in ("new, held", "amended, still held", "held → committed",
-                     "You want me to stop using", "committed → retracted"):
+    for expected in (
+        "new, held",
+        "amended, still held",
+        "held → committed",
+        "You want me to stop using",
+        "committed → retracted",
+    ):
         assert expected in result.output
 
 
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["chat", "--person", "Ana", "--provider", "scripted", "--script", SCRIPT, "-m", "   "],
-         "error: the message is empty — type something to say"),
-        (["chat", "--person", "Ana", "--provider", "scripted", "--script", SCRIPT, "-m", "x" * 8001],
-         "error: the message is 8,001 characters; the limit is 8,000 — split it into shorter messages"),
-        (["chat", "--person", "Zoe", "--provider", "scripted", "--script", SCRIPT, "-m", "hi"],
-         "error: no person named 'Zoe' — create one with `converse person add 'Zoe'`"),
-        (["chat", "--person", "Ana", "--project", "Moon base", "--provider", "scripted",
-          "--script", SCRIPT, "-m", "hi"],
-         "error: Ana has no project named 'Moon base' — create it with "
-         "`converse project add 'Moon base' --person 'Ana'`"),
-        (["memory", "forget", "1", "--person", "Ana"],
-         "error: nothing is stored in Ana's personal memory — there is nothing to change"),
-        (["memory", "forget", "7", "--person", "Ana"],
-         "error: nothing is stored in Ana's personal memory — there is nothing to change"),
-        (["memory", "list", "--person", "Zoe"],
-         "error: no person named 'Zoe' — create one with `converse person add 'Zoe'`"),
-        (["chat", "--person", "Ana", "--provider", "gpt", "-m", "hi"],
-         "error: unknown provider 'gpt' — choose one of: local, claude, scripted"),
+        (
+            ["chat", "--person", "Ana", "--provider", "scripted", "--script", SCRIPT, "-m", "   "],
+            "error: the message is empty — type something to say",
+        ),
+        (
+            [
+                "chat",
+                "--person",
+                "Ana",
+                "--provider",
+                "scripted",
+                "--script",
+                SCRIPT,
+                "-m",
+                "x" * 8001,
+            ],
+            "error: the message is 8,001 characters; the limit is 8,000 — split it into shorter messages",
+        ),
+        (
+            ["chat", "--person", "Zoe", "--provider", "scripted", "--script", SCRIPT, "-m", "hi"],
+            "error: no person named 'Zoe' — create one with `converse person add 'Zoe'`",
+        ),
+        (
+            [
+                "chat",
+                "--person",
+                "Ana",
+                "--project",
+                "Moon base",
+                "--provider",
+                "scripted",
+                "--script",
+                SCRIPT,
+                "-m",
+                "hi",
+            ],
+            "error: Ana has no project named 'Moon base' — create it with "
+            "`converse project add 'Moon base' --person 'Ana'`",
+        ),
+        (
+            ["memory", "forget", "1", "--person", "Ana"],
+            "error: nothing is stored in Ana's personal memory — there is nothing to change",
+        ),
+        (
+            ["memory", "forget", "7", "--person", "Ana"],
+            "error: nothing is stored in Ana's personal memory — there is nothing to change",
+        ),
+        (
+            ["memory", "list", "--person", "Zoe"],
+            "error: no person named 'Zoe' — create one with `converse person add 'Zoe'`",
+        ),
+        (
+            ["chat", "--person", "Ana", "--provider", "gpt", "-m", "hi"],
+            "error: unknown provider 'gpt' — choose one of: local, claude, scripted",
+        ),
     ],
 )
 def test_bad_input_gives_one_line_and_leaves_the_store_unchanged(env, args, expected):
@@ -129,7 +185,10 @@ def test_forget_of_a_missing_number_when_memory_exists(env):
     say("I'm allergic to shellfish")
     before = snapshot(env)
     line = one_line_error(runner.invoke(app, ["memory", "forget", "9", "--person", "Ana"]))
-    assert line == "error: Ana's personal memory has no #9 — see the numbers with `converse memory list --person 'Ana'`"
+    assert (
+        line
+        == "error: Ana's personal memory has no #9 — see the numbers with `converse memory list --person 'Ana'`"
+    )
     assert snapshot(env) == before
 
 

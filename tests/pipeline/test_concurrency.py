@@ -14,15 +14,26 @@ from tests.conftest import script
 
 # Unrelated facts: each is new, not a refinement of the offer made on the turn before.
 FACTS = [
-    "You collect stamps", "You own a kayak", "Your sister lives in Lyon", "You are left-handed",
-    "Your dog is called Pepper", "You speak Portuguese", "You work night shifts",
-    "You avoid caffeine", "Your birthday is in June", "You drive an electric car",
-    "You grew up in Quito", "You play the cello",
+    "You collect stamps",
+    "You own a kayak",
+    "Your sister lives in Lyon",
+    "You are left-handed",
+    "Your dog is called Pepper",
+    "You speak Portuguese",
+    "You work night shifts",
+    "You avoid caffeine",
+    "Your birthday is in June",
+    "You drive an electric car",
+    "You grew up in Quito",
+    "You play the cello",
 ]
 provider = script(
     *[
-        {"message": f"remember stamp series {i}", "intent": "remember_about_me",
-         "params": {"personal_fact": fact}}
+        {
+            "message": f"remember stamp series {i}",
+            "intent": "remember_about_me",
+            "params": {"personal_fact": fact},
+        }
         for i, fact in enumerate(FACTS)
     ],
     {"message": "hello", "intent": "general_conversation"},
@@ -52,10 +63,12 @@ def test_two_store_handles_on_one_database_lose_nothing(db_url, make_person):
     try:
         make_person(first)
         with ThreadPoolExecutor(max_workers=4) as pool:
-            list(pool.map(
-                lambda i: _turn(first if i % 2 else second, f"remember stamp series {i}"),
-                range(len(FACTS)),
-            ))
+            list(
+                pool.map(
+                    lambda i: _turn(first if i % 2 else second, f"remember stamp series {i}"),
+                    range(len(FACTS)),
+                )
+            )
         with first.read() as session:
             stored = personal_assertions(session, get_person(session, "ana"))
         assert sorted(a.content for a in stored) == sorted(FACTS)

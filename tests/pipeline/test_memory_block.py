@@ -41,7 +41,9 @@ def test_truncation_drops_the_oldest_and_keeps_the_block_within_2000_characters(
     assert 0 < len(kept) < 100
     # the newest are kept, in order, and the first dropped is the next-oldest one
     assert [line[2:17] for line in kept] == [f"Fact number {i:03d}" for i in range(len(kept))]
-    next_bullet = f"\n- {memories[len(kept)][0]} (noted {relative_time(memories[len(kept)][1], NOW)})"
+    next_bullet = (
+        f"\n- {memories[len(kept)][0]} (noted {relative_time(memories[len(kept)][1], NOW)})"
+    )
     assert len(block) + len(next_bullet) > 2000
 
 
@@ -97,8 +99,14 @@ def test_load_personal_memory_reads_only_committed_newest_first(store, make_pers
             (1, "You might move to Lisbon", NormativeForce.HELD),
             (2, "You dislike cilantro", NormativeForce.RETRACTED),
         ]:
-            repo.add_assertion(session, engagement, content, ActorKind.COMPANION, force,
-                               created_at=NOW - timedelta(days=days))
+            repo.add_assertion(
+                session,
+                engagement,
+                content,
+                ActorKind.COMPANION,
+                force,
+                created_at=NOW - timedelta(days=days),
+            )
     with store.read() as session:
         block = load_personal_memory(session, engagement, NOW)
     assert block == (
@@ -110,8 +118,13 @@ def test_load_personal_memory_reads_only_committed_newest_first(store, make_pers
 def test_load_personal_memory_is_empty_without_committed_assertions(store, make_person):
     person, _ = make_person(store)
     with store.write() as session:
-        repo.add_assertion(session, person.personal_engagement_id, "You live in Miami",
-                           ActorKind.COMPANION, NormativeForce.HELD)
+        repo.add_assertion(
+            session,
+            person.personal_engagement_id,
+            "You live in Miami",
+            ActorKind.COMPANION,
+            NormativeForce.HELD,
+        )
     with store.read() as session:
         assert load_personal_memory(session, person.personal_engagement_id, NOW) == ""
 
@@ -120,9 +133,14 @@ def test_load_personal_memory_truncates_from_the_store(store, make_person):
     person, _ = make_person(store)
     with store.write() as session:
         for i in range(150):
-            repo.add_assertion(session, person.personal_engagement_id, f"Stored fact {i:03d} " + "y" * 40,
-                               ActorKind.COMPANION, NormativeForce.COMMITTED,
-                               created_at=NOW - timedelta(hours=150 - i))
+            repo.add_assertion(
+                session,
+                person.personal_engagement_id,
+                f"Stored fact {i:03d} " + "y" * 40,
+                ActorKind.COMPANION,
+                NormativeForce.COMMITTED,
+                created_at=NOW - timedelta(hours=150 - i),
+            )
     with store.read() as session:
         block = load_personal_memory(session, person.personal_engagement_id, NOW)
     assert len(block) <= 2000

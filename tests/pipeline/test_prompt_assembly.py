@@ -10,16 +10,24 @@ from tests.conftest import script
 
 chat = script(
     {"message": "What should I plant next to tomatoes?", "intent": "general_conversation"},
-    {"message": "The soil pH should be 6.5", "intent": "add_knowledge",
-     "params": {"knowledge": "The soil pH should be 6.5"}},
+    {
+        "message": "The soil pH should be 6.5",
+        "intent": "add_knowledge",
+        "params": {"knowledge": "The soil pH should be 6.5"},
+    },
 )
 
 
 def _commit(store, name, content):
     with store.write() as session:
         person = get_person(session, name)
-        repo.add_assertion(session, person.personal_engagement_id, content, ActorKind.COMPANION,
-                           NormativeForce.COMMITTED)
+        repo.add_assertion(
+            session,
+            person.personal_engagement_id,
+            content,
+            ActorKind.COMPANION,
+            NormativeForce.COMMITTED,
+        )
 
 
 def test_the_five_parts_come_in_the_fixed_order(sqlite_store, make_person, say):
@@ -35,13 +43,22 @@ def test_the_five_parts_come_in_the_fixed_order(sqlite_store, make_person, say):
         "instructions/general_conversation",
     ]
     text = outcome.prompt.text
-    positions = [text.index(marker) for marker in (
-        "You are Sage", "PROJECT", "PERSONAL MEMORY", "CROSS-PROJECT MEMORY", "TASK:"
-    )]
+    positions = [
+        text.index(marker)
+        for marker in (
+            "You are Sage",
+            "PROJECT",
+            "PERSONAL MEMORY",
+            "CROSS-PROJECT MEMORY",
+            "TASK:",
+        )
+    ]
     assert positions == sorted(positions)
 
 
-def test_memory_block_is_in_the_prompt_only_when_the_turn_has_a_project(sqlite_store, make_person, say):
+def test_memory_block_is_in_the_prompt_only_when_the_turn_has_a_project(
+    sqlite_store, make_person, say
+):
     make_person(sqlite_store)
     _commit(sqlite_store, "ana", "You're allergic to all shellfish")
     in_project = say(sqlite_store, chat, "What should I plant next to tomatoes?", project="Garden")
@@ -96,7 +113,8 @@ def test_projectless_conversation_is_unaffected(store, make_person, say):
     make_person(store)
     outcome = say(store, chat, "What should I plant next to tomatoes?")
     assert [family for family, _ in outcome.prompt.parts] == [
-        "persona", "instructions/general_conversation"
+        "persona",
+        "instructions/general_conversation",
     ]
     assert outcome.operator_turn.engagement_id is None
     assert outcome.companion_turn.engagement_id is None
@@ -130,7 +148,8 @@ def test_every_turn_persists_the_prompt_refs_it_used(store, make_person, say):
     from pipeline.store.turns import recent_turns
 
     with store.read() as session:
-        stored = recent_turns(session, outcome.companion_turn.person_id,
-                              outcome.companion_turn.engagement_id, 2)
+        stored = recent_turns(
+            session, outcome.companion_turn.person_id, outcome.companion_turn.engagement_id, 2
+        )
     assert stored[-1].prompt_refs == refs
     assert stored[0].content == "What should I plant next to tomatoes?"

@@ -11,13 +11,24 @@ from tests.conftest import script
 ALLERGY = "You're allergic to all shellfish"
 
 remember = script(
-    {"message": "I'm allergic to shellfish", "intent": "remember_about_me",
-     "params": {"personal_fact": ALLERGY}},
+    {
+        "message": "I'm allergic to shellfish",
+        "intent": "remember_about_me",
+        "params": {"personal_fact": ALLERGY},
+    },
     {"message": "yes", "after": "remember_about_me", "intent": "remember_about_me"},
-    {"message": "that's right", "after": "remember_about_me", "intent": "remember_about_me",
-     "params": {"personal_fact": "I'm allergic to all shellfish."}},
-    {"message": "no, just shrimp", "after": "remember_about_me", "intent": "remember_about_me",
-     "params": {"personal_fact": "You're allergic to shrimp"}},
+    {
+        "message": "that's right",
+        "after": "remember_about_me",
+        "intent": "remember_about_me",
+        "params": {"personal_fact": "I'm allergic to all shellfish."},
+    },
+    {
+        "message": "no, just shrimp",
+        "after": "remember_about_me",
+        "intent": "remember_about_me",
+        "params": {"personal_fact": "You're allergic to shrimp"},
+    },
     {"message": "never mind", "intent": "general_conversation"},
     {"message": "how are you?", "intent": "general_conversation"},
 )
@@ -32,12 +43,16 @@ def test_new_fact_is_held_in_the_personal_engagement_by_the_companion(store, mak
     person, _ = make_person(store)
     outcome = say(store, remember, "I'm allergic to shellfish")
     assert outcome.route.operation_data == {
-        "action": "held", "personal_fact": ALLERGY, "assertion_display_number": 1,
+        "action": "held",
+        "personal_fact": ALLERGY,
+        "assertion_display_number": 1,
     }
     [stored] = _personal(store)
     assert stored.engagement_id == person.personal_engagement_id
     assert (stored.content, stored.force, stored.actor) == (
-        ALLERGY, NormativeForce.HELD, ActorKind.COMPANION,
+        ALLERGY,
+        NormativeForce.HELD,
+        ActorKind.COMPANION,
     )
 
 
@@ -96,24 +111,47 @@ def _committed(store, *contents, name="ana"):
         person = get_person(session, name)
         for content in contents:
             repo.add_assertion(
-                session, person.personal_engagement_id, content, ActorKind.COMPANION,
+                session,
+                person.personal_engagement_id,
+                content,
+                ActorKind.COMPANION,
                 NormativeForce.COMMITTED,
             )
 
 
 forget = script(
-    {"message": "forget that I live in Miami", "intent": "forget_about_me",
-     "params": {"forget_description": "I live in Miami"}},
-    {"message": "forget my allergy", "intent": "forget_about_me",
-     "params": {"forget_description": "my allergy"}},
-    {"message": "forget my diet stuff", "intent": "forget_about_me",
-     "params": {"forget_description": "my diet"}},
-    {"message": "forget my tattoo", "intent": "forget_about_me",
-     "params": {"forget_description": "my tattoo"}},
-    {"message": "yes", "after": "forget_about_me", "intent": "forget_about_me",
-     "params": {"forget_description": "Miami"}},
-    {"message": "the second one", "after": "forget_about_me", "intent": "forget_about_me",
-     "params": {"forget_description": "the second one"}},
+    {
+        "message": "forget that I live in Miami",
+        "intent": "forget_about_me",
+        "params": {"forget_description": "I live in Miami"},
+    },
+    {
+        "message": "forget my allergy",
+        "intent": "forget_about_me",
+        "params": {"forget_description": "my allergy"},
+    },
+    {
+        "message": "forget my diet stuff",
+        "intent": "forget_about_me",
+        "params": {"forget_description": "my diet"},
+    },
+    {
+        "message": "forget my tattoo",
+        "intent": "forget_about_me",
+        "params": {"forget_description": "my tattoo"},
+    },
+    {
+        "message": "yes",
+        "after": "forget_about_me",
+        "intent": "forget_about_me",
+        "params": {"forget_description": "Miami"},
+    },
+    {
+        "message": "the second one",
+        "after": "forget_about_me",
+        "intent": "forget_about_me",
+        "params": {"forget_description": "the second one"},
+    },
 )
 
 
@@ -158,7 +196,9 @@ def test_forget_when_nothing_is_stored_is_no_match(store, make_person, say):
 
 def test_forget_with_several_matches_is_ambiguous_with_candidates(store, make_person, say):
     make_person(store)
-    _committed(store, "You keep a vegetarian diet", "Your partner follows a keto diet", "You live in Miami")
+    _committed(
+        store, "You keep a vegetarian diet", "Your partner follows a keto diet", "You live in Miami"
+    )
     data = say(store, forget, "forget my diet stuff").route.operation_data
     assert data["action"] == "ambiguous"
     assert sorted(data["candidates"], key=lambda c: c["display_number"]) == [
@@ -180,8 +220,13 @@ def test_held_and_retracted_assertions_are_never_forget_candidates(store, make_p
     make_person(store)
     with store.write() as session:
         person = get_person(session, "ana")
-        repo.add_assertion(session, person.personal_engagement_id, "Your allergy is to peanuts",
-                           ActorKind.COMPANION, NormativeForce.HELD)
+        repo.add_assertion(
+            session,
+            person.personal_engagement_id,
+            "Your allergy is to peanuts",
+            ActorKind.COMPANION,
+            NormativeForce.HELD,
+        )
     assert say(store, forget, "forget my allergy").route.operation_data["action"] == "no_match"
 
 
@@ -204,10 +249,16 @@ def test_person_without_personal_engagement_gets_the_error(store, make_person, s
 def test_an_unrelated_new_fact_after_an_offer_is_held_not_a_refinement(store, make_person, say):
     make_person(store)
     provider = script(
-        {"message": "I'm allergic to shellfish", "intent": "remember_about_me",
-         "params": {"personal_fact": ALLERGY}},
-        {"message": "also, I live in Miami", "intent": "remember_about_me",
-         "params": {"personal_fact": "You live in Miami"}},
+        {
+            "message": "I'm allergic to shellfish",
+            "intent": "remember_about_me",
+            "params": {"personal_fact": ALLERGY},
+        },
+        {
+            "message": "also, I live in Miami",
+            "intent": "remember_about_me",
+            "params": {"personal_fact": "You live in Miami"},
+        },
     )
     say(store, provider, "I'm allergic to shellfish")
     data = say(store, provider, "also, I live in Miami").route.operation_data

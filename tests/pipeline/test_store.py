@@ -16,9 +16,18 @@ from pipeline.store.people import create_person, get_engagement, get_person
 
 def test_a_new_database_is_made_by_the_migrations(store):
     tables = set(inspect(store.engine).get_table_names())
-    assert {"persons", "engagements", "assertions", "conversation_turns", "alembic_version"} <= tables
+    assert {
+        "persons",
+        "engagements",
+        "assertions",
+        "conversation_turns",
+        "alembic_version",
+    } <= tables
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == head_revision()
+        assert (
+            conn.execute(text("select version_num from alembic_version")).scalar()
+            == head_revision()
+        )
 
 
 def test_a_person_gets_a_personal_engagement_with_the_known_seed(store):
@@ -36,16 +45,18 @@ def test_display_numbers_are_per_engagement(store, make_person):
     with store.write() as session:
         a = repo.add_assertion(session, project.id, "pH 6.5", ActorKind.OPERATOR)
         b = repo.add_assertion(session, project.id, "Beds are 1.2 m wide", ActorKind.OPERATOR)
-        c = repo.add_assertion(session, person.personal_engagement_id, "You live in Miami",
-                               ActorKind.COMPANION)
+        c = repo.add_assertion(
+            session, person.personal_engagement_id, "You live in Miami", ActorKind.COMPANION
+        )
     assert (a.display_number, b.display_number, c.display_number) == (1, 2, 1)
 
 
 def test_a_failure_midway_leaves_the_store_as_it_was(store, make_person):
     person, _ = make_person(store)
     with pytest.raises(RuntimeError), store.write() as session:
-        held = repo.add_assertion(session, person.personal_engagement_id, "You live in Miami",
-                                  ActorKind.COMPANION)
+        held = repo.add_assertion(
+            session, person.personal_engagement_id, "You live in Miami", ActorKind.COMPANION
+        )
         repo.set_force(session, held.id, NormativeForce.COMMITTED)
         raise RuntimeError("crash between two changes")
     with store.read() as session:
@@ -59,16 +70,22 @@ def test_a_handler_failure_rolls_back_its_assertion_and_the_turn(store, make_per
 
     converse_module = importlib.import_module("pipeline.converse")
     make_person(store)
-    provider = script({"message": "I'm vegan", "intent": "remember_about_me",
-                       "params": {"personal_fact": "You're vegan"}})
+    provider = script(
+        {
+            "message": "I'm vegan",
+            "intent": "remember_about_me",
+            "params": {"personal_fact": "You're vegan"},
+        }
+    )
 
     def broken_add_turn(*args, **kwargs):
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(converse_module, "add_turn", broken_add_turn)
     with pytest.raises(RuntimeError):
-        converse_module.converse(store, person="ana", message="I'm vegan",
-                                 classifier=provider, responder=provider)
+        converse_module.converse(
+            store, person="ana", message="I'm vegan", classifier=provider, responder=provider
+        )
     with store.read() as session:
         person = get_person(session, "ana")
         assert repo.list_assertions(session, person.personal_engagement_id) == []
