@@ -205,3 +205,16 @@ def test_unopenable_database_url(tmp_path, monkeypatch):
     line = one_line_error(runner.invoke(app, ["memory", "list", "--person", "Ana"]))
     assert line.startswith("error: cannot open the database")
     assert line.endswith("check CONVERSE_DB_URL and that the database server is running")
+
+
+def test_interactive_chat_reads_lines_until_quit_and_reports_bad_ones(env):
+    result = runner.invoke(
+        app,
+        ["chat", "--person", "Ana", "--provider", "scripted", "--script", SCRIPT],
+        input="I'm allergic to shellfish\n   \nthat's right\n/quit\nnever reached\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "new, held" in result.output
+    assert "the message is empty" in result.output
+    assert "held → committed" in result.output
+    assert "never reached" not in result.output
