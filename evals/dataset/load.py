@@ -1,0 +1,165 @@
+"""Reading suite files: every problem is reported with the file, the case id and the field."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from evals.dataset.models import CASE_MODELS, Case, CaseBase, Gate, SuiteHeader, Target
+from pipeline.config import PROJECT_ROOT
+from pipeline.errors import ConverseError
+
+_MAX_REPORTED = 20
+
+
+class SuiteError(ConverseError):
+    """A suite file is missing, unreadable or breaks the suite contract."""
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A validated suite file."""
+
+    name: str
+    target: Target
+    description: str
+    gate: Gate | None
+    cases: tuple[Case, ...]
+    path: Path
+
+    @cached_property
+    def case_hashes(self) -> dict[str, str]:
+        """Case id -> sha256 of the target and the case's canonical JSON."""
+        return {case.id: case_hash(self.target, case) for case in self.cases}
+
+    def case(self, case_id: str) -> Case:
+        """The case with this id."""
+        for case in self.cases:
+            if case.id == case_id:
+                return case
+        raise SuiteError(f"suite {self.name} has no case {case_id!r}", "check the case id")
+
+
+def case_hash(target: str, case: CaseBase) -> str:
+    """A content hash of a case: the same case in any file or order hashes the same."""
+    payload = json.dumps(
+        {"target": target, "case": case.model_dump(mode="json")}, sort_keys=True, ensure_ascii=False
+    )
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def suites_dir() -> Path:
+    """Where the project's suites live (`CONVERSE_SUITES_DIR` overrides)."""
+    return Path(os.environ.get("CONVERSE_SUITES_DIR") or PROJECT_ROOT / "evals" / "suites")
+
+
+def _where(loc: Sequence[int | str]) -> str:
+    return ".".join(str(part) for part in loc) or "(the case)"
+
+
+def _case_errors(path: Path, index: int, raw: Any, error: ValidationError) -> list[str]:
+    case_id = raw.get("id") if isinstance(raw, dict) else None
+    label = f"case {case_id!r}" if isinstance(case_id, str) and case_id else f"case #{index + 1}"
+    return [f"{path}: {label}: field {_where(e['loc'])}: {e['msg']}" for e in error.errors()]
+
+
+def _read(path: Path) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise SuiteError(f"suite file {path} not found", "pass an existing .yaml file") from exc
+    except IsADirectoryError as exc:
+        raise SuiteError(f"{path} is a folder", "pass a suite file, or use load_dir") from exc
+    except yaml.YAMLError as exc:
+        raise SuiteError(f"{path} is not valid YAML: {exc}", "fix the file") from exc
+    except UnicodeDecodeError as exc:
+        raise SuiteError(f"{path} is not UTF-8 text", "save it as UTF-8") from exc
+
+
+def load_suite(path: Path) -> Suite:
+    """Read and validate one suite file; all its problems are reported at once."""
+    data = _read(path)
+    if not isinstance(data, dict):
+        raise SuiteError(f"{path}: a suite file is a mapping with name, target and cases", "")
+    try:
+        header = SuiteHeader.model_validate(data)
+    except ValidationError as exc:
+        lines = [f"{path}: field {_where(e['loc'])}: {e['msg']}" for e in exc.errors()]
+        raise SuiteError("\n".join(lines), "see the suite contract in docs/evals.md") from exc
+    model = CASE_MODELS[header.target]
+    problems: list[str] = []
+    cases: list[Case] = []
+    seen: set[str] = set()
+    for index, raw in enumerate(header.cases):
+        try:
+            case = model.model_validate(raw)
+        except ValidationError as exc:
+            problems.extend(_case_errors(path, index, raw, exc))
+            continue
+        if case.id in seen:
+            problems.append(f"{path}: case {case.id!r}: field id: duplicate case id")
+        seen.add(case.id)
+        cases.append(case)  # type: ignore[arg-type]
+    if not cases and not problems:
+        problems.append(f"{path}: field cases: the suite has no cases")
+    if problems:
+        more = len(problems) - _MAX_REPORTED
+        shown = problems[:_MAX_REPORTED] + ([f"... and {more} more"] if more > 0 else [])
+        raise SuiteError("\n".join(shown), "see the suite contract in docs/evals.md")
+    return Suite(
+        name=header.name,
+        target=header.target,
+        description=header.description,
+        gate=header.gate,
+        cases=tuple(cases),
+        path=path,
+    )
+
+
+def resolve_suite(spec: str) -> list[Path]:
+    """A suite given as a path (file or folder of .yaml files) or a name under suites_dir()."""
+    path = Path(spec)
+    if path.is_dir():
+        found = sorted([*path.glob("*.yaml"), *path.glob("*.yml")])
+        if not found:
+            raise SuiteError(f"no .yaml suite files in {path}", "pass a folder with suite files")
+        return found
+    if path.suffix in (".yaml", ".yml") or path.exists():
+        return [path]
+    named = suites_dir() / f"{spec}.yaml"
+    if named.exists():
+        return [named]
+    known = sorted(p.stem for p in suites_dir().glob("*.yaml"))
+    raise SuiteError(
+        f"no suite called {spec!r}",
+        f"pass a path, or one of: {', '.join(known)}" if known else "pass a path to a suite file",
+    )
+
+
+def load_suites(specs: Iterable[str] | None = None) -> list[Suite]:
+    """The suites named or given by path (default: every suite in suites_dir())."""
+    wanted = list(specs or [])
+    paths = (
+        [p for spec in wanted for p in resolve_suite(spec)]
+        if wanted
+        else resolve_suite(str(suites_dir()))
+    )
+    suites = [load_suite(p) for p in dict.fromkeys(p.resolve() for p in paths)]
+    names: dict[str, Path] = {}
+    for suite in suites:
+        if suite.name in names:
+            raise SuiteError(
+                f"two suites are named {suite.name!r}: {names[suite.name]} and {suite.path}",
+                "suite names must be unique within a run",
+            )
+        names[suite.name] = suite.path
+    return suites

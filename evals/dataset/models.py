@@ -1,0 +1,222 @@
+"""The suite file contract as pydantic models (DESIGN.md, "Suite file contract").
+
+Every model forbids unknown fields, so a typo in a suite file is an error naming the field, not
+an expectation that is silently never checked.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from pipeline.domain import NormativeForce
+from pipeline.intents.taxonomy import INTENTS
+
+Target = Literal["classify", "memory_block", "forget_match", "converse"]
+TARGETS: tuple[Target, ...] = ("classify", "memory_block", "forget_match", "converse")
+ForgetAction = Literal["confirm_retraction", "ambiguous", "no_match"]
+
+_AGE = re.compile(r"^\s*(\d+)\s*(minute|hour|day|week|month|year)s?\s*$")
+_UNIT_MINUTES = {
+    "minute": 1,
+    "hour": 60,
+    "day": 60 * 24,
+    "week": 60 * 24 * 7,
+    "month": 60 * 24 * 30,
+    "year": 60 * 24 * 365,
+}
+
+
+class Strict(BaseModel):
+    """Immutable, and unknown fields are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+NonEmpty = Annotated[str, Field(min_length=1)]
+
+
+def _known_intent(value: str) -> str:
+    if value not in INTENTS:
+        raise ValueError(f"unknown intent {value!r}; intents: {', '.join(INTENTS)}")
+    return value
+
+
+class Gate(Strict):
+    """When a suite's run passes: accuracy over scored cases, and a separate bound on errors."""
+
+    accuracy: float | None = Field(default=None, ge=0.0, le=1.0)
+    max_error_rate: float = Field(default=0.05, ge=0.0, le=1.0)
+    max_errors: int | None = Field(default=None, ge=0)
+
+
+class TextCheck(Strict):
+    """Substrings a text must contain and must not contain (case-insensitive)."""
+
+    contains: list[NonEmpty] = Field(default_factory=list)
+    excludes: list[NonEmpty] = Field(default_factory=list)
+
+
+class HistoryEntry(Strict):
+    """One earlier turn: `operator: text` or `companion: text` with the intent it served."""
+
+    operator: str | None = None
+    companion: str | None = None
+    intent: str | None = None
+    operation_data: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _one_speaker(self) -> HistoryEntry:
+        if (self.operator is None) == (self.companion is None):
+            raise ValueError("a history entry has exactly one of `operator` or `companion`")
+        if self.intent is not None:
+            _known_intent(self.intent)
+        return self
+
+    @property
+    def role(self) -> str:
+        """`operator` or `companion`."""
+        return "operator" if self.operator is not None else "companion"
+
+    @property
+    def content(self) -> str:
+        """What was said."""
+        return self.operator if self.operator is not None else (self.companion or "")
+
+
+class Memory(Strict):
+    """A stored personal assertion: its content, how long ago it was noted, its force."""
+
+    content: NonEmpty
+    age: str
+    state: NormativeForce = NormativeForce.COMMITTED
+
+    @field_validator("age")
+    @classmethod
+    def _age(cls, value: str) -> str:
+        if not _AGE.match(value):
+            raise ValueError(
+                f"age {value!r} is not like '59 minutes', '3 days' or '2 weeks' "
+                "(units: minutes, hours, days, weeks, months, years)"
+            )
+        return value
+
+    @property
+    def elapsed(self) -> timedelta:
+        """The age as a duration."""
+        found = _AGE.match(self.age)
+        assert found is not None
+        return timedelta(minutes=int(found.group(1)) * _UNIT_MINUTES[found.group(2)])
+
+
+class ClassifyExpect(Strict):
+    """The intent and, optionally, checks on extracted parameters."""
+
+    intent: str
+    params: dict[str, TextCheck] = Field(default_factory=dict)
+
+    _intent = field_validator("intent")(_known_intent)
+
+
+class MemoryBlockExpect(Strict):
+    """Checks on the personal-memory block."""
+
+    includes: list[NonEmpty] = Field(default_factory=list)
+    excludes: list[NonEmpty] = Field(default_factory=list)
+    order: list[NonEmpty] = Field(default_factory=list)
+    max_chars: int | None = Field(default=None, ge=0)
+    exact_chars: int | None = Field(default=None, ge=0)
+    empty: bool | None = None
+
+
+class ForgetExpect(Strict):
+    """The matcher's action and the contents it matched (a set)."""
+
+    action: ForgetAction
+    matched: list[str] = Field(default_factory=list)
+
+
+class MemoryStateCheck(Strict):
+    """Substrings some personal assertion of each force must contain after the turn."""
+
+    held: list[NonEmpty] = Field(default_factory=list)
+    committed: list[NonEmpty] = Field(default_factory=list)
+    retracted: list[NonEmpty] = Field(default_factory=list)
+
+
+class ConverseExpect(Strict):
+    """Checks on a whole turn: classification, reply, and personal memory afterwards."""
+
+    intent: str | None = None
+    params: dict[str, TextCheck] = Field(default_factory=dict)
+    reply: TextCheck | None = None
+    memory: MemoryStateCheck | None = None
+
+    @field_validator("intent")
+    @classmethod
+    def _intent(cls, value: str | None) -> str | None:
+        return None if value is None else _known_intent(value)
+
+
+class CaseBase(Strict):
+    """What every case has."""
+
+    id: NonEmpty
+    tags: list[str] = Field(default_factory=list)
+
+
+class ClassifyCase(CaseBase):
+    """One message to classify, with optional project and earlier turns."""
+
+    project: str | None = None
+    history: list[HistoryEntry] = Field(default_factory=list)
+    message: NonEmpty
+    expect: ClassifyExpect
+
+
+class MemoryBlockCase(CaseBase):
+    """Stored memories and what the block built from them must look like."""
+
+    memories: list[Memory]
+    expect: MemoryBlockExpect
+
+
+class ForgetCase(CaseBase):
+    """Stored memories and a forget description (`message`)."""
+
+    memories: list[Memory]
+    message: NonEmpty
+    expect: ForgetExpect
+
+
+class ConverseCase(CaseBase):
+    """A whole turn through the pipeline, after stored memories and earlier turns."""
+
+    project: str | None = None
+    memories: list[Memory] = Field(default_factory=list)
+    history: list[HistoryEntry] = Field(default_factory=list)
+    message: NonEmpty
+    expect: ConverseExpect
+
+
+Case = ClassifyCase | MemoryBlockCase | ForgetCase | ConverseCase
+
+CASE_MODELS: dict[Target, type[CaseBase]] = {
+    "classify": ClassifyCase,
+    "memory_block": MemoryBlockCase,
+    "forget_match": ForgetCase,
+    "converse": ConverseCase,
+}
+
+
+class SuiteHeader(Strict):
+    """A suite file without its cases (validated first, so cases know their target)."""
+
+    name: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]+$")]
+    target: Target
+    description: str = ""
+    gate: Gate | None = None
+    cases: list[Any]

@@ -1,0 +1,27 @@
+"""Scorers: small, named, versioned functions that return evidence for their verdict."""
+
+from evals.dataset.models import Target
+from evals.scorers.base import Check, Score, Scorer, text_checks
+from evals.scorers.classify import CLASSIFY
+from evals.scorers.converse import CONVERSE
+from evals.scorers.forget_match import FORGET_MATCH
+from evals.scorers.memory_block import MEMORY_BLOCK
+
+SCORERS: dict[Target, Scorer] = {
+    "classify": CLASSIFY,
+    "memory_block": MEMORY_BLOCK,
+    "forget_match": FORGET_MATCH,
+    "converse": CONVERSE,
+}
+
+__all__ = [
+    "CLASSIFY",
+    "CONVERSE",
+    "FORGET_MATCH",
+    "MEMORY_BLOCK",
+    "SCORERS",
+    "Check",
+    "Score",
+    "Scorer",
+    "text_checks",
+]
