@@ -1,0 +1,287 @@
+"""`converse eval`'s engine: plan the work, run it concurrently, append a row per case."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from evals.dataset.load import Suite
+from evals.dataset.models import Case
+from evals.runner.cache import ResultCache, cache_key
+from evals.runner.gitinfo import git_state
+from evals.runner.providers import DETERMINISTIC, Bound, ProviderPool, prompt_hashes, variant_label
+from evals.runner.results import RunDir
+from evals.runner.sandbox import Sandbox
+from evals.runner.targets import Outcome, run_case
+from evals.scorers import SCORERS
+from pipeline.prompting import default_library
+
+MODEL_TARGETS = frozenset({"classify", "converse"})
+Key = tuple[str, str, str, str, int]
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    """One case to run on one provider, prompt variant and epoch."""
+
+    suite: Suite
+    case: Case
+    provider: str
+    variant: dict[str, str]
+    epoch: int
+
+    @property
+    def key(self) -> Key:
+        """Same shape as results.row_key."""
+        return (
+            self.suite.name,
+            self.case.id,
+            self.provider,
+            variant_label(self.variant),
+            self.epoch,
+        )
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """What a run covers and how it runs."""
+
+    suites: list[Suite]
+    providers: list[str]
+    variants: list[dict[str, str]] = field(default_factory=lambda: [{}])
+    epochs: int = 1
+    concurrency: int = 4
+    use_cache: bool = True
+    script: Path | None = None
+    provider_options: dict[str, dict[str, str]] = field(default_factory=dict)
+
+
+def plan(config: RunConfig) -> list[WorkItem]:
+    """Every (suite, provider, variant, epoch, case); deterministic targets run once only."""
+    items: list[WorkItem] = []
+    for suite in config.suites:
+        model_target = suite.target in MODEL_TARGETS
+        providers = config.providers if model_target else [DETERMINISTIC]
+        variants = config.variants if model_target else [{}]
+        epochs = config.epochs if model_target else 1
+        for provider in providers:
+            for variant in variants:
+                for epoch in range(epochs):
+                    items.extend(
+                        WorkItem(suite, case, provider, variant, epoch) for case in suite.cases
+                    )
+    return items
+
+
+@dataclass
+class Tally:
+    """Counts shown while a run goes."""
+
+    passed: int = 0
+    failed: int = 0
+    errors: int = 0
+    cached: int = 0
+
+    def add(self, row: dict[str, Any]) -> None:
+        """Count one finished row."""
+        status = row["status"]
+        self.passed += status == "pass"
+        self.failed += status == "fail"
+        self.errors += status == "error"
+        self.cached += bool(row.get("cached"))
+
+    def text(self) -> str:
+        """For the progress bar."""
+        return (
+            f"[green]{self.passed} pass[/] [red]{self.failed} fail[/] "
+            f"[yellow]{self.errors} error[/]"
+        )
+
+
+def _tokens(outcome: Outcome) -> dict[str, int]:
+    u = outcome.usage
+    return {
+        "input": u.input_tokens,
+        "output": u.output_tokens,
+        "cache_read": u.cache_read_input_tokens,
+        "cache_creation": u.cache_creation_input_tokens,
+    }
+
+
+def build_row(
+    run_id: str, item: WorkItem, bound: Bound, outcome: Outcome, cached: bool
+) -> dict[str, Any]:
+    """The result row of one finished case (DESIGN.md, "Results and reports")."""
+    scorer = SCORERS[item.suite.target]
+    score = scorer(item.case.expect, outcome.got)
+    status = "error" if outcome.error is not None else ("pass" if score.passed else "fail")
+    prompt = {ref.family: ref.version for ref in outcome.prompt_refs} | item.variant
+    return {
+        "run_id": run_id,
+        "suite": item.suite.name,
+        "target": item.suite.target,
+        "case_id": item.case.id,
+        "case_hash": item.suite.case_hashes[item.case.id],
+        "tags": list(item.case.tags),
+        "provider": item.provider,
+        "provider_label": bound.label,
+        "model": outcome.model or bound.model,
+        "variant": variant_label(item.variant),
+        "prompt": prompt,
+        "prompts": [ref.model_dump() for ref in outcome.prompt_refs],
+        "epoch": item.epoch,
+        "expected": score.expected,
+        "got": score.got,
+        "status": status,
+        "pass": status == "pass",
+        "error": outcome.error,
+        "why": outcome.error if status == "error" else score.why,
+        "checks": [c.as_dict() for c in score.checks],
+        "scorer": {"name": score.scorer, "version": score.version},
+        "latency_ms": round(outcome.latency_ms, 3),
+        "tokens": _tokens(outcome),
+        "cassette": outcome.cassette,
+        "cached": cached,
+        "git": git_state(),
+        "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
+    }
+
+
+class Executor:
+    """Runs work items; each finished item's row is appended to the run before the next."""
+
+    def __init__(
+        self,
+        run: RunDir,
+        pool: ProviderPool,
+        cache: ResultCache | None,
+        on_row: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        self.run = run
+        self.pool = pool
+        self.cache = cache
+        self.sandbox = Sandbox()
+        self.on_row = on_row
+        self._hashes: dict[tuple[str, str, str], dict[str, str]] = {}
+        self._hash_lock = threading.Lock()
+
+    def _prompts(self, bound: Bound, target: str) -> dict[str, str]:
+        key = (bound.name, variant_label(bound.variant), target)
+        with self._hash_lock:
+            if key not in self._hashes:
+                self._hashes[key] = prompt_hashes(target, bound.library)
+            return self._hashes[key]
+
+    def one(self, item: WorkItem) -> dict[str, Any]:
+        """Run, score and record one item; exceptions become error rows."""
+        bound: Bound | None = None
+        try:
+            bound = self.pool.get(item.provider, item.variant)
+            outcome, cached = self._outcome(item, bound)
+        except Exception as exc:  # an exception is an error result, never a crash of the run
+            outcome, cached = Outcome(got={}, error=f"{type(exc).__name__}: {exc}"), False
+        if bound is None:
+            bound = Bound(
+                item.provider, item.provider, "", "", None, None, default_library(item.variant)
+            )
+        row = build_row(self.run.run_id, item, bound, outcome, cached)
+        self.run.append(row)
+        if self.on_row is not None:
+            self.on_row(row)
+        return row
+
+    def _outcome(self, item: WorkItem, bound: Bound) -> tuple[Outcome, bool]:
+        use_cache = self.cache is not None and item.suite.target in MODEL_TARGETS
+        key = ""
+        if use_cache:
+            assert self.cache is not None
+            key = cache_key(
+                case_hash=item.suite.case_hashes[item.case.id],
+                provider=bound.name,
+                model=bound.model,
+                fingerprint=bound.fingerprint,
+                prompts=self._prompts(bound, item.suite.target),
+                epoch=item.epoch,
+            )
+            hit = self.cache.get(key)
+            if hit is not None:
+                return hit, True
+        outcome = run_case(item.suite.target, item.case, bound, self.sandbox)
+        if use_cache:
+            assert self.cache is not None
+            self.cache.put(key, outcome)
+        return outcome, False
+
+    def close(self) -> None:
+        """Release the sandbox and flush the run."""
+        self.sandbox.close()
+        self.run.close()
+
+
+@contextmanager
+def _progress(total: int, enabled: bool, console: Console) -> Iterator[Callable[[Tally], None]]:
+    if not enabled or total == 0:
+        yield lambda _tally: None
+        return
+    columns = (
+        TextColumn("[bold]converse eval[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task("", total=total)
+
+        def advance(tally: Tally) -> None:
+            progress.update(task, advance=1, description=tally.text())
+
+        yield advance
+
+
+def execute(
+    items: list[WorkItem],
+    executor: Executor,
+    concurrency: int,
+    *,
+    progress: bool = True,
+    console: Console | None = None,
+) -> Tally:
+    """Run the items with up to `concurrency` threads; Ctrl-C stops after in-flight cases."""
+    tally = Tally()
+    out = console or Console(stderr=True)
+    with _progress(len(items), progress, out) as advance:
+        pool = ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="eval")
+        pending: set[Future[dict[str, Any]]] = set()
+        queue = iter(items)
+        try:
+            # Submit a bounded window so a Ctrl-C leaves little queued work to cancel.
+            for item in queue:
+                pending.add(pool.submit(executor.one, item))
+                if len(pending) >= concurrency * 4:
+                    break
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    tally.add(future.result())
+                    advance(tally)
+                for item in queue:
+                    pending.add(pool.submit(executor.one, item))
+                    if len(pending) >= concurrency * 4:
+                        break
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+    return tally

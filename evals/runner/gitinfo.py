@@ -1,0 +1,29 @@
+"""The commit a run was made from, and whether tracked files had uncommitted changes."""
+
+from __future__ import annotations
+
+import subprocess
+from functools import cache
+from typing import Any
+
+from pipeline.config import PROJECT_ROOT
+
+
+def _git(*args: str) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", *args], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=10, check=True
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip()
+
+
+@cache
+def git_state() -> dict[str, Any]:
+    """{"commit": sha or None, "dirty": bool or None}."""
+    commit = _git("rev-parse", "HEAD")
+    if commit is None:
+        return {"commit": None, "dirty": None}
+    status = _git("status", "--porcelain", "--untracked-files=no")
+    return {"commit": commit, "dirty": bool(status) if status is not None else None}

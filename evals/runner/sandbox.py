@@ -1,0 +1,84 @@
+"""A throwaway SQLite store for targets that read or write memory, one person per case."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+import tempfile
+import threading
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+from evals.dataset.models import HistoryEntry, Memory
+from pipeline.domain import ActorKind, Person, Role
+from pipeline.store import Store, open_store
+from pipeline.store.assertions import add_assertion
+from pipeline.store.people import create_person, create_project
+from pipeline.store.turns import add_turn
+
+
+class Sandbox:
+    """Opened lazily on first use and removed on close; safe to share between threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._store: Store | None = None
+        self._dir: Path | None = None
+        self._ids = itertools.count(1)
+
+    @property
+    def store(self) -> Store:
+        """The sandbox store, migrated on first use."""
+        with self._lock:
+            if self._store is None:
+                self._dir = Path(tempfile.mkdtemp(prefix="converse-eval-"))
+                self._store = open_store(f"sqlite:///{self._dir / 'eval.db'}")
+            return self._store
+
+    def person(
+        self,
+        memories: Sequence[Memory],
+        now: datetime,
+        project: str | None = None,
+        history: Sequence[HistoryEntry] = (),
+    ) -> tuple[Person, int | None]:
+        """A new person with the memories (ages counted back from `now`) and earlier turns."""
+        store = self.store
+        with self._lock:
+            name = f"case-{next(self._ids)}"
+        with store.write() as session:
+            person = create_person(session, name)
+            engagement = create_project(session, person, project) if project else None
+            assert person.personal_engagement_id is not None
+            for memory in memories:
+                add_assertion(
+                    session,
+                    person.personal_engagement_id,
+                    memory.content,
+                    ActorKind.COMPANION,
+                    memory.state,
+                    created_at=now - memory.elapsed,
+                )
+            for turn in history:
+                add_turn(
+                    session,
+                    person_id=person.id,
+                    engagement_id=engagement.id if engagement else None,
+                    role=Role(turn.role),
+                    content=turn.content,
+                    intent=turn.intent,
+                    operation_data=turn.operation_data,
+                    channel="eval",
+                )
+        return person, engagement.id if engagement else None
+
+    def close(self) -> None:
+        """Dispose of the store and delete its folder."""
+        with self._lock:
+            if self._store is not None:
+                self._store.dispose()
+                self._store = None
+            if self._dir is not None:
+                shutil.rmtree(self._dir, ignore_errors=True)
+                self._dir = None

@@ -1,0 +1,148 @@
+"""From rows to per-group results and gate verdicts (the `--json` result object)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from evals.dataset.models import Gate
+from evals.stats import wilson
+
+
+@dataclass(frozen=True)
+class GroupResult:
+    """One suite x provider x prompt variant, pooled over epochs."""
+
+    suite: str
+    target: str
+    provider: str
+    label: str
+    model: str
+    variant: str
+    prompt: dict[str, str]
+    n: int
+    passed: int
+    errors: int
+    gate: Gate | None = None
+    gate_failures: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def scored(self) -> int:
+        """Rows with a verdict (errors are not wrong answers, so they are not scored)."""
+        return self.n - self.errors
+
+    @property
+    def accuracy(self) -> float | None:
+        """passed / scored, or None when nothing was scored."""
+        return self.passed / self.scored if self.scored else None
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the accuracy."""
+        return wilson(self.passed, self.scored)
+
+    @property
+    def error_rate(self) -> float:
+        """errors / n."""
+        return self.errors / self.n if self.n else 0.0
+
+    @property
+    def gate_passed(self) -> bool:
+        """No gate, or every bound held."""
+        return not self.gate_failures
+
+    def as_json(self) -> dict[str, Any]:
+        """The result entry of DESIGN.md's machine-readable output (plus label and gate)."""
+        lo, hi = self.ci95
+        acc = self.accuracy
+        return {
+            "suite": self.suite,
+            "target": self.target,
+            "provider": self.provider,
+            "provider_label": self.label,
+            "model": self.model,
+            "prompt": self.prompt,
+            "n": self.n,
+            "passed": self.passed,
+            "errors": self.errors,
+            "accuracy": round(acc, 4) if acc is not None else None,
+            "ci95": [round(lo, 4), round(hi, 4)],
+            "gate": None
+            if self.gate is None
+            else {
+                **self.gate.model_dump(exclude_none=True),
+                "passed": self.gate_passed,
+                "failures": list(self.gate_failures),
+            },
+        }
+
+
+def gate_failures(group: GroupResult, gate: Gate | None) -> tuple[str, ...]:
+    """Why a group fails its suite's gate (empty when it passes or has no gate)."""
+    if gate is None:
+        return ()
+    where = f"{group.suite} on {group.provider}" + (
+        f" [{group.variant}]" if group.variant != "active" else ""
+    )
+    failures: list[str] = []
+    acc = group.accuracy
+    if gate.accuracy is not None:
+        if acc is None:
+            failures.append(f"{where}: no case was scored (all {group.n} errored)")
+        elif acc < gate.accuracy:
+            failures.append(f"{where}: accuracy {acc:.3f} < gate {gate.accuracy:.3f}")
+    if group.error_rate > gate.max_error_rate:
+        failures.append(
+            f"{where}: errors {group.errors}/{group.n} = {group.error_rate:.1%} "
+            f"> bound {gate.max_error_rate:.1%}"
+        )
+    if gate.max_errors is not None and group.errors > gate.max_errors:
+        failures.append(f"{where}: {group.errors} errors > bound {gate.max_errors}")
+    return tuple(failures)
+
+
+def summarize(
+    rows: Iterable[dict[str, Any]], gates: Mapping[str, Gate | None] | None = None
+) -> list[GroupResult]:
+    """Group rows by suite, provider and prompt variant; apply each suite's gate."""
+    grouped: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        grouped[(row["suite"], row["provider"], row["variant"])].append(row)
+    results: list[GroupResult] = []
+    for (suite, provider, variant), members in grouped.items():
+        models = Counter(r.get("model") or "" for r in members if r.get("model"))
+        prompts = Counter(json.dumps(r.get("prompt") or {}, sort_keys=True) for r in members)
+        group = GroupResult(
+            suite=suite,
+            target=members[0]["target"],
+            provider=provider,
+            label=members[0].get("provider_label") or provider,
+            model=models.most_common(1)[0][0] if models else "",
+            variant=variant,
+            prompt=json.loads(prompts.most_common(1)[0][0]),
+            n=len(members),
+            passed=sum(1 for r in members if r["status"] == "pass"),
+            errors=sum(1 for r in members if r["status"] == "error"),
+        )
+        gate = (gates or {}).get(suite)
+        results.append(
+            GroupResult(
+                **{**group.__dict__, "gate": gate, "gate_failures": gate_failures(group, gate)}
+            )
+        )
+    return results
+
+
+def result_object(run_id: str, report: str | None, groups: list[GroupResult]) -> dict[str, Any]:
+    """The object `converse eval --json` prints (DESIGN.md, "Machine-readable output")."""
+    failures = [f for g in groups for f in g.gate_failures]
+    return {
+        "run_id": run_id,
+        "report": report,
+        "gates_passed": not failures,
+        "gate_failures": failures,
+        "results": [g.as_json() for g in groups],
+    }
