@@ -1,0 +1,176 @@
+"""A run against a baseline: case-by-case regressions and fixes, and paired tests.
+
+Each case collapses to one verdict per run (pass when most of its scored epochs passed); cases
+that errored in either run are left out of the pairing and counted apart.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import pandas as pd
+
+from evals.report.document import Section, Table, Text
+from evals.report.tables import pct
+from evals.stats import mcnemar_exact
+
+KEY = ["suite", "provider", "case_id"]
+ALPHA = 0.05
+
+
+def _per_case(df: pd.DataFrame) -> pd.DataFrame:
+    scored = df[~df["errored"]]
+    cases = scored.groupby([*KEY, "variant"], sort=True).agg(
+        rate=("passed", "mean"),
+        latency=("latency_ms", "median"),
+        tokens=("input_tokens", "mean"),
+        out_tokens=("output_tokens", "mean"),
+        label=("provider_label", "first"),
+        prompt=("prompt", "first"),
+        expected=("expected_text", "first"),
+        got=("got_text", "last"),
+        why=("why", "last"),
+    )
+    cases["passed"] = cases["rate"] > 0.5
+    cases["tokens"] = cases["tokens"] + cases["out_tokens"]
+    return cases.reset_index()
+
+
+def _pair_variants(
+    current: pd.DataFrame, baseline: pd.DataFrame
+) -> list[tuple[str, str, str, str]]:
+    """(suite, provider, current variant, baseline variant): same variant, else the only one."""
+    pairs = []
+    base_variants = baseline.groupby(["suite", "provider"])["variant"].unique()
+    for (suite, provider), variants in (
+        current.groupby(["suite", "provider"])["variant"].unique().items()
+    ):
+        if (suite, provider) not in base_variants.index:
+            continue
+        have = list(base_variants.loc[(suite, provider)])
+        for variant in variants:
+            if variant in have:
+                pairs.append((suite, provider, variant, variant))
+            elif len(have) == 1:
+                pairs.append((suite, provider, variant, have[0]))
+    return pairs
+
+
+def _wilcoxon(a: pd.Series, b: pd.Series) -> float | None:
+    diffs = (a.to_numpy() - b.to_numpy()).astype(float)
+    if len(diffs) < 6 or not diffs.any():
+        return None if len(diffs) < 6 else 1.0
+    from scipy.stats import wilcoxon
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        p = float(wilcoxon(a.to_numpy(), b.to_numpy()).pvalue)
+    return None if math.isnan(p) else p
+
+
+def _p(value: float | None) -> str:
+    return "—" if value is None else f"{value:.4f}"
+
+
+def _arrow(before: float, after: float, digits: int = 2) -> str:
+    return f"{before:.{digits}f} → {after:.{digits}f}"
+
+
+def _verdict(p: float | None, delta: float) -> str:
+    if p is None:
+        return "too few pairs"
+    if p < ALPHA:
+        return "better, more than noise" if delta > 0 else "worse, more than noise"
+    return "within noise"
+
+
+def compare_sections(
+    current: pd.DataFrame, baseline: pd.DataFrame, baseline_id: str
+) -> list[Section]:
+    """Sections comparing `current` with `baseline` (both from report.frame.frame)."""
+    cur, base = _per_case(current), _per_case(baseline)
+    changes: list[dict[str, object]] = []
+    metrics: list[dict[str, object]] = []
+    regressions: list[dict[str, object]] = []
+    fixes: list[dict[str, object]] = []
+    for suite, provider, cv, bv in _pair_variants(cur, base):
+        a = cur[(cur.suite == suite) & (cur.provider == provider) & (cur.variant == cv)]
+        b = base[(base.suite == suite) & (base.provider == provider) & (base.variant == bv)]
+        joined = a.merge(b, on=KEY, suffixes=("", "_base"))
+        if joined.empty:
+            continue
+        worse = joined[joined["passed_base"] & ~joined["passed"]]
+        better = joined[~joined["passed_base"] & joined["passed"]]
+        p = mcnemar_exact(len(worse), len(better))
+        acc_now, acc_base = joined["passed"].mean(), joined["passed_base"].mean()
+        delta = float(acc_now - acc_base)
+        label = joined["label"].iloc[0]
+        prompt = f"{joined['prompt_base'].iloc[0]} → {joined['prompt'].iloc[0]}"
+        changes.append(
+            {
+                "Suite": suite,
+                "Provider": label,
+                "Prompt": prompt,
+                "Shared cases": len(joined),
+                "Baseline": pct(float(acc_base)),
+                "This run": pct(float(acc_now)),
+                "Change": f"{delta:+.1%}",
+                "Regressions": len(worse),
+                "Fixes": len(better),
+                "McNemar exact p": _p(p) if len(worse) + len(better) else "—",
+                "Verdict": _verdict(p, delta)
+                if len(worse) + len(better)
+                else "no discordant cases",
+            }
+        )
+        lat_p = _wilcoxon(joined["latency"], joined["latency_base"])
+        tok_p = _wilcoxon(joined["tokens"], joined["tokens_base"])
+        metrics.append(
+            {
+                "Suite": suite,
+                "Provider": label,
+                "Prompt": prompt,
+                "Median latency ms": _arrow(
+                    joined["latency_base"].median(), joined["latency"].median()
+                ),
+                "Latency Wilcoxon p": _p(lat_p),
+                "Mean tokens": _arrow(joined["tokens_base"].mean(), joined["tokens"].mean(), 1),
+                "Tokens Wilcoxon p": _p(tok_p),
+            }
+        )
+        for frame, bucket in ((worse, regressions), (better, fixes)):
+            for row in frame.itertuples(index=False):
+                bucket.append(
+                    {
+                        "Suite": suite,
+                        "Provider": label,
+                        "Case": row.case_id,
+                        "Expected": row.expected,
+                        "Baseline got": row.got_base,
+                        "This run got": row.got,
+                        "Why": row.why if bucket is regressions else row.why_base,
+                    }
+                )
+    intro = Text(
+        f"Compared with baseline run `{baseline_id}` on the cases both runs scored. Each case "
+        "is one verdict per run (the majority of its epochs); cases that errored in either run "
+        f"are left out. McNemar's exact test on the discordant cases: p < {ALPHA} is more than "
+        "noise. Latency and tokens: Wilcoxon signed-rank test on the paired cases."
+    )
+    return [
+        Section("Comparison with the baseline", [intro, Table(pd.DataFrame.from_records(changes))]),
+        Section(
+            "Latency and tokens against the baseline",
+            [Table(pd.DataFrame.from_records(metrics))],
+            3,
+        ),
+        Section(
+            "Regressions (passed in the baseline, fail now)",
+            [Table(pd.DataFrame.from_records(regressions))],
+            3,
+        ),
+        Section(
+            "Fixes (failed in the baseline, pass now)", [Table(pd.DataFrame.from_records(fixes))], 3
+        ),
+    ]

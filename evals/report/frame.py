@@ -1,0 +1,117 @@
+"""Rows as a pandas DataFrame, with the columns every table groups and shows."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+from evals.report.reviews import Review
+
+GROUP = ["suite", "provider_label", "variant"]
+ERROR_LABEL = "(error)"
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _label(target: str, side: Mapping[str, Any] | None) -> str | None:
+    """The class a row falls into for a confusion matrix (None when the target has none)."""
+    if not side:
+        return None
+    if target in ("classify", "converse"):
+        value = side.get("intent")
+    elif target == "forget_match":
+        value = side.get("action")
+    else:
+        return None
+    return str(value) if value is not None else None
+
+
+def describe_expected(target: str, expected: Mapping[str, Any]) -> str:
+    """Expected, in a line."""
+    if target in ("classify", "converse") and "intent" in expected:
+        parts = [str(expected["intent"])]
+        for name, check in (expected.get("params") or {}).items():
+            has = ", ".join(check.get("contains", []))
+            lacks = ", ".join(check.get("excludes", []))
+            parts.append(f"{name} ∋ [{has}]" + (f" ∌ [{lacks}]" if lacks else ""))
+        return "; ".join(parts)
+    if target == "forget_match":
+        return f"{expected.get('action')} {expected.get('matched', [])}"
+    return _short(expected)
+
+
+def describe_got(target: str, got: Mapping[str, Any]) -> str:
+    """What came back, in a line."""
+    if target in ("classify", "converse"):
+        params = got.get("params") or {}
+        shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
+        return f"{got.get('intent')}" + (f" ({shown})" if shown else "")
+    if target == "memory_block":
+        block = str(got.get("block", ""))
+        return (
+            f"{got.get('chars', len(block))} chars: {_short(block, 120)!r}" if block else "(empty)"
+        )
+    if target == "forget_match":
+        return f"{got.get('action')} {got.get('matched', [])}"
+    return _short(got)
+
+
+def frame(
+    rows: list[dict[str, Any]], reviews: Mapping[tuple[str, str, str], Review] | None = None
+) -> pd.DataFrame:
+    """One line per row with derived columns: label, expected/got text and reviews."""
+    records = []
+    for row in rows:
+        target = row["target"]
+        tokens = row.get("tokens") or {}
+        review = (reviews or {}).get((row["suite"], row["case_id"], row["provider"]))
+        got_label = ERROR_LABEL if row["status"] == "error" else _label(target, row.get("got"))
+        records.append(
+            {
+                "suite": row["suite"],
+                "target": target,
+                "case_id": row["case_id"],
+                "tags": list(row.get("tags") or []),
+                "provider": row["provider"],
+                "provider_label": row.get("provider_label") or row["provider"],
+                "model": row.get("model") or "",
+                "variant": row.get("variant", "active"),
+                "prompt": ", ".join(
+                    f"{k}={v}" for k, v in sorted((row.get("prompt") or {}).items())
+                )
+                or "-",
+                "epoch": int(row["epoch"]),
+                "status": row["status"],
+                "passed": row["status"] == "pass",
+                "errored": row["status"] == "error",
+                "expected_label": _label(target, row.get("expected")),
+                "got_label": got_label,
+                "expected_text": describe_expected(target, row.get("expected") or {}),
+                "got_text": describe_got(target, row.get("got") or {}),
+                "answer": json.dumps(row.get("got"), sort_keys=True, ensure_ascii=False),
+                "why": row.get("why") or "",
+                "error": row.get("error") or "",
+                "latency_ms": float(row.get("latency_ms") or 0.0),
+                "input_tokens": int(tokens.get("input", 0)),
+                "output_tokens": int(tokens.get("output", 0)),
+                "cached": bool(row.get("cached")),
+                "cassette": row.get("cassette") or "",
+                "review": review.verdict if review else "",
+                "review_note": review.note if review else "",
+                "reviewer": review.reviewer if review else "",
+                "reviewed_at": review.at if review else "",
+            }
+        )
+    columns = [
+        "suite", "target", "case_id", "tags", "provider", "provider_label", "model", "variant",
+        "prompt", "epoch", "status", "passed", "errored", "expected_label", "got_label",
+        "expected_text", "got_text", "answer", "why", "error", "latency_ms", "input_tokens",
+        "output_tokens", "cached", "cassette", "review", "review_note", "reviewer", "reviewed_at",
+    ]  # fmt: skip
+    return pd.DataFrame.from_records(records, columns=columns)

@@ -1,0 +1,250 @@
+"""The tables of a run report, each a DataFrame ready to show (provider labels in every one)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from evals.runner.summary import GroupResult
+from evals.stats import wilson
+
+GROUP = ["suite", "provider_label", "prompt"]
+GROUP_NAMES = {"suite": "Suite", "provider_label": "Provider", "prompt": "Prompt"}
+
+
+def pct(value: float | None) -> str:
+    """0.9412 -> "94.1%"; None -> "—"."""
+    return "—" if value is None else f"{value:.1%}"
+
+
+def interval(passed: int, n: int) -> str:
+    """The 95% Wilson interval as text."""
+    if n == 0:
+        return "—"
+    lo, hi = wilson(passed, n)
+    return f"{lo:.1%} – {hi:.1%}"
+
+
+def summary(groups: list[GroupResult]) -> pd.DataFrame:
+    """Suite x provider x prompt: accuracy, interval, errors and gate."""
+    records = []
+    for g in groups:
+        gate = "—"
+        if g.gate is not None:
+            bound = f"≥ {g.gate.accuracy:.0%}" if g.gate.accuracy is not None else "errors only"
+            gate = (
+                f"pass ({bound})"
+                if g.gate_passed
+                else "FAIL: " + "; ".join(f.split(": ", 1)[1] for f in g.gate_failures)
+            )
+        records.append(
+            {
+                "Suite": g.suite,
+                "Provider": g.label,
+                "Model": g.model or "—",
+                "Prompt": ", ".join(f"{k}={v}" for k, v in sorted(g.prompt.items())) or "-",
+                "n": g.n,
+                "Passed": g.passed,
+                "Failed": g.scored - g.passed,
+                "Errors": g.errors,
+                "Accuracy": pct(g.accuracy),
+                "95% CI": interval(g.passed, g.scored),
+                "Gate": gate,
+            }
+        )
+    return pd.DataFrame.from_records(records)
+
+
+def _accuracy_frame(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    scored = df[~df["errored"]]
+    counts = scored.groupby(by, sort=True).agg(n=("passed", "size"), passed=("passed", "sum"))
+    errors = df.groupby(by, sort=True)["errored"].sum().rename("errors")
+    out = counts.join(errors, how="outer").fillna(0).reset_index()
+    out["n"] = out["n"].astype(int)
+    out["passed"] = out["passed"].astype(int)
+    out["errors"] = out["errors"].astype(int)
+    out["Accuracy"] = [
+        pct(p / n if n else None) for p, n in zip(out["passed"], out["n"], strict=True)
+    ]
+    out["95% CI"] = [interval(p, n) for p, n in zip(out["passed"], out["n"], strict=True)]
+    return out
+
+
+def per_tag(df: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy per tag within each suite x provider x prompt."""
+    tagged = df.explode("tags").dropna(subset=["tags"])
+    if tagged.empty:
+        return pd.DataFrame()
+    out = _accuracy_frame(tagged, [*GROUP, "tags"])
+    out = out.rename(
+        columns={
+            **GROUP_NAMES,
+            "tags": "Tag",
+            "n": "Scored",
+            "passed": "Passed",
+            "errors": "Errors",
+        }
+    )
+    return out[
+        ["Suite", "Provider", "Prompt", "Tag", "Scored", "Passed", "Errors", "Accuracy", "95% CI"]
+    ]
+
+
+def agreement(df: pd.DataFrame) -> pd.DataFrame:
+    """Across epochs: how often every epoch gave the same answer, and pass in all / any."""
+    if df.empty or df["epoch"].max() == 0:
+        return pd.DataFrame()
+    records = []
+    for key, group in df.groupby(GROUP, sort=True):
+        per_case = group.groupby("case_id").agg(
+            epochs=("epoch", "nunique"),
+            answers=("answer", "nunique"),
+            all_pass=("passed", "all"),
+            any_pass=("passed", "any"),
+        )
+        per_case = per_case[per_case["epochs"] > 1]
+        if per_case.empty:
+            continue
+        n = len(per_case)
+        records.append(
+            {
+                "Suite": key[0],
+                "Provider": key[1],
+                "Prompt": key[2],
+                "Cases": n,
+                "Epochs": int(per_case["epochs"].max()),
+                "Same answer every epoch": pct(float((per_case["answers"] == 1).mean())),
+                "Pass in every epoch": pct(float(per_case["all_pass"].mean())),
+                "Pass in some epoch": pct(float(per_case["any_pass"].mean())),
+            }
+        )
+    return pd.DataFrame.from_records(records)
+
+
+def latency_tokens(df: pd.DataFrame) -> pd.DataFrame:
+    """Latency (fresh answers only: cached ones took no time) and tokens per group."""
+    records = []
+    for key, group in df.groupby(GROUP, sort=True):
+        fresh = group[~group["cached"]]
+        lat = fresh["latency_ms"]
+        records.append(
+            {
+                "Suite": key[0],
+                "Provider": key[1],
+                "Prompt": key[2],
+                "Rows": len(group),
+                "Cached": int(group["cached"].sum()),
+                "Median ms": f"{lat.median():.2f}" if len(lat) else "—",
+                "p95 ms": f"{lat.quantile(0.95):.2f}" if len(lat) else "—",
+                "Mean input tokens": f"{group['input_tokens'].mean():.1f}",
+                "Mean output tokens": f"{group['output_tokens'].mean():.1f}",
+                "Total tokens": int(group["input_tokens"].sum() + group["output_tokens"].sum()),
+            }
+        )
+    return pd.DataFrame.from_records(records)
+
+
+def _review_cell(row: pd.Series) -> str:
+    if not row["review"]:
+        return ""
+    return f"{row['review']} by {row['reviewer']}: {row['review_note']}"
+
+
+def failures(df: pd.DataFrame) -> pd.DataFrame:
+    """Failed cases: expected vs got, why, and any reviewer verdict."""
+    failed = df[df["status"] == "fail"]
+    if failed.empty:
+        return pd.DataFrame()
+    return pd.DataFrame(
+        {
+            "Suite": failed["suite"],
+            "Provider": failed["provider_label"],
+            "Prompt": failed["prompt"],
+            "Case": failed["case_id"],
+            "Epoch": failed["epoch"],
+            "Expected": failed["expected_text"],
+            "Got": failed["got_text"],
+            "Why": failed["why"],
+            "Reviewer": failed.apply(_review_cell, axis=1),
+        }
+    )
+
+
+def errors(df: pd.DataFrame) -> pd.DataFrame:
+    """Errored cases (not counted as wrong answers)."""
+    errored = df[df["errored"]]
+    if errored.empty:
+        return pd.DataFrame()
+    return pd.DataFrame(
+        {
+            "Suite": errored["suite"],
+            "Provider": errored["provider_label"],
+            "Prompt": errored["prompt"],
+            "Case": errored["case_id"],
+            "Epoch": errored["epoch"],
+            "Error": errored["error"],
+        }
+    )
+
+
+def reviews(df: pd.DataFrame) -> pd.DataFrame:
+    """Every reviewed case: the automatic verdict next to the reviewer's."""
+    reviewed = df[df["review"] != ""]
+    if reviewed.empty:
+        return pd.DataFrame()
+    records = []
+    for (suite, provider, case), group in reviewed.groupby(
+        ["suite", "provider_label", "case_id"], sort=True
+    ):
+        statuses = group["status"].tolist()
+        auto = (
+            statuses[0]
+            if len(set(statuses)) == 1
+            else f"{statuses.count('pass')}/{len(statuses)} pass"
+        )
+        first = group.iloc[0]
+        records.append(
+            {
+                "Suite": suite,
+                "Provider": provider,
+                "Case": case,
+                "Automatic": auto,
+                "Reviewer verdict": first["review"],
+                "Note": first["review_note"],
+                "By": first["reviewer"],
+                "When": first["reviewed_at"],
+            }
+        )
+    return pd.DataFrame.from_records(records)
+
+
+def reviewed_accuracy(df: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy once reviewer verdicts replace automatic ones (errors stay errors)."""
+    adjusted = df.copy()
+    mask = (adjusted["review"] != "") & ~adjusted["errored"]
+    adjusted.loc[mask, "passed"] = adjusted.loc[mask, "review"] == "pass"
+    out = _accuracy_frame(adjusted, GROUP)
+    automatic = _accuracy_frame(df, GROUP)
+    out["Automatic"] = automatic["Accuracy"]
+    out["Reviewed cases"] = (
+        df[df["review"] != ""]
+        .groupby(GROUP)["case_id"]
+        .nunique()
+        .reindex(pd.MultiIndex.from_frame(out[GROUP]), fill_value=0)
+        .to_numpy()
+    )
+    out = out.rename(
+        columns={**GROUP_NAMES, "n": "Scored", "errors": "Errors", "Accuracy": "After review"}
+    )
+    return out[
+        [
+            "Suite",
+            "Provider",
+            "Prompt",
+            "Scored",
+            "Errors",
+            "Automatic",
+            "After review",
+            "95% CI",
+            "Reviewed cases",
+        ]
+    ]
