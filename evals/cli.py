@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from evals.bench import bench_app
+from evals.commands import eval_command, export_app, report_command, review_command
 from pipeline.cli import build_app
 
 app = build_app()
 app.add_typer(bench_app, name="bench")
+app.command("eval")(eval_command)
+app.command("report")(report_command)
+app.command("review")(review_command)
+app.add_typer(export_app, name="export")
 
 
 def main() -> None:

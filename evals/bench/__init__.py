@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from evals.bench import eval as eval_bench
 from evals.bench import output, turn
 
 bench_app = typer.Typer(help="Benchmarks (medians and ratios from one run).", no_args_is_help=True)
@@ -17,6 +18,21 @@ def bench_turn(
 ) -> None:
     """Per-turn pipeline overhead (scripted provider, SQLite) and memory-load scaling."""
     output.report("turn", turn.run(turns=turns, assertions=assertions), as_json, turn.TARGETS)
+
+
+@bench_app.command("eval")
+def bench_eval(
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    cases: int = typer.Option(1_000, help="Cases over scripted answers (throughput)."),
+    latency_cases: int = typer.Option(160, help="Cases on the fixed-latency provider."),
+    latency_ms: float = typer.Option(200.0, help="The fixed provider latency."),
+    concurrency: int = typer.Option(16, help="Concurrency for the fixed-latency run."),
+) -> None:
+    """Eval runner overhead: scripted throughput, and concurrency against a fixed latency."""
+    figures = eval_bench.run(
+        cases=cases, latency_cases=latency_cases, latency_ms=latency_ms, concurrency=concurrency
+    )
+    output.report("eval", figures, as_json, eval_bench.TARGETS)
 
 
 __all__ = ["bench_app"]

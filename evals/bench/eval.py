@@ -1,0 +1,142 @@
+"""`converse bench eval`: the runner's own overhead, with no model time to hide it.
+
+Two measurements in one run: throughput over scripted answers (everything but the model: suite
+work items, scoring, a row appended and flushed per case, the answer cache), and concurrency
+against a provider that sleeps a fixed time per case, compared with the ideal
+cases x latency / concurrency.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from evals.dataset import load_suite
+from evals.runner import RunConfig, run_eval
+from pipeline.domain import ClassifiedIntent
+from pipeline.providers.base import ClassifyRequest, RespondRequest
+from pipeline.providers.registry import Providers
+from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
+
+TARGETS = {"cases_per_s": "≥ 200", "overhead_ratio": "≤ 1.3"}
+
+
+def _suite_file(folder: Path, name: str, n: int) -> Path:
+    cases = [
+        {
+            "id": f"case-{i}",
+            "tags": ["bench", f"bucket-{i % 7}"],
+            "project": "Garden" if i % 2 else None,
+            "message": f"I prefer working in the mornings, variant {i}",
+            "expect": {
+                "intent": "remember_about_me",
+                "params": {"personal_fact": {"contains": ["mornings"]}},
+            },
+        }
+        for i in range(n)
+    ]
+    path = folder / f"{name}.yaml"
+    path.write_text(
+        yaml.safe_dump({"name": name, "target": "classify", "cases": cases}), encoding="utf-8"
+    )
+    return path
+
+
+class FixedLatency:
+    """A classifier that takes exactly `seconds` per case (sleeping, as a network call would)."""
+
+    name = "fixed-latency"
+    model = "sleep"
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
+        """Sleep, then answer correctly."""
+        time.sleep(self.seconds)
+        return ClassifiedIntent(
+            intent="remember_about_me",
+            params={"personal_fact": request.message},
+            provider=self.name,
+            model=self.model,
+        )
+
+    def respond(self, request: RespondRequest) -> Any:
+        """Not used by classify suites."""
+        raise NotImplementedError
+
+
+def _scripted_factory(n: int) -> Any:
+    entries = [
+        ScriptEntry(
+            message=f"I prefer working in the mornings, variant {i}",
+            intent="remember_about_me",
+            params={"personal_fact": "You prefer working in the mornings"},
+        )
+        for i in range(n)
+    ]
+    provider = ScriptedProvider(entries)
+
+    def factory(name: str, **_: Any) -> Providers:
+        return Providers(provider, provider, "scripted (fixture answers, not a model)")
+
+    return factory
+
+
+def _latency_factory(seconds: float) -> Any:
+    provider = FixedLatency(seconds)
+
+    def factory(name: str, **_: Any) -> Providers:
+        return Providers(
+            provider, provider, f"fixed-latency ({seconds * 1000:.0f} ms sleep, not a model)"
+        )
+
+    return factory
+
+
+def run(
+    cases: int = 1000,
+    latency_cases: int = 160,
+    latency_ms: float = 200.0,
+    concurrency: int = 16,
+) -> dict[str, Any]:
+    """Measure; figures keyed as the issue names them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        throughput = load_suite(_suite_file(root, "bench_throughput", cases))
+        started = time.perf_counter()
+        out = run_eval(
+            RunConfig([throughput], ["scripted"], concurrency=4),
+            root=root,
+            progress=False,
+            factory=_scripted_factory(cases),
+        )
+        throughput_s = time.perf_counter() - started
+        assert out.tally.passed == cases, out.tally
+
+        slow = load_suite(_suite_file(root, "bench_latency", latency_cases))
+        started = time.perf_counter()
+        out = run_eval(
+            RunConfig([slow], ["fixed-latency"], concurrency=concurrency, use_cache=False),
+            root=root,
+            progress=False,
+            factory=_latency_factory(latency_ms / 1000),
+        )
+        wall = time.perf_counter() - started
+        assert out.tally.passed == latency_cases, out.tally
+    ideal = latency_cases * latency_ms / 1000 / concurrency
+    return {
+        "cases_per_s": round(cases / throughput_s, 1),
+        "throughput_wall_s": round(throughput_s, 3),
+        "overhead_ratio": round(wall / ideal, 3),
+        "latency_wall_s": round(wall, 3),
+        "latency_ideal_s": round(ideal, 3),
+        "n": cases,
+        "latency_cases": latency_cases,
+        "latency_ms": latency_ms,
+        "concurrency": concurrency,
+    }

@@ -1,0 +1,208 @@
+"""`converse eval`: run suites, print the summary, write the report, exit non-zero on a gate."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from evals.commands.common import EXIT_GATE, EXIT_INTERRUPTED, handles_errors, stderr, stdout
+from evals.dataset import load_suites
+from evals.report import build_report
+from evals.runner import (
+    GroupResult,
+    RunConfig,
+    RunDir,
+    parse_prompt_options,
+    parse_provider_options,
+    result_object,
+    run_eval,
+    write_junit,
+)
+from evals.runner.results import new_run_id
+from pipeline.cli.common import default_script
+from pipeline.errors import ConverseError
+from pipeline.providers.registry import PROVIDER_NAMES
+
+
+def default_providers() -> list[str]:
+    """CONVERSE_PROVIDER, else claude with ANTHROPIC_API_KEY, else local (offline)."""
+    chosen = os.environ.get("CONVERSE_PROVIDER")
+    if chosen:
+        return [chosen]
+    return ["claude" if os.environ.get("ANTHROPIC_API_KEY") else "local"]
+
+
+def summary_table(groups: list[GroupResult], title: str) -> Table:
+    """The per-group summary (provider labels included)."""
+    table = Table(title=title, title_justify="left")
+    for name in (
+        "suite",
+        "provider",
+        "model",
+        "prompt",
+        "n",
+        "passed",
+        "errors",
+        "accuracy",
+        "95% CI",
+        "gate",
+    ):
+        table.add_column(
+            name, justify="right" if name in ("n", "passed", "errors", "accuracy") else "left"
+        )
+    for g in groups:
+        acc = "—" if g.accuracy is None else f"{g.accuracy:.1%}"
+        lo, hi = g.ci95
+        gate = (
+            "—" if g.gate is None else ("[green]pass[/]" if g.gate_passed else "[bold red]FAIL[/]")
+        )
+        prompt = ", ".join(f"{k}={v}" for k, v in sorted(g.prompt.items())) or "-"
+        table.add_row(
+            g.suite, g.label, g.model or "—", prompt, str(g.n), str(g.passed), str(g.errors), acc,
+            f"{lo:.1%}–{hi:.1%}" if g.scored else "—", gate,
+        )  # fmt: skip
+    return table
+
+
+def _check_providers(names: list[str]) -> None:
+    for name in names:
+        if name not in PROVIDER_NAMES:
+            raise ConverseError(
+                f"unknown provider {name!r}", f"choose from: {', '.join(PROVIDER_NAMES)}"
+            )
+
+
+@handles_errors
+def eval_command(
+    suite: list[str] = typer.Option(
+        [],
+        "--suite",
+        "-s",
+        help="Suite name or path (file or folder); repeat. Default: evals/suites.",
+        envvar="CONVERSE_EVAL_SUITES",
+    ),
+    provider: list[str] = typer.Option(
+        [],
+        "--provider",
+        help="local, claude or scripted; repeat. Default: claude with a key, else local.",
+    ),
+    prompt: list[str] = typer.Option(
+        [],
+        "--prompt",
+        help="FAMILY=VERSION, e.g. classifier=v2; repeat to compare versions.",
+    ),
+    epochs: int = typer.Option(
+        1, "--epochs", min=1, help="Times each case runs.", envvar="CONVERSE_EVAL_EPOCHS"
+    ),
+    concurrency: int = typer.Option(
+        4,
+        "--concurrency",
+        "-j",
+        min=1,
+        help="Cases in flight at once.",
+        envvar="CONVERSE_EVAL_CONCURRENCY",
+    ),
+    no_cache: bool = typer.Option(
+        False, "--no-cache", help="Ask providers again even for cached answers."
+    ),
+    resume: str | None = typer.Option(
+        None, "--resume", help="Finish run RUN_ID with its own settings."
+    ),
+    retry_errors: str | None = typer.Option(
+        None, "--retry-errors", help="Rerun only the errored cases of RUN_ID."
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print the result object as JSON on stdout."
+    ),
+    junit: Path | None = typer.Option(None, "--junit", help="Also write JUnit XML here."),
+    script: Path | None = typer.Option(None, "--script", help="Fixture of the scripted provider."),
+    provider_option: list[str] = typer.Option(
+        [],
+        "--provider-option",
+        help="PROVIDER.KEY=VALUE passed to a provider's constructor.",
+    ),
+    report: bool = typer.Option(
+        True, "--report/--no-report", help="Write report.md and report.html."
+    ),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Show the progress bar."),
+) -> None:
+    """Run eval suites on providers and prompt versions; exit 1 when a gate fails."""
+    if resume and retry_errors:
+        raise ConverseError("--resume and --retry-errors name one run each", "use one of them")
+    existing = resume or retry_errors
+    config: RunConfig | None = None
+    if existing is None:
+        providers = list(dict.fromkeys(provider)) or default_providers()
+        _check_providers(providers)
+        config = RunConfig(
+            suites=load_suites(suite),
+            providers=providers,
+            variants=parse_prompt_options(prompt),
+            epochs=epochs,
+            concurrency=concurrency,
+            use_cache=not no_cache,
+            script=script or (default_script() if "scripted" in providers else None),
+            provider_options=parse_provider_options(provider_option),
+        )
+    elif suite or provider or prompt:
+        stderr().print(
+            f"[dim]continuing run {existing} with its own suites, providers and prompts[/]"
+        )
+    run_id = existing or new_run_id()
+    tables = stderr() if as_json else stdout()
+    stderr().print(f"[bold]run[/] {run_id}", highlight=False)
+    try:
+        outcome = run_eval(
+            config,
+            resume=resume,
+            retry_errors=retry_errors,
+            run_id=run_id,
+            progress=progress and sys.stderr.isatty(),
+            console=stderr(),
+            argv=sys.argv[1:],
+        )
+    except KeyboardInterrupt:
+        stderr().print(
+            f"\ninterrupted; finished cases are saved. Resume: converse eval --resume {run_id}"
+        )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    report_path: str | None = None
+    if report:
+        built = build_report(outcome.run.run_id)
+        report_path = str(built.html)
+    if junit is not None:
+        write_junit(junit, outcome.rows, outcome.groups)
+    _print_summary(tables, outcome.run, outcome.groups, outcome.ran, outcome.skipped, report_path)
+    payload = result_object(outcome.run.run_id, report_path, outcome.groups)
+    if as_json:
+        print(json.dumps(payload, ensure_ascii=False))
+    if not payload["gates_passed"]:
+        raise typer.Exit(EXIT_GATE)
+
+
+def _print_summary(
+    console: Console,
+    run: RunDir,
+    groups: list[GroupResult],
+    ran: int,
+    skipped: int,
+    report: str | None,
+) -> None:
+    console.print(summary_table(groups, f"converse eval — run {run.run_id}"))
+    failures = [f for g in groups for f in g.gate_failures]
+    if failures:
+        console.print("[bold red]gates failed:[/]", highlight=False)
+        for failure in failures:
+            console.print(f"  - {failure}", highlight=False)
+    else:
+        console.print("[green]every gate passed[/]")
+    done = f"{ran} case runs now" + (f", {skipped} already done" if skipped else "")
+    console.print(f"{done}; rows: {run.results_path}", highlight=False, soft_wrap=True)
+    if report:
+        console.print(f"report: {report}", highlight=False, soft_wrap=True)

@@ -1,0 +1,42 @@
+"""`converse export promptfoo`: hand a suite to promptfoo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from evals.commands.common import handles_errors, stdout
+from evals.dataset import load_suites
+from evals.export import export_promptfoo
+from evals.runner import parse_prompt_options
+from pipeline.cli.common import default_script
+from pipeline.errors import ConverseError
+
+export_app = typer.Typer(help="Export suites to other eval tools.", no_args_is_help=True)
+
+
+@export_app.command("promptfoo")
+@handles_errors
+def promptfoo_command(
+    suite: str = typer.Option(..., "--suite", "-s", help="Suite name or path."),
+    out: Path = typer.Option(..., "--out", "-o", help="Folder to write promptfooconfig.yaml into."),
+    provider: str = typer.Option("local", "--provider", help="local, claude or scripted."),
+    prompt: list[str] = typer.Option(
+        [], "--prompt", help="FAMILY=VERSION; repeat for a side-by-side."
+    ),
+    script: Path | None = typer.Option(None, "--script", help="Fixture of the scripted provider."),
+) -> None:
+    """Write a promptfoo config: our pipeline as a Python provider, the suite as tests."""
+    suites = load_suites([suite])
+    if len(suites) != 1:
+        raise ConverseError(f"{suite!r} names {len(suites)} suites", "export one suite at a time")
+    if provider == "scripted" and script is None:
+        script = default_script()
+    path = export_promptfoo(
+        suites[0], out, provider=provider, variants=parse_prompt_options(prompt), script=script
+    )
+    stdout().print(f"wrote {path} ({len(suites[0].cases)} tests)", highlight=False, soft_wrap=True)
+    stdout().print(
+        f"run it: cd {out} && npx promptfoo@0.121.20 eval", highlight=False, soft_wrap=True
+    )

@@ -1,0 +1,62 @@
+"""What the exported promptfoo provider calls: one suite case through our pipeline.
+
+promptfoo passes the test's vars; `case` is the suite case as JSON and `target` the suite's
+target. The answer is JSON (classify, forget_match, converse) or the block text (memory_block).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from evals.dataset.models import CASE_MODELS, Target
+from evals.runner.providers import DETERMINISTIC, ProviderPool
+from evals.runner.sandbox import Sandbox
+from evals.runner.targets import run_case
+
+_lock = threading.Lock()
+_pools: dict[str, ProviderPool] = {}
+_sandbox = Sandbox()
+
+
+def _pool(config: dict[str, Any]) -> ProviderPool:
+    key = json.dumps(config, sort_keys=True)
+    with _lock:
+        if key not in _pools:
+            script = config.get("script")
+            _pools[key] = ProviderPool(
+                Path(script) if script else None, {config["provider"]: config.get("options", {})}
+            )
+        return _pools[key]
+
+
+def call(config: dict[str, Any], variables: dict[str, Any]) -> dict[str, Any]:
+    """A promptfoo ProviderResponse for one case."""
+    target: Target = config["target"]
+    raw = variables["case"]
+    case = CASE_MODELS[target].model_validate(json.loads(raw) if isinstance(raw, str) else raw)
+    provider = config["provider"] if target in ("classify", "converse") else DETERMINISTIC
+    bound = _pool(config).get(provider, dict(config.get("prompt_versions") or {}))
+    outcome = run_case(target, case, bound, _sandbox)  # type: ignore[arg-type]
+    usage = outcome.usage
+    response: dict[str, Any] = {
+        "output": outcome.got.get("block", "")
+        if target == "memory_block"
+        else json.dumps(outcome.got, ensure_ascii=False),
+        "tokenUsage": {
+            "prompt": usage.input_tokens,
+            "completion": usage.output_tokens,
+            "total": usage.input_tokens + usage.output_tokens,
+        },
+        "metadata": {
+            "provider": bound.label,
+            "model": outcome.model,
+            "prompts": [ref.model_dump() for ref in outcome.prompt_refs],
+            "latency_ms": round(outcome.latency_ms, 3),
+        },
+    }
+    if outcome.error is not None:
+        response["error"] = outcome.error
+    return response

@@ -1,0 +1,240 @@
+"""`converse export promptfoo`: a suite as a promptfoo config with a Python provider.
+
+The provider calls our pipeline (evals.export.bridge), so promptfoo scores the same code our
+runner does; the assertions are the suite's expectations written as promptfoo assertions.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from evals.dataset.load import Suite
+from evals.dataset.models import (
+    Case,
+    ClassifyCase,
+    ConverseCase,
+    ForgetCase,
+    MemoryBlockCase,
+    TextCheck,
+)
+from evals.runner.providers import variant_label
+from pipeline.config import PROJECT_ROOT
+from pipeline.prompting import default_library
+
+PROVIDER_FILE = "converse_provider.py"
+CONFIG_FILE = "promptfooconfig.yaml"
+
+PROVIDER_SOURCE = '''"""promptfoo provider from `converse export promptfoo`: calls our pipeline.
+
+Needs the converse-harness package importable by the Python promptfoo runs (the config's
+`pythonExecutable`), or CONVERSE_HARNESS_ROOT pointing at a checkout.
+"""
+
+import os
+import sys
+
+if os.environ.get("CONVERSE_HARNESS_ROOT"):
+    sys.path.insert(0, os.environ["CONVERSE_HARNESS_ROOT"])
+
+from evals.export.bridge import call
+
+
+def call_api(prompt, options, context):
+    """promptfoo's entry point: one test's vars -> our pipeline's answer."""
+    return call((options or {}).get("config") or {}, (context or {}).get("vars") or {})
+'''
+
+
+def _js(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _param_asserts(name: str, check: TextCheck, source: str) -> list[dict[str, Any]]:
+    value = f"String(({source}.params || {{}})[{_js(name)}] || '').toLowerCase()"
+    out = [
+        {
+            "type": "javascript",
+            "value": f"{value}.includes({_js(n.casefold())})",
+            "metric": f"params.{name}",
+        }
+        for n in check.contains
+    ]
+    out += [
+        {
+            "type": "javascript",
+            "value": f"!{value}.includes({_js(n.casefold())})",
+            "metric": f"params.{name}",
+        }
+        for n in check.excludes
+    ]
+    return out
+
+
+def _intent_asserts(intent: str | None, params: dict[str, TextCheck]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{"type": "is-json"}]
+    if intent is not None:
+        out.append(
+            {
+                "type": "javascript",
+                "value": f"JSON.parse(output).intent === {_js(intent)}",
+                "metric": "intent",
+            }
+        )
+    for name, check in params.items():
+        out += _param_asserts(name, check, "JSON.parse(output)")
+    return out
+
+
+def assertions(case: Case) -> list[dict[str, Any]]:
+    """The case's expectations as promptfoo assertions."""
+    if isinstance(case, ClassifyCase):
+        return _intent_asserts(case.expect.intent, case.expect.params)
+    if isinstance(case, MemoryBlockCase):
+        e = case.expect
+        out: list[dict[str, Any]] = [{"type": "contains", "value": s} for s in e.includes]
+        out += [{"type": "not-contains", "value": s} for s in e.excludes]
+        if e.order:
+            needles = json.dumps(e.order, ensure_ascii=False)
+            out.append(
+                {
+                    "type": "javascript",
+                    "value": f"(() => {{ const at = {needles}.map(s => output.indexOf(s)); "
+                    "return at.every((v, i) => v >= 0 && (i === 0 || at[i - 1] < v)); })()",
+                    "metric": "order",
+                }
+            )
+        if e.max_chars is not None:
+            out.append(
+                {
+                    "type": "javascript",
+                    "value": f"[...output].length <= {e.max_chars}",
+                    "metric": "max_chars",
+                }
+            )
+        if e.exact_chars is not None:
+            out.append(
+                {
+                    "type": "javascript",
+                    "value": f"[...output].length === {e.exact_chars}",
+                    "metric": "exact_chars",
+                }
+            )
+        if e.empty is not None:
+            out.append(
+                {
+                    "type": "javascript",
+                    "value": "output === ''" if e.empty else "output !== ''",
+                    "metric": "empty",
+                }
+            )
+        return out
+    if isinstance(case, ForgetCase):
+        want = json.dumps(sorted(case.expect.matched), ensure_ascii=False)
+        return [
+            {"type": "is-json"},
+            {
+                "type": "javascript",
+                "value": f"JSON.parse(output).action === {_js(case.expect.action)}",
+                "metric": "action",
+            },
+            {
+                "type": "javascript",
+                "value": "JSON.stringify([...JSON.parse(output).matched].sort()) === "
+                f"JSON.stringify({want})",
+                "metric": "matched",
+            },
+        ]
+    assert isinstance(case, ConverseCase)
+    out = _intent_asserts(case.expect.intent, case.expect.params)
+    if case.expect.reply is not None:
+        reply = "String(JSON.parse(output).reply || '').toLowerCase()"
+        out += [
+            {"type": "javascript", "value": f"{reply}.includes({_js(n.casefold())})"}
+            for n in case.expect.reply.contains
+        ]
+        out += [
+            {"type": "javascript", "value": f"!{reply}.includes({_js(n.casefold())})"}
+            for n in case.expect.reply.excludes
+        ]
+    return out
+
+
+def _test(suite: Suite, case: Case) -> dict[str, Any]:
+    variables: dict[str, Any] = {"case_id": case.id}
+    if not isinstance(case, MemoryBlockCase):
+        variables["message"] = case.message
+    variables["case"] = json.dumps(
+        case.model_dump(mode="json", exclude_defaults=True), ensure_ascii=False
+    )
+    return {
+        "description": f"{suite.name}/{case.id}",
+        "vars": variables,
+        "metadata": {"suite": suite.name, "tags": ",".join(case.tags)},
+        "assert": assertions(case),
+    }
+
+
+def _provider_entry(
+    suite: Suite, provider: str, variant: dict[str, str], script: Path | None
+) -> dict[str, Any]:
+    library = default_library(variant)
+    refs = {f: library.source(f)[1] for f in library.active() if f.startswith("classifier")}
+    config: dict[str, Any] = {
+        "target": suite.target,
+        "provider": provider,
+        "prompt_versions": variant,
+        "pythonExecutable": sys.executable,
+    }
+    if script is not None:
+        config["script"] = str(script.resolve())
+    name = provider if suite.target in ("classify", "converse") else "pipeline"
+    label = f"converse {name}" + (f" [{variant_label(variant)}]" if variant else "")
+    entry: dict[str, Any] = {"id": f"file://{PROVIDER_FILE}", "label": label, "config": config}
+    if refs and suite.target in ("classify", "converse"):
+        config["prompt_hashes"] = {f: f"{r.version} {r.sha256[:12]}" for f, r in refs.items()}
+    return entry
+
+
+def export_promptfoo(
+    suite: Suite,
+    out: Path,
+    *,
+    provider: str = "local",
+    variants: list[dict[str, str]] | None = None,
+    script: Path | None = None,
+) -> Path:
+    """Write promptfooconfig.yaml and the provider file into `out`; returns the config path."""
+    out.mkdir(parents=True, exist_ok=True)
+    chosen = variants or [{}]
+    if suite.target not in ("classify", "converse"):
+        chosen = [{}]
+    config = {
+        "description": f"converse suite {suite.name} ({suite.target}): {suite.description}".strip(),
+        # The pipeline renders its own versioned prompts (see each provider's prompt_hashes);
+        # promptfoo's prompt only carries the message, so promptfoo's table shows it.
+        "prompts": [
+            {
+                "id": "message",
+                "label": "message",
+                "raw": "{{message}}" if suite.target != "memory_block" else "{{case_id}}",
+            }
+        ],
+        "providers": [_provider_entry(suite, provider, v, script) for v in chosen],
+        "tests": [_test(suite, case) for case in suite.cases],
+        "evaluateOptions": {"maxConcurrency": 1},
+    }
+    (out / PROVIDER_FILE).write_text(PROVIDER_SOURCE, encoding="utf-8")
+    path = out / CONFIG_FILE
+    header = (
+        f"# Exported by `converse export promptfoo` from {suite.path}\n"
+        f"# Run: npx promptfoo@0.121.20 eval -c {CONFIG_FILE}   (Node 20; see docs/evals.md)\n"
+        f"# Without an installed converse-harness: CONVERSE_HARNESS_ROOT={PROJECT_ROOT}\n"
+    )
+    text = yaml.safe_dump(config, sort_keys=False, allow_unicode=True, width=100)
+    path.write_text(header + text, encoding="utf-8")
+    return path
