@@ -1,0 +1,226 @@
+"""The runner: rows with provenance, errors apart from wrong answers, gates, cache, resume, retry."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evals.dataset import load_suite
+from evals.runner import RunConfig, RunDir, plan, run_eval
+from evals.runner.results import read_rows
+from tests.evals.conftest import CLASSIFY_SUITE, Counting, factory_for, scripted
+
+ROW_FIELDS = {
+    "run_id", "suite", "target", "case_id", "case_hash", "tags", "provider", "provider_label",
+    "model", "variant", "prompt", "prompts", "epoch", "expected", "got", "status", "pass",
+    "error", "why", "checks", "scorer", "latency_ms", "tokens", "cassette", "cached", "git",
+    "finished_at",
+}  # fmt: skip
+
+
+def config(suite_path, **extra):
+    return RunConfig([load_suite(suite_path)], ["scripted"], concurrency=2, **extra)
+
+
+def statuses(rows):
+    return {r["case_id"]: r["status"] for r in rows}
+
+
+def test_rows_carry_provenance_and_errors_are_not_wrong_answers(
+    classify_suite, script_file, reports_root
+):
+    out = run_eval(config(classify_suite, script=script_file), progress=False)
+    rows = out.run.rows()
+    assert len(rows) == 4
+    assert set(rows[0]) == ROW_FIELDS
+    assert statuses(rows) == {
+        "shellfish": "pass", "refined": "pass", "wife-vegetarian": "fail", "unscripted": "error",
+    }  # fmt: skip
+    wrong = next(r for r in rows if r["case_id"] == "wife-vegetarian")
+    assert wrong["expected"] == {"intent": "remember_about_me"}
+    assert wrong["got"]["intent"] == "general_conversation"
+    assert wrong["why"] == "intent general_conversation, expected remember_about_me"
+    assert wrong["scorer"] == {"name": "classify_intent_params", "version": 1}
+    assert wrong["provider_label"] == "scripted (fixture answers, not a model)"
+    assert set(wrong["git"]) == {"commit", "dirty"}
+    errored = next(r for r in rows if r["case_id"] == "unscripted")
+    assert "no scripted entry" in errored["error"]
+
+    (group,) = out.groups
+    assert (group.n, group.passed, group.errors, group.scored) == (4, 2, 1, 3)
+    assert group.accuracy == pytest.approx(2 / 3)
+    assert group.gate_failures == (
+        "tiny_classify on scripted: accuracy 0.667 < gate 0.900",
+        "tiny_classify on scripted: errors 1/4 = 25.0% > bound 5.0%",
+    )
+    assert out.run.path.parent.parent == reports_root
+
+
+def test_an_exception_is_an_error_row_and_the_run_goes_on(classify_suite):
+    provider = Counting(scripted(), raise_on={"I'm allergic to shellfish"})
+    out = run_eval(config(classify_suite), progress=False, factory=factory_for(provider))
+    rows = {r["case_id"]: r for r in out.run.rows()}
+    assert rows["shellfish"]["status"] == "error"
+    assert rows["shellfish"]["error"] == "TimeoutError: provider timed out"
+    assert rows["refined"]["status"] == "pass"
+
+
+def test_gate_with_its_own_error_bound(make_suite):
+    suite = {
+        "name": "bounded",
+        "target": "classify",
+        "gate": {"accuracy": 0.5, "max_error_rate": 0.5},
+        "cases": [
+            {"id": "ok", "message": "The soil pH should be 6.5", "project": "Garden",
+             "expect": {"intent": "add_knowledge"}},
+            {"id": "err", "message": "unscripted", "expect": {"intent": "add_knowledge"}},
+        ],
+    }  # fmt: skip
+    provider = Counting(scripted())
+    out = run_eval(config(make_suite(suite)), progress=False, factory=factory_for(provider))
+    (group,) = out.groups
+    assert group.accuracy == 1.0 and group.errors == 1
+    assert group.gate_passed
+
+    suite["gate"] = {"accuracy": 0.5, "max_errors": 0}
+    out = run_eval(config(make_suite(suite)), progress=False, factory=factory_for(provider))
+    assert out.groups[0].gate_failures == (
+        "bounded on scripted: errors 1/2 = 50.0% > bound 5.0%",
+        "bounded on scripted: 1 errors > bound 0",
+    )
+
+
+def test_cache_hits_skip_the_provider_unless_no_cache(classify_suite):
+    provider = Counting(scripted())
+    first = run_eval(config(classify_suite), progress=False, factory=factory_for(provider))
+    assert provider.calls == 4
+    second = run_eval(config(classify_suite), progress=False, factory=factory_for(provider))
+    # the three answers are cached; the error is not, so it is asked again
+    assert provider.calls == 5
+    assert {r["case_id"]: r["cached"] for r in second.run.rows()} == {
+        "shellfish": True, "refined": True, "wife-vegetarian": True, "unscripted": False,
+    }  # fmt: skip
+    assert statuses(second.run.rows()) == statuses(first.run.rows())
+    run_eval(config(classify_suite, use_cache=False), progress=False, factory=factory_for(provider))
+    assert provider.calls == 9
+
+
+def test_cache_is_keyed_by_case_content(classify_suite, make_suite):
+    provider = Counting(scripted())
+    run_eval(config(classify_suite), progress=False, factory=factory_for(provider))
+    data = json.loads(json.dumps(CLASSIFY_SUITE))
+    data["cases"][0]["tags"] = ["changed"]  # a changed case is a different case
+    provider.calls = 0
+    run_eval(config(make_suite(data, "changed")), progress=False, factory=factory_for(provider))
+    assert provider.calls == 2  # the changed case and the uncacheable error
+
+
+def test_interrupted_run_resumes_without_losing_or_repeating(classify_suite):
+    interrupted = Counting(scripted(), interrupt_after=2)
+    cfg = RunConfig([load_suite(classify_suite)], ["scripted"], concurrency=1, epochs=2)
+    with pytest.raises(KeyboardInterrupt):
+        run_eval(cfg, run_id="run-a", progress=False, factory=factory_for(interrupted))
+    run = RunDir.existing("run-a")
+    kept = run.rows()
+    assert len(kept) == 2
+    # a torn line, as a kill during a write leaves, is dropped on resume
+    with run.results_path.open("a", encoding="utf-8") as handle:
+        handle.write('{"run_id": "run-a", "suite": "tiny_cl')
+
+    fresh = Counting(scripted())
+    out = run_eval(resume="run-a", progress=False, factory=factory_for(fresh))
+    assert out.skipped == 2 and out.ran == 6
+    rows = read_rows(run.results_path)
+    keys = [(r["case_id"], r["epoch"]) for r in rows]
+    assert len(keys) == len(set(keys)) == 8
+    assert rows[:2] == kept
+
+
+def test_retry_errors_reruns_only_errored_cases(classify_suite):
+    flaky = Counting(scripted(), raise_on={"I'm allergic to shellfish", "no, just shrimp"})
+    first = run_eval(
+        config(classify_suite), run_id="run-b", progress=False, factory=factory_for(flaky)
+    )
+    errored = sorted(r["case_id"] for r in first.run.rows() if r["status"] == "error")
+    assert errored == ["refined", "shellfish", "unscripted"]
+    healed = Counting(scripted())
+    out = run_eval(retry_errors="run-b", progress=False, factory=factory_for(healed))
+    assert out.ran == 3 and healed.calls == 3
+    assert statuses(out.rows) == {
+        "shellfish": "pass", "refined": "pass", "wife-vegetarian": "fail", "unscripted": "error",
+    }  # fmt: skip
+    assert len(out.run.rows()) == 7  # history kept; the latest row of each case counts
+
+
+def test_plan_covers_providers_variants_and_epochs_and_deterministic_targets_run_once(
+    classify_suite,
+):
+    truncation = load_suite(Path("evals/suites/truncation.yaml"))
+    cfg = RunConfig(
+        [load_suite(classify_suite), truncation],
+        ["scripted", "local"],
+        variants=[{"classifier": "v1"}, {"classifier": "v2"}],
+        epochs=3,
+    )
+    items = plan(cfg)
+    assert len(items) == 4 * 2 * 2 * 3 + len(truncation.cases)  # memory_block runs once
+    assert {i.provider for i in items if i.suite.name == "truncation"} == {"pipeline"}
+
+
+def test_memory_block_and_forget_targets_run_through_a_real_store(make_suite):
+    block = {
+        "name": "tiny_block",
+        "target": "memory_block",
+        "cases": [
+            {"id": "order", "memories": [
+                {"content": "You live in Miami", "age": "2 weeks"},
+                {"content": "You're allergic to shellfish", "age": "3 days"},
+                {"content": "Held thing", "age": "1 hour", "state": "held"}],
+             "expect": {"order": ["shellfish", "Miami"], "excludes": ["Held thing"],
+                        "includes": ["- You live in Miami (noted 2 weeks ago)"]}},
+        ],
+    }  # fmt: skip
+    forget = {
+        "name": "tiny_forget",
+        "target": "forget_match",
+        "cases": [
+            {"id": "tie", "message": "Miami", "memories": [
+                {"content": "You live in Miami", "age": "2 weeks"},
+                {"content": "You moved to Miami in 2020", "age": "3 days"},
+                {"content": "You visited Miami once", "age": "3 days", "state": "retracted"}],
+             "expect": {"action": "ambiguous",
+                        "matched": ["You moved to Miami in 2020", "You live in Miami"]}},
+        ],
+    }  # fmt: skip
+    cfg = RunConfig([load_suite(make_suite(block)), load_suite(make_suite(forget))], ["scripted"])
+    out = run_eval(cfg, progress=False, factory=factory_for(Counting(scripted())))
+    assert statuses(out.rows) == {"order": "pass", "tie": "pass"}
+    assert {r["provider"] for r in out.rows} == {"pipeline"}
+    assert {r["provider_label"] for r in out.rows} == {"pipeline (deterministic code, no model)"}
+
+
+def test_converse_target_runs_whole_turns(make_suite, script_file):
+    suite = {
+        "name": "tiny_converse",
+        "target": "converse",
+        "cases": [
+            {"id": "remember", "project": "Weeknight cooking", "message": "I'm allergic to shellfish",
+             "memories": [{"content": "Your birthday is March 15th", "age": "3 days"}],
+             "expect": {"intent": "remember_about_me", "reply": {"contains": ["shellfish"]},
+                        "memory": {"held": ["shellfish"], "committed": ["March 15th"]}}},
+            {"id": "refine", "project": "Weeknight cooking", "message": "no, just shrimp",
+             "history": [{"operator": "I'm allergic to shellfish"},
+                         {"companion": "I'll remember you're allergic to all shellfish. Right?",
+                          "intent": "remember_about_me"}],
+             "expect": {"intent": "remember_about_me",
+                        "params": {"personal_fact": {"contains": ["shrimp"]}}}},
+        ],
+    }  # fmt: skip
+    out = run_eval(config(make_suite(suite), script=script_file), progress=False)
+    rows = {r["case_id"]: r for r in out.rows}
+    assert rows["remember"]["status"] == "pass", rows["remember"]["why"]
+    assert rows["remember"]["got"]["memory"]["held"] == ["You're allergic to all shellfish"]
+    assert rows["refine"]["status"] == "pass", rows["refine"]["why"]
+    assert any(p["family"] == "persona" for p in rows["remember"]["prompts"])

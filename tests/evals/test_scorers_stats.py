@@ -1,0 +1,130 @@
+"""Scorers return evidence for every check; the statistics match known values."""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.dataset.models import (
+    ClassifyExpect,
+    ConverseExpect,
+    ForgetExpect,
+    MemoryBlockExpect,
+)
+from evals.scorers import CLASSIFY, CONVERSE, FORGET_MATCH, MEMORY_BLOCK
+from evals.stats import mcnemar_exact, wilson
+
+
+def test_classify_checks_intent_and_params_case_insensitively():
+    expect = ClassifyExpect.model_validate(
+        {"intent": "remember_about_me",
+         "params": {"personal_fact": {"contains": ["Shrimp"], "excludes": ["shellfish"]}}}
+    )  # fmt: skip
+    good = CLASSIFY(
+        expect, {"intent": "remember_about_me", "params": {"personal_fact": "allergic to SHRIMP"}}
+    )
+    assert good.passed and good.why == ""
+    assert [c.name for c in good.checks] == [
+        "intent",
+        "params.personal_fact contains",
+        "params.personal_fact excludes",
+    ]
+    assert (good.scorer, good.version) == ("classify_intent_params", 1)
+
+    bad = CLASSIFY(
+        expect,
+        {"intent": "remember_about_me", "params": {"personal_fact": "All Shellfish, shrimp too"}},
+    )
+    assert not bad.passed
+    assert "has 'shellfish'" in bad.why
+    failed = [c for c in bad.checks if not c.passed]
+    assert failed[0].expected == "shellfish" and failed[0].got == "All Shellfish, shrimp too"
+
+
+def test_classify_missing_param_and_wrong_intent_are_explained():
+    expect = ClassifyExpect.model_validate(
+        {"intent": "add_knowledge", "params": {"knowledge": {"contains": ["220"]}}}
+    )
+    score = CLASSIFY(expect, {"intent": "remember_about_me", "params": {}})
+    assert not score.passed
+    assert "intent remember_about_me, expected add_knowledge" in score.why
+    assert "no params.knowledge" in score.why
+
+
+def test_memory_block_checks_order_size_and_emptiness():
+    block = "PERSONAL MEMORY\nThings you've told me about yourself:\n- A (noted just now)\n- B (noted yesterday)"
+    expect = MemoryBlockExpect(
+        includes=["- A (noted just now)"], excludes=["C"], order=["- A", "- B"],
+        max_chars=2000, exact_chars=len(block),
+    )  # fmt: skip
+    assert MEMORY_BLOCK(expect, {"block": block}).passed
+    wrong = MemoryBlockExpect(order=["- B", "- A"], exact_chars=len(block) + 1, empty=True)
+    score = MEMORY_BLOCK(wrong, {"block": block})
+    assert {c.name for c in score.checks if not c.passed} == {"order", "exact_chars", "empty"}
+    assert "expected an empty block" in score.why
+    assert MEMORY_BLOCK(MemoryBlockExpect(empty=True), {"block": ""}).passed
+    # includes are exact: formatting is the point of this target
+    assert not MEMORY_BLOCK(MemoryBlockExpect(includes=["- a (noted"]), {"block": block}).passed
+
+
+def test_forget_match_compares_matched_as_a_set():
+    expect = ForgetExpect(action="ambiguous", matched=["You live in Miami", "You moved to Miami"])
+    got = {"action": "ambiguous", "matched": ["You moved to Miami", "You live in Miami"]}
+    assert FORGET_MATCH(expect, got).passed
+    score = FORGET_MATCH(expect, {"action": "confirm_retraction", "matched": ["You live in Miami"]})
+    assert not score.passed
+    assert "action confirm_retraction, expected ambiguous" in score.why
+    assert "missing ['You moved to Miami']" in score.why
+
+
+def test_converse_checks_reply_and_memory_state():
+    expect = ConverseExpect.model_validate(
+        {"intent": "remember_about_me", "reply": {"contains": ["shellfish"]},
+         "memory": {"held": ["shellfish"], "committed": ["birthday"]}}
+    )  # fmt: skip
+    got = {
+        "intent": "remember_about_me",
+        "params": {},
+        "reply": "I'll remember that you're allergic to SHELLFISH — right?",
+        "memory": {"held": ["You're allergic to shellfish"], "committed": [], "retracted": []},
+    }
+    score = CONVERSE(expect, got)
+    assert not score.passed
+    assert score.why == "no committed personal memory contains 'birthday'"
+
+
+@pytest.mark.parametrize(
+    ("passed", "n", "lo", "hi"),
+    [
+        (8, 10, 0.4902, 0.9433),
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+        (141, 150, 0.8899, 0.9681),
+    ],
+)
+def test_wilson_interval_known_values(passed, n, lo, hi):
+    got = wilson(passed, n)
+    assert got == pytest.approx((lo, hi), abs=1e-4)
+
+
+def test_wilson_agrees_with_scipy():
+    from scipy.stats import binomtest
+
+    for passed, n in [(1, 3), (37, 58), (199, 200)]:
+        ci = binomtest(passed, n).proportion_ci(method="wilson")
+        assert wilson(passed, n) == pytest.approx((ci.low, ci.high), abs=1e-9)
+
+
+def test_wilson_edge_cases():
+    assert wilson(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson(3, 2)
+
+
+def test_mcnemar_exact_on_known_tables():
+    # b=1 regressions, c=9 fixes: 2 * P(X <= 1), X ~ Bin(10, 0.5) = 2 * 11/1024
+    assert mcnemar_exact(1, 9) == pytest.approx(22 / 1024)
+    assert mcnemar_exact(9, 1) == pytest.approx(22 / 1024)
+    assert mcnemar_exact(0, 0) == 1.0
+    assert mcnemar_exact(3, 3) == pytest.approx(1.0)
+    # 0 vs 6: 2 * (1/2)^6
+    assert mcnemar_exact(0, 6) == pytest.approx(2 / 64)
