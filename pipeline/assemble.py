@@ -88,3 +88,13 @@ def assemble_prompt(
         parts=tuple((r.ref.family, r.text) for r in rendered),
         refs=tuple(r.ref for r in rendered),
     )
+
+
+CLASSIFIER_FAMILY = "classifier"
+
+
+def classifier_prompt(library: PromptLibrary, *, project_name: str | None) -> Rendered:
+    """The classifier's system prompt: the taxonomy is rendered from INTENTS, so it cannot drift."""
+    return library.render(
+        CLASSIFIER_FAMILY, intents=list(INTENTS.values()), project_name=project_name
+    )

@@ -31,12 +31,15 @@ from pipeline.errors import PromptError
 
 _VERSION = re.compile(r"^v\d+[a-z0-9_-]*$")
 FENCE_TAG = "untrusted"
+_FENCE_TAG_RE = re.compile(rf"<\s*/?\s*{FENCE_TAG}", re.IGNORECASE)
 
 
 def fence(value: object, kind: str) -> str:
     """Wrap text that people supplied so the model reads it as data, never as instructions."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, indent=1)
-    text = re.sub(rf"</?\s*{FENCE_TAG}", lambda m: m.group(0).replace("<", "&lt;"), text, flags=re.I)
+    # Any spelling of the tag inside supplied text ("</untrusted>", "< / UNTRUSTED") is defused,
+    # so the text can neither close its fence early nor open a new one.
+    text = _FENCE_TAG_RE.sub(lambda m: "&lt;" + m.group(0)[1:], text)
     return f'<{FENCE_TAG} kind="{kind}">\n{text}\n</{FENCE_TAG}>'
 
 
