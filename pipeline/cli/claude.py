@@ -1,0 +1,47 @@
+"""Options of the `converse` command itself: Claude settings for any subcommand."""
+
+from __future__ import annotations
+
+import typer
+
+from pipeline.providers.claude.settings import ENV_VARS, set_command_options
+
+
+def claude_options(
+    classifier_model: str | None = typer.Option(
+        None,
+        "--claude-classifier-model",
+        envvar=ENV_VARS["classifier_model"],
+        help="Claude model that classifies.",
+    ),
+    responder_model: str | None = typer.Option(
+        None,
+        "--claude-responder-model",
+        envvar=ENV_VARS["responder_model"],
+        help="Claude model that replies.",
+    ),
+    classifier_max_tokens: int | None = typer.Option(
+        None, "--claude-classifier-max-tokens", envvar=ENV_VARS["classifier_max_tokens"]
+    ),
+    responder_max_tokens: int | None = typer.Option(
+        None, "--claude-responder-max-tokens", envvar=ENV_VARS["responder_max_tokens"]
+    ),
+    timeout: float | None = typer.Option(
+        None, "--claude-timeout", envvar=ENV_VARS["timeout"], help="Seconds per API call."
+    ),
+    max_retries: int | None = typer.Option(
+        None,
+        "--claude-max-retries",
+        envvar=ENV_VARS["max_retries"],
+        help="Retries on 429, 5xx, 529 and timeouts.",
+    ),
+) -> None:
+    """converse-harness: a memory-keeping companion and the harness around it."""
+    set_command_options(
+        classifier_model=classifier_model,
+        responder_model=responder_model,
+        classifier_max_tokens=classifier_max_tokens,
+        responder_max_tokens=responder_max_tokens,
+        timeout=timeout,
+        max_retries=max_retries,
+    )

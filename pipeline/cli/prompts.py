@@ -1,0 +1,97 @@
+"""`converse prompts ...`: list, show and diff the versioned templates."""
+
+from __future__ import annotations
+
+import difflib
+
+import typer
+from rich.table import Table
+
+from pipeline.assemble import classifier_prompt
+from pipeline.cli.common import console, handles_errors
+from pipeline.errors import PromptError
+from pipeline.prompting import default_library
+
+prompts_app = typer.Typer(help="List, show and diff the prompt templates.", no_args_is_help=True)
+
+# Families that render without a turn's data, and the sample values they get.
+_SAMPLES: dict[str, dict[str, object]] = {
+    "persona": {"companion_name": "Sage", "operator_name": "Ana"},
+    "cross_promotion": {},
+}
+
+
+@prompts_app.command("list")
+@handles_errors
+def prompts_list() -> None:
+    """Every family, its versions, the active one and its sha256."""
+    library = default_library()
+    active = library.active()
+    table = Table("family", "versions", "active", "sha256", title_justify="left")
+    for family, versions in sorted(library.families().items()):
+        live = active.get(family)
+        sha = library.source(family, live)[1].sha256[:12] if live else ""
+        table.add_row(family, ", ".join(versions), live or "-", sha)
+    console.print(table)
+
+
+@prompts_app.command("show")
+@handles_errors
+def prompts_show(
+    family: str = typer.Argument(
+        ..., help="e.g. classifier, persona, instructions/forget_about_me"
+    ),
+    version: str | None = typer.Argument(None, help="Default: the active version."),
+    render: bool = typer.Option(
+        False, "--render", help="Print the rendered text (classifier, persona, cross_promotion)."
+    ),
+    project: str | None = typer.Option(None, "--project", help="Project name for --render."),
+) -> None:
+    """Print a template's source (or, with --render, the text a model gets)."""
+    library = default_library()
+    source, ref = library.source(family, version)
+    label = "active" if library.active().get(family) == ref.version else "not active"
+    console.print(
+        f"# {ref.family}/{ref.version}  sha256 {ref.sha256}  ({label})",
+        markup=False,
+        highlight=False,
+    )
+    if not render:
+        console.print(source.rstrip("\n"), markup=False, highlight=False)
+        return
+    if family == "classifier":
+        versioned = default_library({family: ref.version})
+        text = classifier_prompt(versioned, project_name=project).text
+    elif family in _SAMPLES:
+        text = library.render(family, ref.version, **_SAMPLES[family]).text
+    else:
+        raise PromptError(
+            f"{family} needs a turn's data to render",
+            "see its snapshot in tests/prompts, or drop --render to read the source",
+        )
+    console.print(text, markup=False, highlight=False)
+
+
+@prompts_app.command("diff")
+@handles_errors
+def prompts_diff(
+    family: str = typer.Argument(..., help="The prompt family."),
+    old: str = typer.Argument(..., help="The older version, e.g. v1."),
+    new: str = typer.Argument(..., help="The newer version, e.g. v2."),
+) -> None:
+    """A unified diff between two versions of a family."""
+    library = default_library()
+    before, old_ref = library.source(family, old)
+    after, new_ref = library.source(family, new)
+    lines = list(
+        difflib.unified_diff(
+            before.splitlines(keepends=True),
+            after.splitlines(keepends=True),
+            fromfile=f"{family}/{old_ref.version}",
+            tofile=f"{family}/{new_ref.version}",
+        )
+    )
+    if not lines:
+        console.print(f"{family}/{old} and {family}/{new} are identical.", highlight=False)
+        return
+    console.print("".join(lines).rstrip("\n"), markup=False, highlight=False)

@@ -1,0 +1,106 @@
+"""Claude settings: models, token limits, timeout and retries, from options or the environment."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from pipeline.errors import ConverseError
+
+DEFAULT_CLASSIFIER_MODEL = "claude-haiku-4-5"
+DEFAULT_RESPONDER_MODEL = "claude-sonnet-4-6"
+
+# Each setting and the environment variable that sets it; CLI options override both.
+ENV_VARS: dict[str, str] = {
+    "classifier_model": "CONVERSE_CLAUDE_CLASSIFIER_MODEL",
+    "responder_model": "CONVERSE_CLAUDE_RESPONDER_MODEL",
+    "classifier_max_tokens": "CONVERSE_CLAUDE_CLASSIFIER_MAX_TOKENS",
+    "responder_max_tokens": "CONVERSE_CLAUDE_RESPONDER_MAX_TOKENS",
+    "timeout": "CONVERSE_CLAUDE_TIMEOUT",
+    "max_retries": "CONVERSE_CLAUDE_MAX_RETRIES",
+    "base_url": "ANTHROPIC_BASE_URL",
+    "api_key": "ANTHROPIC_API_KEY",
+}
+
+
+# Values given as options of the `converse` command itself (see pipeline/cli/claude.py); they
+# sit between the environment and the options a caller passes.
+_command_options: dict[str, Any] = {}
+
+
+def set_command_options(**values: Any) -> None:
+    """Replace the command-line settings (None values are left out)."""
+    _command_options.clear()
+    _command_options.update({k: v for k, v in values.items() if v is not None})
+
+
+@dataclass(frozen=True)
+class ClaudeSettings:
+    """How the Claude providers call the Messages API."""
+
+    classifier_model: str = DEFAULT_CLASSIFIER_MODEL
+    responder_model: str = DEFAULT_RESPONDER_MODEL
+    classifier_max_tokens: int = 512
+    responder_max_tokens: int = 1024
+    timeout: float = 30.0
+    max_retries: int = 2
+    base_url: str | None = None
+    # Never printed: the repr leaves it out, so settings can be logged safely.
+    api_key: str | None = field(default=None, repr=False)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> ClaudeSettings:
+        """Defaults < environment < command line < explicit overrides (None means not given).
+
+        `model` sets both models unless one is given on its own.
+        """
+        env = os.environ if environ is None else environ
+        model = overrides.pop("model", None)  # shorthand: one model for both roles
+        if model is not None:
+            overrides.setdefault("classifier_model", model)
+            overrides.setdefault("responder_model", model)
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(overrides) - names)
+        if unknown:
+            raise ConverseError(
+                f"unknown Claude option {unknown[0]!r}", f"options: {', '.join(sorted(names))}"
+            )
+        values: dict[str, Any] = {}
+        for name, var in ENV_VARS.items():
+            raw = env.get(var)
+            if raw is not None and raw.strip():
+                values[name] = _parse(name, raw.strip(), var)
+        for name, value in {**_command_options, **overrides}.items():
+            if value is not None:
+                values[name] = _parse(name, value, f"option {name}")
+        return replace(cls(), **values)
+
+    def require_key(self) -> str:
+        """The API key, or an error that says how to provide one."""
+        if not self.api_key:
+            raise ConverseError(
+                "ANTHROPIC_API_KEY is not set, so Claude cannot be called",
+                "export ANTHROPIC_API_KEY=..., or choose --provider local",
+            )
+        return self.api_key
+
+
+def _parse(name: str, value: Any, source: str) -> Any:
+    kind = {f.name: f.type for f in fields(ClaudeSettings)}[name]
+    try:
+        if kind == "int":
+            number = int(value)
+            if number < 0:
+                raise ValueError(value)
+            return number
+        if kind == "float":
+            seconds = float(value)
+            if seconds <= 0:
+                raise ValueError(value)
+            return seconds
+    except (TypeError, ValueError):
+        what = "a whole number ≥ 0" if kind == "int" else "a number of seconds > 0"
+        raise ConverseError(f"{source} must be {what}, not {value!r}", f"fix {source}") from None
+    return str(value)
