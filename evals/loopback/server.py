@@ -1,0 +1,273 @@
+"""A loopback HTTP server that speaks the Anthropic Messages wire format from scripted answers.
+
+It lets the real SDK record cassettes on a machine that cannot reach the API. Responses carry
+the model name `synthetic-fixture`, so nothing recorded from it can pass for a real model.
+Usage is estimated at four characters a token, with prompt caching simulated: the first request
+with a given cached prefix writes it, later ones read it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import math
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+from evals.loopback.answers import Answer
+
+SYNTHETIC_MODEL = "synthetic-fixture"
+MESSAGES_PATH = "/v1/messages"
+# A stand-in organisation header, so tests can show that cassettes scrub the real one.
+ORGANIZATION_HEADER = "anthropic-organization-id"
+SYNTHETIC_ORGANIZATION = "synthetic-organization-0000"
+
+_ERROR_STATUS = {
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "not_found_error": 404,
+    "rate_limit_error": 429,
+    "api_error": 500,
+    "overloaded_error": 529,
+}
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A request the server received: its kind and the person's last message."""
+
+    kind: str
+    message: str
+    matched: bool
+
+
+def tokens(text: str) -> int:
+    """The loopback's token estimate: four characters a token."""
+    return math.ceil(len(text) / 4)
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n\n".join(
+            str(block.get("text", "")) for block in content if isinstance(block, dict)
+        )
+    return ""
+
+
+class LoopbackServer:
+    """The server, run in a background thread; use it as a context manager."""
+
+    def __init__(self, answers: Sequence[Answer], host: str = "127.0.0.1", port: int = 0) -> None:
+        self._answers = list(answers)
+        self._lock = threading.Lock()
+        self._cache: set[str] = set()
+        self.seen: list[Seen] = []
+        self._httpd = ThreadingHTTPServer((host, port), _handler_for(self))
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """The base URL to give the SDK (ANTHROPIC_BASE_URL)."""
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    @property
+    def unmatched(self) -> list[Seen]:
+        """Requests no scripted answer served."""
+        return [s for s in self.seen if not s.matched]
+
+    def start(self) -> LoopbackServer:
+        """Start serving in the background."""
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop serving and free the port."""
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join()
+
+    def __enter__(self) -> LoopbackServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def answer(self, body: Any) -> tuple[int, str, dict[str, str]]:
+        """Status, body text and extra headers for one Messages request body."""
+        problem = _wire_problem(body)
+        if problem:
+            return _error(400, "invalid_request_error", problem)
+        kind = "classify" if body.get("tools") else "respond"
+        messages = body["messages"]
+        message = _text(messages[-1].get("content"))
+        previous = next(
+            (_text(m.get("content")) for m in reversed(messages) if m.get("role") == "assistant"),
+            "",
+        )
+        found = self._match(kind, message, previous, _text(body.get("system")))
+        with self._lock:
+            self.seen.append(Seen(kind, message, found is not None))
+        if found is None:
+            return _error(
+                400,
+                "invalid_request_error",
+                f"the synthetic loopback has no scripted {kind} answer for {message!r}",
+            )
+        if found.error is not None:
+            status = found.error.status or _ERROR_STATUS.get(found.error.type, 500)
+            code, text, _ = _error(status, found.error.type, found.error.message)
+            retry = found.error.retry_after
+            return code, text, {"retry-after": str(retry)} if retry is not None else {}
+        if found.body_raw is not None:
+            return 200, found.body_raw, {}
+        return 200, json.dumps(self._message(body, found), ensure_ascii=False), {}
+
+    def _match(self, kind: str, message: str, previous: str, system: str) -> Answer | None:
+        best: Answer | None = None
+        for answer in self._answers:
+            if answer.matches(kind, message, previous, system) and (
+                best is None or answer.specificity() > best.specificity()
+            ):
+                best = answer
+        return best
+
+    def _message(self, body: dict[str, Any], answer: Answer) -> dict[str, Any]:
+        digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:24]
+        content: list[dict[str, Any]] = []
+        if answer.text is not None:
+            content.append({"type": "text", "text": answer.text})
+        tool_name = (body.get("tool_choice") or {}).get("name") or "classify_intent"
+        if answer.tool_input is not None or answer.tool_input_raw is not None:
+            tool_input: Any = (
+                answer.tool_input if answer.tool_input is not None else answer.tool_input_raw
+            )
+            content.append(
+                {
+                    "type": "tool_use",
+                    "id": f"toolu_synthetic_{digest}",
+                    "name": tool_name,
+                    "input": tool_input,
+                }
+            )
+        stop = answer.stop_reason or (
+            "tool_use" if any(b["type"] == "tool_use" for b in content) else "end_turn"
+        )
+        output = json.dumps(content, ensure_ascii=False)
+        return {
+            "id": f"msg_synthetic_{digest}",
+            "type": "message",
+            "role": "assistant",
+            "model": SYNTHETIC_MODEL,
+            "content": content,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {**self._usage(body), "output_tokens": tokens(output) if content else 0},
+        }
+
+    def _usage(self, body: dict[str, Any]) -> dict[str, int]:
+        tools = json.dumps(body.get("tools") or [], sort_keys=True)
+        system = body.get("system") or []
+        blocks = [system] if isinstance(system, str) else list(system)
+        cached_upto = max(
+            (i for i, b in enumerate(blocks) if isinstance(b, dict) and b.get("cache_control")),
+            default=-1,
+        )
+        prefix = tools + "".join(_text([b]) for b in blocks[: cached_upto + 1])
+        rest = "".join(_text([b]) for b in blocks[cached_upto + 1 :]) + json.dumps(
+            body.get("messages"), ensure_ascii=False
+        )
+        usage = {
+            "input_tokens": tokens(rest),
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+        }
+        if cached_upto < 0:
+            usage["input_tokens"] += tokens(prefix)
+            return usage
+        key = hashlib.sha256(prefix.encode()).hexdigest()
+        with self._lock:
+            hit = key in self._cache
+            self._cache.add(key)
+        usage["cache_read_input_tokens" if hit else "cache_creation_input_tokens"] = tokens(prefix)
+        return usage
+
+
+def _wire_problem(body: Any) -> str:
+    if not isinstance(body, dict):
+        return "the request body must be a JSON object"
+    if not isinstance(body.get("model"), str) or not body["model"]:
+        return "model: field required"
+    if not isinstance(body.get("max_tokens"), int):
+        return "max_tokens: field required"
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return "messages: at least one message is required"
+    if not all(isinstance(m, dict) and m.get("role") in ("user", "assistant") for m in messages):
+        return "messages: each message needs a role of user or assistant"
+    if messages[0]["role"] != "user":
+        return "messages: the first message must use the user role"
+    choice = body.get("tool_choice")
+    if isinstance(choice, dict) and choice.get("type") == "tool":
+        names = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
+        if choice.get("name") not in names:
+            return f"tool_choice: tool {choice.get('name')!r} is not among the tools"
+    return ""
+
+
+def _error(status: int, kind: str, message: str) -> tuple[int, str, dict[str, str]]:
+    body = {"type": "error", "error": {"type": kind, "message": message}}
+    return status, json.dumps(body, ensure_ascii=False), {}
+
+
+def _handler_for(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            """Quiet: the test output is the record."""
+
+        def do_POST(self) -> None:
+            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+            if self.path.split("?")[0] != MESSAGES_PATH:
+                return self._send(*_error(404, "not_found_error", f"no route {self.path}"))
+            if not (self.headers.get("x-api-key") or self.headers.get("authorization")):
+                return self._send(*_error(401, "authentication_error", "x-api-key is required"))
+            try:
+                body = json.loads(raw)
+            except json.JSONDecodeError:
+                return self._send(*_error(400, "invalid_request_error", "the body is not JSON"))
+            self._send(*server.answer(body))
+
+        def _send(self, status: int, text: str, headers: dict[str, str]) -> None:
+            data = text.encode("utf-8")
+            digest = hashlib.sha256(data).hexdigest()[:24]
+            compressed = "gzip" in (self.headers.get("accept-encoding") or "")
+            if compressed:
+                data = gzip.compress(data, mtime=0)
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("request-id", f"req_synthetic_{digest}")
+            self.send_header(ORGANIZATION_HEADER, SYNTHETIC_ORGANIZATION)
+            if compressed:
+                self.send_header("content-encoding", "gzip")
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler
