@@ -127,6 +127,11 @@ def eval_command(
         "--provider-option",
         help="PROVIDER.KEY=VALUE passed to a provider's constructor.",
     ),
+    cassette: Path | None = typer.Option(
+        None,
+        "--cassette",
+        help="Replay the claude provider from this cassette (no key, no network).",
+    ),
     report: bool = typer.Option(
         True, "--report/--no-report", help="Write report.md and report.html."
     ),
@@ -135,6 +140,11 @@ def eval_command(
     """Run eval suites on providers and prompt versions; exit 1 when a gate fails."""
     if resume and retry_errors:
         raise ConverseError("--resume and --retry-errors name one run each", "use one of them")
+    if cassette is not None and epochs > 1:
+        raise ConverseError(
+            "a cassette holds one answer per request, so epochs past the first cannot replay",
+            "drop --epochs, or run live with ANTHROPIC_API_KEY",
+        )
     existing = resume or retry_errors
     config: RunConfig | None = None
     if existing is None:
@@ -149,6 +159,7 @@ def eval_command(
             use_cache=not no_cache,
             script=script or (default_script() if "scripted" in providers else None),
             provider_options=parse_provider_options(provider_option),
+            cassette=cassette,
         )
     elif suite or provider or prompt:
         stderr().print(

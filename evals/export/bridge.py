@@ -37,7 +37,8 @@ def call(config: dict[str, Any], variables: dict[str, Any]) -> dict[str, Any]:
     target: Target = config["target"]
     raw = variables["case"]
     case = CASE_MODELS[target].model_validate(json.loads(raw) if isinstance(raw, str) else raw)
-    provider = config["provider"] if target in ("classify", "converse") else DETERMINISTIC
+    # forget matching uses the provider's embedding model when it lends one (as a turn does)
+    provider = DETERMINISTIC if target == "memory_block" else config["provider"]
     bound = _pool(config).get(provider, dict(config.get("prompt_versions") or {}))
     outcome = run_case(target, case, bound, _sandbox)  # type: ignore[arg-type]
     usage = outcome.usage

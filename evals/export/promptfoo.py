@@ -192,7 +192,7 @@ def _provider_entry(
     }
     if script is not None:
         config["script"] = str(script.resolve())
-    name = provider if suite.target in ("classify", "converse") else "pipeline"
+    name = "pipeline" if suite.target == "memory_block" else provider
     label = f"converse {name}" + (f" [{variant_label(variant)}]" if variant else "")
     entry: dict[str, Any] = {"id": f"file://{PROVIDER_FILE}", "label": label, "config": config}
     if refs and suite.target in ("classify", "converse"):

@@ -32,6 +32,20 @@ def _label(target: str, side: Mapping[str, Any] | None) -> str | None:
     return str(value) if value is not None else None
 
 
+def describe_input(brief: Mapping[str, Any]) -> str:
+    """The case's input, in a line."""
+    parts = []
+    if "message" in brief:
+        parts.append(_short(brief["message"], 120))
+    if brief.get("project"):
+        parts.append(f"[project: {brief['project']}]")
+    if brief.get("history_turns"):
+        parts.append(f"[after {brief['history_turns']} turns]")
+    if "memories" in brief:
+        parts.append(f"[{brief['memories']} memories]")
+    return " ".join(parts)
+
+
 def describe_expected(target: str, expected: Mapping[str, Any]) -> str:
     """Expected, in a line."""
     if target in ("classify", "converse") and "intent" in expected:
@@ -92,6 +106,7 @@ def frame(
                 "errored": row["status"] == "error",
                 "expected_label": _label(target, row.get("expected")),
                 "got_label": got_label,
+                "input_text": describe_input(row.get("input") or {}),
                 "expected_text": describe_expected(target, row.get("expected") or {}),
                 "got_text": describe_got(target, row.get("got") or {}),
                 "answer": json.dumps(row.get("got"), sort_keys=True, ensure_ascii=False),
@@ -111,7 +126,8 @@ def frame(
     columns = [
         "suite", "target", "case_id", "tags", "provider", "provider_label", "model", "variant",
         "prompt", "epoch", "status", "passed", "errored", "expected_label", "got_label",
-        "expected_text", "got_text", "answer", "why", "error", "latency_ms", "input_tokens",
-        "output_tokens", "cached", "cassette", "review", "review_note", "reviewer", "reviewed_at",
+        "input_text", "expected_text", "got_text", "answer", "why", "error", "latency_ms",
+        "input_tokens", "output_tokens", "cached", "cassette", "review", "review_note", "reviewer",
+        "reviewed_at",
     ]  # fmt: skip
     return pd.DataFrame.from_records(records, columns=columns)

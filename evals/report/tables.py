@@ -161,6 +161,7 @@ def failures(df: pd.DataFrame) -> pd.DataFrame:
             "Prompt": failed["prompt"],
             "Case": failed["case_id"],
             "Epoch": failed["epoch"],
+            "Input": failed["input_text"],
             "Expected": failed["expected_text"],
             "Got": failed["got_text"],
             "Why": failed["why"],

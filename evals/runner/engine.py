@@ -63,16 +63,24 @@ class RunConfig:
     use_cache: bool = True
     script: Path | None = None
     provider_options: dict[str, dict[str, str]] = field(default_factory=dict)
+    cassette: Path | None = None
 
 
-def plan(config: RunConfig) -> list[WorkItem]:
-    """Every (suite, provider, variant, epoch, case); deterministic targets run once only."""
+def plan(config: RunConfig, lends_embedder: Callable[[str], bool] | None = None) -> list[WorkItem]:
+    """Every (suite, provider, variant, epoch, case).
+
+    Model targets run on every provider, variant and epoch. memory_block runs once, on the
+    pipeline; forget_match runs on the pipeline (keywords) and on each provider that lends an
+    embedding model (`lends_embedder`), since that changes what the handler matches.
+    """
     items: list[WorkItem] = []
     for suite in config.suites:
-        model_target = suite.target in MODEL_TARGETS
-        providers = config.providers if model_target else [DETERMINISTIC]
-        variants = config.variants if model_target else [{}]
-        epochs = config.epochs if model_target else 1
+        if suite.target in MODEL_TARGETS:
+            providers, variants, epochs = config.providers, config.variants, config.epochs
+        else:
+            providers, variants, epochs = [DETERMINISTIC], [{}], 1
+            if suite.target == "forget_match" and lends_embedder is not None:
+                providers += [p for p in config.providers if lends_embedder(p)]
         for provider in providers:
             for variant in variants:
                 for epoch in range(epochs):
@@ -117,6 +125,20 @@ def _tokens(outcome: Outcome) -> dict[str, int]:
     }
 
 
+def case_input(case: Case) -> dict[str, Any]:
+    """What the case gave the target, in brief (for reports; the suite file has it all)."""
+    brief: dict[str, Any] = {}
+    for name in ("message", "project"):
+        value = getattr(case, name, None)
+        if value is not None:
+            brief[name] = value
+    if getattr(case, "history", None):
+        brief["history_turns"] = len(getattr(case, "history", []))
+    if getattr(case, "memories", None) is not None:
+        brief["memories"] = len(getattr(case, "memories", []))
+    return brief
+
+
 def build_row(
     run_id: str, item: WorkItem, bound: Bound, outcome: Outcome, cached: bool
 ) -> dict[str, Any]:
@@ -132,6 +154,7 @@ def build_row(
         "case_id": item.case.id,
         "case_hash": item.suite.case_hashes[item.case.id],
         "tags": list(item.case.tags),
+        "input": case_input(item.case),
         "provider": item.provider,
         "provider_label": bound.label,
         "model": outcome.model or bound.model,

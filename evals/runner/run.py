@@ -14,9 +14,10 @@ from evals.dataset.load import Suite, load_suite
 from evals.runner.cache import ResultCache
 from evals.runner.engine import Executor, RunConfig, Tally, WorkItem, execute, plan
 from evals.runner.gitinfo import git_state
-from evals.runner.providers import Factory, ProviderPool
+from evals.runner.providers import Factory, ProviderPool, variant_label
 from evals.runner.results import RunDir, RunError, new_run_id, reports_dir, row_key
 from evals.runner.summary import GroupResult, summarize
+from pipeline.errors import ConverseError
 from pipeline.providers.registry import make_providers
 
 CACHE_FILE = "cache/answers.sqlite"
@@ -45,6 +46,7 @@ def config_meta(config: RunConfig) -> dict[str, Any]:
         "use_cache": config.use_cache,
         "script": str(config.script.resolve()) if config.script else None,
         "provider_options": config.provider_options,
+        "cassette": str(config.cassette.resolve()) if config.cassette else None,
     }
 
 
@@ -67,6 +69,7 @@ def config_from_meta(meta: dict[str, Any]) -> RunConfig:
         use_cache=bool(data["use_cache"]),
         script=Path(data["script"]) if data.get("script") else None,
         provider_options={k: dict(v) for k, v in data.get("provider_options", {}).items()},
+        cassette=Path(data["cassette"]) if data.get("cassette") else None,
     )
 
 
@@ -92,6 +95,13 @@ def _suite_info(suites: list[Suite]) -> list[dict[str, Any]]:
         }
         for s in suites
     ]
+
+
+def _lends_embedder(pool: ProviderPool, name: str) -> bool:
+    try:
+        return pool.get(name, {}).embedder is not None
+    except ConverseError:
+        return False  # the provider cannot start; the run says so when it builds it
 
 
 def run_eval(
@@ -127,7 +137,8 @@ def run_eval(
             "suite_info": _suite_info(config.suites),
         }
         run.write_meta(meta)
-    items = plan(config)
+    pool = ProviderPool(config.script, config.provider_options, factory, config.cassette)
+    items = plan(config, lambda name: _lends_embedder(pool, name))
     done = {row_key(r): r for r in run.latest_rows()}
     todo: list[WorkItem]
     if retry_errors:
@@ -139,12 +150,27 @@ def run_eval(
         if config.use_cache and not retry_errors
         else None
     )
-    pool = ProviderPool(config.script, config.provider_options, factory)
     executor = Executor(run, pool, cache, on_row)
     try:
+        # Build every provider before the first case, so a missing key or model is one clear
+        # error instead of a run full of error rows.
+        needed: dict[tuple[str, str], dict[str, str]] = {}
+        for item in todo:
+            needed.setdefault((item.provider, variant_label(item.variant)), item.variant)
+        for (provider, _), variant in needed.items():
+            try:
+                pool.get(provider, variant)
+            except ConverseError:
+                raise
+            except Exception as exc:
+                raise RunError(
+                    f"the {provider} provider cannot start: {type(exc).__name__}: {exc}",
+                    "check that it is installed and configured (docs/evals.md, Providers)",
+                ) from exc
         tally = execute(todo, executor, config.concurrency, progress=progress, console=console)
     finally:
         executor.close()
+        pool.close()
         if cache is not None:
             cache.close()
     rows = run.latest_rows()

@@ -78,8 +78,7 @@ def _classified(classified: ClassifiedIntent) -> dict[str, Any]:
 
 
 def _cassette(bound: Bound) -> str | None:
-    value = getattr(bound.classifier, "cassette", None)
-    return str(value) if value else None
+    return bound.cassette
 
 
 def run_classify(case: ClassifyCase, bound: Bound) -> Outcome:
@@ -113,14 +112,19 @@ def run_memory_block(case: MemoryBlockCase, sandbox: Sandbox) -> Outcome:
     return Outcome(got={"block": block, "chars": len(block)}, latency_ms=elapsed)
 
 
-def run_forget_match(case: ForgetCase, sandbox: Sandbox) -> Outcome:
-    """Route the message as a forget request through the forget handler."""
+def run_forget_match(case: ForgetCase, bound: Bound, sandbox: Sandbox) -> Outcome:
+    """Route the message as a forget request through the forget handler.
+
+    The handler gets the provider's embedding model when it lends one (semantic tie-break and
+    fallback), as a real turn would; the pipeline alone matches by keywords.
+    """
     person, _ = sandbox.person(case.memories, NOW)
     classified = ClassifiedIntent(
         intent="forget_about_me", params={"forget_description": case.message}, provider="eval"
     )
+    embedder = bound.embedder
     started = time.perf_counter()
-    with sandbox.store.read() as session:
+    with sandbox.store.write() as session:
         result = route(
             HandlerContext(
                 session=session,
@@ -129,6 +133,7 @@ def run_forget_match(case: ForgetCase, sandbox: Sandbox) -> Outcome:
                 classified=classified,
                 prior_companion=None,
                 now=NOW,
+                embedder=embedder,
             )
         )
     elapsed = (time.perf_counter() - started) * 1000
@@ -140,7 +145,8 @@ def run_forget_match(case: ForgetCase, sandbox: Sandbox) -> Outcome:
         matched = [c["content"] for c in data.get("candidates", [])]
     else:
         matched = []
-    return Outcome(got={"action": action, "matched": matched}, latency_ms=elapsed)
+    model = str(getattr(embedder, "model_name", "")) if embedder is not None else ""
+    return Outcome(got={"action": action, "matched": matched}, latency_ms=elapsed, model=model)
 
 
 def run_converse(case: ConverseCase, bound: Bound, sandbox: Sandbox) -> Outcome:
@@ -190,7 +196,7 @@ def run_case(target: str, case: Case, bound: Bound, sandbox: Sandbox) -> Outcome
     if target == "memory_block" and isinstance(case, MemoryBlockCase):
         return run_memory_block(case, sandbox)
     if target == "forget_match" and isinstance(case, ForgetCase):
-        return run_forget_match(case, sandbox)
+        return run_forget_match(case, bound, sandbox)
     if target == "converse" and isinstance(case, ConverseCase):
         return run_converse(case, bound, sandbox)
     raise TypeError(f"a {type(case).__name__} cannot run on target {target}")

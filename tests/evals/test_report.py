@@ -72,7 +72,7 @@ def test_report_has_every_table_with_provider_labels(ten_cases):
         in md
     )
     assert (
-        "| ten | scripted (fixture answers, not a model) | - | c9 | 1 | add_knowledge | general_conversation | intent general_conversation, expected add_knowledge |  |"
+        "| ten | scripted (fixture answers, not a model) | - | c9 | 1 | fact 9 [project: Garden] | add_knowledge | general_conversation | intent general_conversation, expected add_knowledge |  |"
         in md
     )
     heatmaps = list(built.markdown.parent.glob("confusion-*.png"))

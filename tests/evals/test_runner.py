@@ -13,7 +13,7 @@ from evals.runner.results import read_rows
 from tests.evals.conftest import CLASSIFY_SUITE, Counting, factory_for, scripted
 
 ROW_FIELDS = {
-    "run_id", "suite", "target", "case_id", "case_hash", "tags", "provider", "provider_label",
+    "run_id", "suite", "target", "case_id", "case_hash", "tags", "input", "provider", "provider_label",
     "model", "variant", "prompt", "prompts", "epoch", "expected", "got", "status", "pass",
     "error", "why", "checks", "scorer", "latency_ms", "tokens", "cassette", "cached", "git",
     "finished_at",
@@ -224,3 +224,42 @@ def test_converse_target_runs_whole_turns(make_suite, script_file):
     assert rows["remember"]["got"]["memory"]["held"] == ["You're allergic to all shellfish"]
     assert rows["refine"]["status"] == "pass", rows["refine"]["why"]
     assert any(p["family"] == "persona" for p in rows["remember"]["prompts"])
+
+
+class OneHotEmbedder:
+    """A stand-in embedding model: each text is the unit vector of its first word's bucket."""
+
+    model_name = "one-hot-fixture"
+    dim = 16
+
+    def embed(self, texts):
+        import numpy as np
+
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, text in enumerate(texts):
+            out[i, sum(map(ord, (text.split() or [""])[-1].lower())) % self.dim] = 1.0
+        return out
+
+
+def test_forget_match_also_runs_on_a_provider_that_lends_an_embedder(make_suite):
+    forget = {
+        "name": "tiny_forget",
+        "target": "forget_match",
+        "cases": [
+            {"id": "exact", "message": "Miami", "memories": [
+                {"content": "You live in Miami", "age": "2 weeks"},
+                {"content": "You like tea", "age": "3 days"}],
+             "expect": {"action": "confirm_retraction", "matched": ["You live in Miami"]}},
+        ],
+    }  # fmt: skip
+    lending = Counting(scripted())
+    lending.embedder = OneHotEmbedder()
+    cfg = RunConfig([load_suite(make_suite(forget))], ["scripted"])
+    out = run_eval(cfg, progress=False, factory=factory_for(lending))
+    by_provider = {r["provider"]: r for r in out.rows}
+    assert set(by_provider) == {"pipeline", "scripted"}
+    assert by_provider["scripted"]["model"] == "one-hot-fixture"
+    assert all(r["status"] == "pass" for r in out.rows)
+
+    plain = run_eval(cfg, progress=False, factory=factory_for(Counting(scripted())))
+    assert {r["provider"] for r in plain.rows} == {"pipeline"}
