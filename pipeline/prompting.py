@@ -22,6 +22,7 @@ from jinja2 import (
     StrictUndefined,
     Template,
     TemplateError,
+    Undefined,
     UndefinedError,
 )
 
@@ -36,6 +37,8 @@ _FENCE_TAG_RE = re.compile(rf"<\s*/?\s*{FENCE_TAG}", re.IGNORECASE)
 
 def fence(value: object, kind: str) -> str:
     """Wrap text that people supplied so the model reads it as data, never as instructions."""
+    if isinstance(value, Undefined):
+        str(value)  # a StrictUndefined raises here, naming the missing variable
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, indent=1)
     # Any spelling of the tag inside supplied text ("</untrusted>", "< / UNTRUSTED") is defused,
     # so the text can neither close its fence early nor open a new one.

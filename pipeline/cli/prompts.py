@@ -55,9 +55,10 @@ def prompts_show(
         f"# {ref.family}/{ref.version}  sha256 {ref.sha256}  ({label})",
         markup=False,
         highlight=False,
+        soft_wrap=True,
     )
     if not render:
-        console.print(source.rstrip("\n"), markup=False, highlight=False)
+        console.print(source.rstrip("\n"), markup=False, highlight=False, soft_wrap=True)
         return
     if family == "classifier":
         versioned = default_library({family: ref.version})
@@ -69,7 +70,7 @@ def prompts_show(
             f"{family} needs a turn's data to render",
             "see its snapshot in tests/prompts, or drop --render to read the source",
         )
-    console.print(text, markup=False, highlight=False)
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
 
 
 @prompts_app.command("diff")
@@ -94,4 +95,4 @@ def prompts_diff(
     if not lines:
         console.print(f"{family}/{old} and {family}/{new} are identical.", highlight=False)
         return
-    console.print("".join(lines).rstrip("\n"), markup=False, highlight=False)
+    console.print("".join(lines).rstrip("\n"), markup=False, highlight=False, soft_wrap=True)

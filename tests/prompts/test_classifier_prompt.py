@@ -1,0 +1,88 @@
+"""The classifier prompt carries the whole taxonomy, the boundaries and the continuation rules."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pipeline.assemble import classifier_prompt
+from pipeline.intents.taxonomy import INTENTS, LIVE_INTENTS, STUB_INTENTS
+from pipeline.prompting import default_library
+from pipeline.providers.claude import TOOL_NAME, tool_definition
+from pipeline.providers.claude.classifier import ToolInput, param_names
+
+
+@pytest.fixture(scope="module")
+def text() -> str:
+    return classifier_prompt(default_library(), project_name=None).text
+
+
+def intent_line(text: str, name: str) -> tuple[str, str]:
+    match = re.search(rf"^- {name}\b(.*)\n  Parameters: (.*)\.$", text, re.M)
+    assert match, f"{name} is not listed"
+    return match.group(1), match.group(2)
+
+
+def test_every_intent_is_listed_with_its_parameters(text: str) -> None:
+    assert len(LIVE_INTENTS) == 9 and len(STUB_INTENTS) == 4
+    for name, spec in INTENTS.items():
+        head, params = intent_line(text, name)
+        assert params == (", ".join(spec.params) or "none")
+        assert ("(not available yet)" in head) is (not spec.live)
+        assert spec.summary in head
+
+
+def test_the_specifications_boundary_examples(text: str) -> None:
+    for example, intent in [
+        ("The soil pH should be 6.5", "add_knowledge"),
+        ("I prefer working in the mornings", "remember_about_me"),
+        ("We use PostgreSQL for this project", "add_knowledge"),
+        ("I'm allergic to shellfish", "remember_about_me"),
+    ]:
+        assert f'"{example}" → {intent}' in text
+
+
+def test_the_six_continuation_rules(text: str) -> None:
+    rules = text.split("CONTINUATIONS")[1]
+    expected = [
+        ("1. After an offer to remember", '"yes"', "→ remember_about_me"),
+        ("2. After such an offer, a refinement", '"no, just shrimp"', "→ remember_about_me"),
+        ("3. After the companion asked to confirm", '"that\'s the one"', "→ forget_about_me"),
+        ("4. After a cross-promotion offer", "a confirmation", "→ remember_about_me"),
+        (
+            "5. After a cross-promotion offer, a decline",
+            '"no, just this project"',
+            "→ general_conversation",
+        ),
+        ("6. An outright rejection", '"never mind"', "→ general_conversation"),
+    ]
+    lines = [line for line in rules.splitlines() if re.match(r"^\d\. ", line)]
+    assert len(lines) == 6
+    for line, (start, example, result) in zip(lines, expected, strict=True):
+        assert line.startswith(start) and example in line and result in line, line
+    assert '"actually it\'s March 16th"' in lines[1]
+
+
+def test_the_project_is_named_inside_a_fence() -> None:
+    library = default_library()
+    inside = classifier_prompt(library, project_name="Backyard garden").text
+    assert inside.endswith(
+        'inside the project <untrusted kind="project_name">\nBackyard garden\n</untrusted>.'
+    )
+    outside = classifier_prompt(library, project_name=None).text
+    assert outside.endswith("This conversation happens outside any project.")
+
+
+def test_the_prompt_names_the_tool_whose_schema_is_the_taxonomy(text: str) -> None:
+    assert f"call the `{TOOL_NAME}` tool" in text
+    tool = tool_definition()
+    schema = tool["input_schema"]
+    assert isinstance(schema, dict)
+    properties = schema["properties"]
+    assert isinstance(properties, dict)
+    assert properties["intent"]["enum"] == list(INTENTS)
+    every_param = {p for spec in INTENTS.values() for p in spec.params}
+    assert set(properties) == {"intent"} | every_param
+    assert set(param_names()) == every_param
+    assert set(ToolInput.model_fields) == {"intent"} | every_param
