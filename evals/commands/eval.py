@@ -78,6 +78,19 @@ def _check_providers(names: list[str]) -> None:
             )
 
 
+def _replays(providers: list[str], cassette: Path | None, replay: bool | None) -> bool:
+    if "claude" not in providers or cassette is not None:
+        return False
+    if replay is None:
+        replay = not os.environ.get("ANTHROPIC_API_KEY")
+        if replay:
+            stderr().print(
+                "[dim]claude: no ANTHROPIC_API_KEY, so each suite is replayed from its recorded "
+                "cassette (fixtures/cassettes/*/suites/)[/]"
+            )
+    return replay
+
+
 @handles_errors
 def eval_command(
     suite: list[str] = typer.Option(
@@ -132,6 +145,12 @@ def eval_command(
         "--cassette",
         help="Replay the claude provider from this cassette (no key, no network).",
     ),
+    replay: bool | None = typer.Option(
+        None,
+        "--replay/--live",
+        help="Claude from each suite's recorded cassette, or from the API. Default: live with "
+        "ANTHROPIC_API_KEY, else replay.",
+    ),
     report: bool = typer.Option(
         True, "--report/--no-report", help="Write report.md and report.html."
     ),
@@ -140,7 +159,7 @@ def eval_command(
     """Run eval suites on providers and prompt versions; exit 1 when a gate fails."""
     if resume and retry_errors:
         raise ConverseError("--resume and --retry-errors name one run each", "use one of them")
-    if cassette is not None and epochs > 1:
+    if (cassette is not None or replay) and epochs > 1:
         raise ConverseError(
             "a cassette holds one answer per request, so epochs past the first cannot replay",
             "drop --epochs, or run live with ANTHROPIC_API_KEY",
@@ -160,6 +179,7 @@ def eval_command(
             script=script or (default_script() if "scripted" in providers else None),
             provider_options=parse_provider_options(provider_option),
             cassette=cassette,
+            replay=_replays(providers, cassette, replay),
         )
     elif suite or provider or prompt:
         stderr().print(

@@ -64,6 +64,8 @@ class RunConfig:
     script: Path | None = None
     provider_options: dict[str, dict[str, str]] = field(default_factory=dict)
     cassette: Path | None = None
+    # Claude replays each suite's recorded cassette (`converse record`) instead of the API.
+    replay: bool = False
 
 
 def plan(config: RunConfig, lends_embedder: Callable[[str], bool] | None = None) -> list[WorkItem]:
@@ -106,6 +108,15 @@ class Tally:
         self.failed += status == "fail"
         self.errors += status == "error"
         self.cached += bool(row.get("cached"))
+
+    def plus(self, other: Tally) -> Tally:
+        """Both tallies together."""
+        return Tally(
+            self.passed + other.passed,
+            self.failed + other.failed,
+            self.errors + other.errors,
+            self.cached + other.cached,
+        )
 
     def text(self) -> str:
         """For the progress bar."""
@@ -188,11 +199,12 @@ class Executor:
         pool: ProviderPool,
         cache: ResultCache | None,
         on_row: Callable[[dict[str, Any]], None] | None = None,
+        sandbox: Sandbox | None = None,
     ) -> None:
         self.run = run
         self.pool = pool
         self.cache = cache
-        self.sandbox = Sandbox()
+        self.sandbox = sandbox or Sandbox()
         self.on_row = on_row
         self._hashes: dict[tuple[str, str, str], dict[str, str]] = {}
         self._hash_lock = threading.Lock()

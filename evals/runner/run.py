@@ -16,6 +16,7 @@ from evals.runner.engine import Executor, RunConfig, Tally, WorkItem, execute, p
 from evals.runner.gitinfo import git_state
 from evals.runner.providers import Factory, ProviderPool, variant_label
 from evals.runner.results import RunDir, RunError, new_run_id, reports_dir, row_key
+from evals.runner.sandbox import Sandbox
 from evals.runner.summary import GroupResult, summarize
 from pipeline.errors import ConverseError
 from pipeline.providers.registry import make_providers
@@ -47,6 +48,7 @@ def config_meta(config: RunConfig) -> dict[str, Any]:
         "script": str(config.script.resolve()) if config.script else None,
         "provider_options": config.provider_options,
         "cassette": str(config.cassette.resolve()) if config.cassette else None,
+        "replay": config.replay,
     }
 
 
@@ -70,6 +72,7 @@ def config_from_meta(meta: dict[str, Any]) -> RunConfig:
         script=Path(data["script"]) if data.get("script") else None,
         provider_options={k: dict(v) for k, v in data.get("provider_options", {}).items()},
         cassette=Path(data["cassette"]) if data.get("cassette") else None,
+        replay=bool(data.get("replay", False)),
     )
 
 
@@ -102,6 +105,60 @@ def _lends_embedder(pool: ProviderPool, name: str) -> bool:
         return pool.get(name, {}).embedder is not None
     except ConverseError:
         return False  # the provider cannot start; the run says so when it builds it
+
+
+def suite_cassette(suite: str) -> Path | None:
+    """The recorded cassette of a suite (`converse record`): a real one, else a synthetic one."""
+    from evals.cassettes.config import REAL, SYNTHETIC, cassettes_dir
+
+    for kind in (REAL, SYNTHETIC):
+        path = cassettes_dir() / kind / "suites" / f"{suite}.yaml"
+        if path.is_file():
+            return path
+    return None
+
+
+def _phases(
+    config: RunConfig, todo: list[WorkItem], pool: ProviderPool, factory: Factory
+) -> list[tuple[ProviderPool, list[WorkItem]]]:
+    """Work grouped by the providers it needs.
+
+    A cassette patches the HTTP client for the whole process, so Claude replaying each suite's
+    own cassette runs one suite at a time, after everything else.
+    """
+    if not config.replay:
+        return [(pool, todo)]
+    replayed = [i for i in todo if i.provider == "claude"]
+    phases = [(pool, [i for i in todo if i.provider != "claude"])]
+    for suite in dict.fromkeys(i.suite.name for i in replayed):
+        cassette = suite_cassette(suite)
+        if cassette is None:
+            raise RunError(
+                f"no cassette for suite {suite}, so Claude cannot be replayed",
+                f"record it: converse record --suite {suite} (needs ANTHROPIC_API_KEY, or "
+                "--synthetic ANSWERS), or set ANTHROPIC_API_KEY to run live",
+            )
+        suite_pool = ProviderPool(config.script, config.provider_options, factory, cassette)
+        phases.append((suite_pool, [i for i in replayed if i.suite.name == suite]))
+    return phases
+
+
+def _start_providers(pool: ProviderPool, items: list[WorkItem]) -> None:
+    """Build every provider before the first case: a missing key or model is one clear error
+    instead of a run full of error rows."""
+    needed: dict[tuple[str, str], dict[str, str]] = {}
+    for item in items:
+        needed.setdefault((item.provider, variant_label(item.variant)), item.variant)
+    for (provider, _), variant in needed.items():
+        try:
+            pool.get(provider, variant)
+        except ConverseError:
+            raise
+        except Exception as exc:
+            raise RunError(
+                f"the {provider} provider cannot start: {type(exc).__name__}: {exc}",
+                "check that it is installed and configured (docs/evals.md, Providers)",
+            ) from exc
 
 
 def run_eval(
@@ -145,32 +202,29 @@ def run_eval(
         todo = [i for i in items if i.key in done and done[i.key]["status"] == "error"]
     else:
         todo = [i for i in items if i.key not in done]
+    phases = _phases(config, todo, pool, factory)
     cache = (
         ResultCache((root or reports_dir()) / CACHE_FILE)
         if config.use_cache and not retry_errors
         else None
     )
-    executor = Executor(run, pool, cache, on_row)
+    sandbox = Sandbox()
+    tally = Tally()
     try:
-        # Build every provider before the first case, so a missing key or model is one clear
-        # error instead of a run full of error rows.
-        needed: dict[tuple[str, str], dict[str, str]] = {}
-        for item in todo:
-            needed.setdefault((item.provider, variant_label(item.variant)), item.variant)
-        for (provider, _), variant in needed.items():
-            try:
-                pool.get(provider, variant)
-            except ConverseError:
-                raise
-            except Exception as exc:
-                raise RunError(
-                    f"the {provider} provider cannot start: {type(exc).__name__}: {exc}",
-                    "check that it is installed and configured (docs/evals.md, Providers)",
-                ) from exc
-        tally = execute(todo, executor, config.concurrency, progress=progress, console=console)
+        for phase_pool, phase_items in phases:
+            _start_providers(phase_pool, phase_items)
+            executor = Executor(run, phase_pool, cache, on_row, sandbox)
+            done_now = execute(
+                phase_items, executor, config.concurrency, progress=progress, console=console
+            )
+            tally = tally.plus(done_now)
+            if phase_pool is not pool:
+                phase_pool.close()
     finally:
-        executor.close()
-        pool.close()
+        sandbox.close()
+        run.close()
+        for phase_pool, _ in phases:
+            phase_pool.close()
         if cache is not None:
             cache.close()
     rows = run.latest_rows()

@@ -75,3 +75,42 @@ def test_claude_replays_a_synthetic_cassette(tmp_path, monkeypatch):
     assert {r["cassette"] for r in rows} == {str(cassette)}
     assert all(r["tokens"]["input"] > 0 for r in rows)
     assert yaml.safe_load(cassette.read_text())  # still a readable cassette
+
+
+def test_without_a_key_claude_replays_each_suites_recorded_cassette(tmp_path, monkeypatch):
+    monkeypatch.setenv("CONVERSE_FIXTURES_DIR", str(tmp_path / "fixtures"))
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    answers = write_yaml(tmp_path / "answers.yaml", ANSWERS)
+    first = write_yaml(tmp_path / "claude_tiny.yaml", SUITE)
+    second = write_yaml(
+        tmp_path / "claude_two.yaml",
+        {**SUITE, "name": "claude_two", "cases": SUITE["cases"][:1]},
+    )
+    runner = CliRunner()
+    for suite in (first, second):
+        recorded = runner.invoke(
+            app, ["record", "--suite", str(suite), "--synthetic", str(answers)]
+        )
+        assert recorded.exit_code == 0, recorded.output
+    cassettes = tmp_path / "fixtures" / "cassettes" / "synthetic" / "suites"
+    assert sorted(p.name for p in cassettes.iterdir()) == ["claude_tiny.yaml", "claude_two.yaml"]
+
+    result = runner.invoke(
+        app,
+        ["eval", "--no-progress", "--no-report", "--json", "--provider", "claude",
+         "--suite", str(first), "--suite", str(second)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "replayed from its recorded cassette" in result.stderr
+    results = {r["suite"]: r for r in json.loads(result.stdout)["results"]}
+    assert (results["claude_tiny"]["passed"], results["claude_tiny"]["n"]) == (2, 3)
+    assert (results["claude_two"]["passed"], results["claude_two"]["n"]) == (1, 1)
+    assert all(r["errors"] == 0 for r in results.values())
+
+    (cassettes / "claude_two.yaml").unlink()
+    missing = runner.invoke(
+        app, ["eval", "--no-progress", "--provider", "claude", "--suite", str(second)]
+    )
+    assert missing.exit_code == 2
+    assert "no cassette for suite claude_two" in missing.stderr
+    assert "converse record --suite claude_two" in missing.stderr
