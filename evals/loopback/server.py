@@ -71,7 +71,10 @@ class LoopbackServer:
         self.seen: list[Seen] = []
         self._httpd = ThreadingHTTPServer((host, port), _handler_for(self))
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._httpd.block_on_close = False  # keep-alive connections must not hold up close()
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -179,7 +182,7 @@ class LoopbackServer:
         }
 
     def _usage(self, body: dict[str, Any]) -> dict[str, int]:
-        tools = json.dumps(body.get("tools") or [], sort_keys=True)
+        tools = json.dumps(body["tools"], sort_keys=True) if body.get("tools") else ""
         system = body.get("system") or []
         blocks = [system] if isinstance(system, str) else list(system)
         cached_upto = max(

@@ -1,0 +1,101 @@
+"""`converse record --suite NAME`: real recordings need a key; synthetic ones use the loopback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from evals.cassettes import check_file, synthetic_answers
+from evals.cassettes.session import cassette_claude
+from evals.cli import app
+from evals.record import read_suite
+from pipeline.prompting import default_library
+
+runner = CliRunner()
+
+SUITE = """\
+name: mini_boundaries
+target: classify
+description: two cases for recording
+cases:
+  - id: shellfish
+    project: Weeknight cooking
+    message: "I'm allergic to shellfish"
+    expect: {intent: remember_about_me}
+  - id: yes-after-offer
+    history:
+      - operator: "I'm allergic to shellfish"
+      - companion: "I'll remember that you're allergic to shellfish — is that right?"
+        intent: remember_about_me
+    message: "yes"
+    expect: {intent: remember_about_me}
+"""
+
+
+@pytest.fixture
+def suite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("COLUMNS", "300")
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    path = tmp_path / "mini_boundaries.yaml"
+    path.write_text(SUITE, encoding="utf-8")
+    return path
+
+
+def test_recording_against_the_api_without_a_key_is_refused(suite: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["record", "--suite", str(suite), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert result.output == (
+        "error: converse record calls the real Anthropic API and ANTHROPIC_API_KEY is not set — "
+        "export ANTHROPIC_API_KEY=... (it never reaches a cassette), or pass --synthetic ANSWERS "
+        "to record from the loopback server\n"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_synthetic_recording_replays_and_checks_fresh(suite: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app,
+        [
+            "record",
+            "--suite",
+            str(suite),
+            "--synthetic",
+            str(synthetic_answers()),
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    cassette = out / "synthetic" / "suites" / "mini_boundaries.yaml"
+    assert result.output.splitlines()[:2] == [
+        "  shellfish: remember_about_me",
+        "  yes-after-offer: remember_about_me",
+    ]
+    meta = yaml.safe_load(cassette.read_text())["metadata"]["converse"]
+    assert meta["synthetic"] is True
+    assert meta["rerecord"].startswith(f"converse record --suite {suite} --synthetic ")
+    assert check_file(cassette, default_library()).ok
+
+    _, _, cases = read_suite(suite)
+    with cassette_claude(cassette, mode="replay", rerecord=meta["rerecord"]) as session:
+        got = [session.providers.classifier.classify(case.request) for case in cases]
+    assert [(g.intent, g.model, g.error) for g in got] == [
+        ("remember_about_me", "synthetic-fixture", None),
+        ("remember_about_me", "synthetic-fixture", None),
+    ]
+
+
+def test_suites_that_make_no_model_calls_are_not_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "blocks.yaml"
+    path.write_text("name: blocks\ntarget: memory_block\ndescription: x\ncases: []\n")
+    result = runner.invoke(
+        app, ["record", "--suite", str(path), "--synthetic", str(synthetic_answers())]
+    )
+    assert result.exit_code == 1
+    assert result.output.startswith(
+        "error: suite blocks targets memory_block; only classify suites are recorded"
+    )
