@@ -89,3 +89,19 @@ class TurnRow(Base):
     channel: Mapped[str] = mapped_column(String(32))
     meta: Mapped[dict[str, Any]] = mapped_column(JsonType)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AssertionEmbeddingRow(Base):
+    """An assertion's embedding under one model: float32 bytes, and the hash of the content
+    it was computed from, so an amended assertion is re-embedded instead of mis-matched."""
+
+    __tablename__ = "assertion_embeddings"
+
+    assertion_id: Mapped[int] = mapped_column(
+        ForeignKey("assertions.id", ondelete="CASCADE"), primary_key=True
+    )
+    model: Mapped[str] = mapped_column(String(100), primary_key=True)
+    dim: Mapped[int] = mapped_column(Integer)
+    content_sha256: Mapped[str] = mapped_column(String(64))
+    vector: Mapped[bytes] = mapped_column()
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,268 @@
+"""Semantic memory search: keyword match, cosine similarity and recency, scored over all rows
+at once with numpy (no Python loop over rows at query time).
+
+For an assertion with cosine similarity `cos` to the query and keyword fraction `kw` (the
+share of the query's keywords that match a word of the assertion, by the forget-matching
+rule of docs/memory.md: equal words, or both >= 5 letters with the same first 5):
+
+    similarity = cos + KEYWORD_WEIGHT * kw * (1 - cos)   (a keyword match closes part of the gap)
+    recency    = 1 / (1 + 0.1 * age_days)
+    final      = (1 - w) * similarity + w * recency,  w = 0.3    (the specification's formula)
+
+Only assertions with similarity >= MIN_SIMILARITY are returned, best `final` first, at most k.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+import numpy.typing as npt
+from sqlalchemy.orm import Session
+
+from pipeline.clock import utcnow
+from pipeline.domain import Assertion, NormativeForce
+from pipeline.memory.embeddings import Embedder, Vectors, from_bytes, to_bytes
+from pipeline.memory.matching import Match, keywords
+from pipeline.store import embeddings as repo
+from pipeline.store.embeddings import StoredVector
+
+KEYWORD_WEIGHT = 0.5
+RECENCY_WEIGHT = 0.3
+RECENCY_RATE = 0.1
+MIN_SIMILARITY = 0.30
+DEFAULT_K = 5
+# Semantic forget matching: the best assertion must reach FORGET_MIN_SIMILARITY, and others
+# within FORGET_MARGIN of it make the match ambiguous rather than a guess.
+FORGET_MIN_SIMILARITY = 0.35
+FORGET_MARGIN = 0.06
+FORGET_MAX_CANDIDATES = 3
+
+_WORD = re.compile(r"[\w']+")
+_STEM = 5
+_DAY = 86_400.0
+
+
+def content_sha256(content: str) -> str:
+    """The hash stored beside a vector: a changed content means a stale vector."""
+    return hashlib.sha256(content.encode("utf-8")).hexdigest()
+
+
+def ensure_vectors(
+    session: Session, items: Sequence[tuple[int, str]], embedder: Embedder
+) -> Vectors:
+    """Vectors of (assertion id, content) pairs, in order; missing or stale ones are computed
+    in one batch and stored, so each content is embedded once per model."""
+    if not items:
+        return np.zeros((0, embedder.dim), dtype=np.float32)
+    stored = repo.load_vectors(session, [aid for aid, _ in items], embedder.model_name)
+    return _complete(session, items, stored, embedder)
+
+
+def _complete(
+    session: Session,
+    items: Sequence[tuple[int, str]],
+    stored: dict[int, StoredVector],
+    embedder: Embedder,
+) -> Vectors:
+    matrix = np.zeros((len(items), embedder.dim), dtype=np.float32)
+    missing: list[int] = []
+    for row, (aid, content) in enumerate(items):
+        found = stored.get(aid)
+        if (
+            found is not None
+            and found.dim == embedder.dim
+            and found.content_sha256 == content_sha256(content)
+        ):
+            matrix[row] = from_bytes(found.vector, found.dim)
+        else:
+            missing.append(row)
+    if missing:
+        fresh = embedder.embed([items[row][1] for row in missing])
+        matrix[missing] = fresh
+        repo.save_vectors(
+            session,
+            embedder.model_name,
+            [
+                StoredVector(
+                    items[row][0], embedder.dim, content_sha256(items[row][1]), to_bytes(vec)
+                )
+                for row, vec in zip(missing, fresh, strict=True)
+            ],
+        )
+    return matrix
+
+
+def _term(word: str) -> str:
+    """Words that match under the forget rule share a term: a 5-letter prefix, or the whole word."""
+    return f"p:{word[:_STEM]}" if len(word) >= _STEM else f"e:{word}"
+
+
+def content_terms(content: str) -> set[str]:
+    """The terms of a stored content (every word, stop words included, as keyword_score does)."""
+    return {_term(w.strip("'")) for w in _WORD.findall(content.lower()) if w.strip("'")}
+
+
+class MemoryIndex:
+    """Vectors, ages and keyword postings of many assertions, scored together with numpy."""
+
+    def __init__(
+        self, vectors: Vectors, created: Sequence[datetime], contents: Sequence[str]
+    ) -> None:
+        if len(vectors) != len(created) or len(created) != len(contents):
+            raise ValueError("vectors, created and contents must have the same length")
+        self.vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        self.created_s = np.array([c.timestamp() for c in created], dtype=np.float64)
+        self._vocabulary: dict[str, int] = {}
+        columns: list[int] = []
+        rows: list[int] = []
+        for row, content in enumerate(contents):
+            for term in content_terms(content):
+                columns.append(self._vocabulary.setdefault(term, len(self._vocabulary)))
+                rows.append(row)
+        order = np.argsort(np.array(columns, dtype=np.int64), kind="stable")
+        self._rows = np.array(rows, dtype=np.int64)[order]
+        counts = np.bincount(np.array(columns, dtype=np.int64), minlength=len(self._vocabulary))
+        self._starts = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+
+    def __len__(self) -> int:
+        return int(self.vectors.shape[0])
+
+    def keyword_fraction(self, query: str) -> npt.NDArray[np.float32]:
+        """Per row, the share of the query's keywords that match one of its words."""
+        keys = keywords(query)
+        n = len(self)
+        if not keys:
+            return np.zeros(n, dtype=np.float32)
+        hits = [
+            self._rows[self._starts[col] : self._starts[col + 1]]
+            for col in (self._vocabulary.get(_term(k)) for k in keys)
+            if col is not None
+        ]
+        if not hits:
+            return np.zeros(n, dtype=np.float32)
+        counts = np.bincount(np.concatenate(hits), minlength=n)
+        return (counts / len(keys)).astype(np.float32)
+
+    def scores(
+        self, query: str, query_vector: Vectors, now: datetime
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """(similarity, final) for every row; see the module docstring for the formula."""
+        similarity = self.vectors @ np.asarray(query_vector, dtype=np.float32)
+        keyword = self.keyword_fraction(query)
+        matched = np.flatnonzero(keyword)
+        if matched.size:
+            cosine = similarity[matched]
+            similarity[matched] = cosine + KEYWORD_WEIGHT * keyword[matched] * (1.0 - cosine)
+        age_days = (now.timestamp() - self.created_s) / _DAY
+        np.maximum(age_days, 0.0, out=age_days)
+        recency = 1.0 / (1.0 + RECENCY_RATE * age_days.astype(np.float32))
+        final = similarity * np.float32(1.0 - RECENCY_WEIGHT)
+        final += np.float32(RECENCY_WEIGHT) * recency
+        return similarity, final
+
+    def top(
+        self,
+        query: str,
+        query_vector: Vectors,
+        now: datetime,
+        k: int = DEFAULT_K,
+        min_similarity: float = MIN_SIMILARITY,
+    ) -> list[tuple[int, float, float]]:
+        """Up to k (row, similarity, final) above the similarity threshold, best final first."""
+        n = len(self)
+        if n == 0 or k <= 0:
+            return []
+        similarity, final = self.scores(query, query_vector, now)
+        ranked = np.where(similarity >= min_similarity, final, -np.inf)
+        k = min(k, n)
+        picked = np.argpartition(ranked, n - k)[n - k :]
+        picked = picked[np.argsort(-ranked[picked], kind="stable")]
+        return [
+            (int(i), float(similarity[i]), float(final[i]))
+            for i in picked
+            if np.isfinite(ranked[i])
+        ]
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One search result and how it scored."""
+
+    assertion_id: int
+    engagement_id: int
+    display_number: int
+    content: str
+    force: NormativeForce
+    created_at: datetime
+    similarity: float
+    score: float
+
+
+def search_memory(
+    session: Session,
+    engagement_ids: Sequence[int],
+    query: str,
+    embedder: Embedder,
+    *,
+    now: datetime | None = None,
+    k: int = DEFAULT_K,
+    min_similarity: float = MIN_SIMILARITY,
+) -> list[SearchHit]:
+    """The best live assertions of these engagements for a query (missing vectors are stored)."""
+    rows = repo.embedded_assertions(session, engagement_ids, embedder.model_name)
+    if not rows or not query.strip():
+        return []
+    stored = {r.assertion_id: r.stored for r in rows if r.stored is not None}
+    vectors = _complete(session, [(r.assertion_id, r.content) for r in rows], stored, embedder)
+    index = MemoryIndex(vectors, [r.created_at for r in rows], [r.content for r in rows])
+    query_vector = embedder.embed([query])[0]
+    hits = index.top(query, query_vector, now or utcnow(), k, min_similarity)
+    return [
+        SearchHit(
+            assertion_id=rows[i].assertion_id,
+            engagement_id=rows[i].engagement_id,
+            display_number=rows[i].display_number,
+            content=rows[i].content,
+            force=rows[i].force,
+            created_at=rows[i].created_at,
+            similarity=round(sim, 4),
+            score=round(score, 4),
+        )
+        for i, sim, score in hits
+    ]
+
+
+def semantic_forget(
+    session: Session,
+    description: str,
+    candidates: Sequence[Assertion],
+    embedder: Embedder,
+    *,
+    tie: bool,
+) -> Match:
+    """Forget matching by meaning: the fallback when keywords find nothing (`tie=False`), or
+    the tie-breaker among keyword-tied candidates (`tie=True`, which never drops to no_match).
+
+    The best candidate wins when no other is within FORGET_MARGIN of it; otherwise the close
+    ones are ambiguous. As a fallback, the best must also reach FORGET_MIN_SIMILARITY.
+    """
+    if not candidates or not description.strip():
+        return (
+            Match("ambiguous", tuple(candidates)) if tie and candidates else Match("no_match", ())
+        )
+    vectors = ensure_vectors(session, [(a.id, a.content) for a in candidates], embedder)
+    similarity = vectors @ embedder.embed([description])[0]
+    order = np.argsort(-similarity, kind="stable")
+    best = float(similarity[order[0]])
+    if not tie and best < FORGET_MIN_SIMILARITY:
+        return Match("no_match", ())
+    floor = best - FORGET_MARGIN if tie else max(FORGET_MIN_SIMILARITY, best - FORGET_MARGIN)
+    close = [candidates[int(i)] for i in order if similarity[int(i)] >= floor]
+    if len(close) == 1:
+        return Match("confirm_retraction", (close[0],))
+    return Match("ambiguous", tuple(close[:FORGET_MAX_CANDIDATES] if not tie else close))

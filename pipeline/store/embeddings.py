@@ -1,0 +1,148 @@
+"""Stored assertion embeddings: read and write the bytes; what they mean is memory's business."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.orm import Session
+
+from pipeline.clock import as_utc, utcnow
+from pipeline.domain import NormativeForce
+from pipeline.store.tables import AssertionEmbeddingRow, AssertionRow
+
+# Bound parameters per statement stay well under SQLite's and PostgreSQL's limits.
+_CHUNK = 500
+
+
+@dataclass(frozen=True)
+class StoredVector:
+    """One stored embedding."""
+
+    assertion_id: int
+    dim: int
+    content_sha256: str
+    vector: bytes
+
+
+@dataclass(frozen=True)
+class EmbeddedAssertion:
+    """An assertion's text and age with its stored vector under one model, if any."""
+
+    assertion_id: int
+    engagement_id: int
+    display_number: int
+    content: str
+    force: NormativeForce
+    created_at: datetime
+    stored: StoredVector | None
+
+
+def _chunks(ids: Sequence[int]) -> Iterable[Sequence[int]]:
+    for start in range(0, len(ids), _CHUNK):
+        yield ids[start : start + _CHUNK]
+
+
+def load_vectors(
+    session: Session, assertion_ids: Sequence[int], model: str
+) -> dict[int, StoredVector]:
+    """Stored vectors of these assertions under `model`, by assertion id."""
+    found: dict[int, StoredVector] = {}
+    for chunk in _chunks(list(assertion_ids)):
+        rows = session.execute(
+            select(
+                AssertionEmbeddingRow.assertion_id,
+                AssertionEmbeddingRow.dim,
+                AssertionEmbeddingRow.content_sha256,
+                AssertionEmbeddingRow.vector,
+            ).where(
+                AssertionEmbeddingRow.model == model,
+                AssertionEmbeddingRow.assertion_id.in_(chunk),
+            )
+        )
+        for assertion_id, dim, sha, vector in rows:
+            found[assertion_id] = StoredVector(assertion_id, dim, sha, bytes(vector))
+    return found
+
+
+def save_vectors(session: Session, model: str, vectors: Sequence[StoredVector]) -> int:
+    """Store (or replace) vectors under `model`; returns how many were written."""
+    if not vectors:
+        return 0
+    ids = [v.assertion_id for v in vectors]
+    for chunk in _chunks(ids):
+        session.execute(
+            delete(AssertionEmbeddingRow).where(
+                AssertionEmbeddingRow.model == model,
+                AssertionEmbeddingRow.assertion_id.in_(chunk),
+            )
+        )
+    now = utcnow()
+    session.execute(
+        insert(AssertionEmbeddingRow),
+        [
+            {
+                "assertion_id": v.assertion_id,
+                "model": model,
+                "dim": v.dim,
+                "content_sha256": v.content_sha256,
+                "vector": v.vector,
+                "created_at": now,
+            }
+            for v in vectors
+        ],
+    )
+    return len(vectors)
+
+
+def count_vectors(session: Session, model: str | None = None) -> int:
+    """How many vectors are stored (under `model`, or all)."""
+    query = select(func.count()).select_from(AssertionEmbeddingRow)
+    if model is not None:
+        query = query.where(AssertionEmbeddingRow.model == model)
+    return int(session.scalar(query) or 0)
+
+
+def embedded_assertions(
+    session: Session,
+    engagement_ids: Sequence[int],
+    model: str,
+    forces: Sequence[NormativeForce] = (NormativeForce.HELD, NormativeForce.COMMITTED),
+) -> list[EmbeddedAssertion]:
+    """Assertions of these engagements with their vectors under `model` (None when missing)."""
+    if not engagement_ids:
+        return []
+    query = (
+        select(
+            AssertionRow.id,
+            AssertionRow.engagement_id,
+            AssertionRow.display_number,
+            AssertionRow.content,
+            AssertionRow.force,
+            AssertionRow.created_at,
+            AssertionEmbeddingRow.dim,
+            AssertionEmbeddingRow.content_sha256,
+            AssertionEmbeddingRow.vector,
+        )
+        .outerjoin(
+            AssertionEmbeddingRow,
+            (AssertionEmbeddingRow.assertion_id == AssertionRow.id)
+            & (AssertionEmbeddingRow.model == model),
+        )
+        .where(
+            AssertionRow.engagement_id.in_(list(engagement_ids)),
+            AssertionRow.force.in_([f.value for f in forces]),
+        )
+        .order_by(AssertionRow.id)
+    )
+    out: list[EmbeddedAssertion] = []
+    for aid, eid, number, content, force, created, dim, sha, vector in session.execute(query):
+        stored = StoredVector(aid, dim, sha, bytes(vector)) if vector is not None else None
+        out.append(
+            EmbeddedAssertion(
+                aid, eid, number, content, NormativeForce(force), as_utc(created), stored
+            )
+        )
+    return out
