@@ -25,6 +25,7 @@ from pipeline.domain import (
 from pipeline.errors import InvalidMessage, ProviderError
 from pipeline.intents import HandlerContext, route
 from pipeline.memory.block import load_personal_memory
+from pipeline.memory.embeddings import Embedder
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers.base import Classifier, ClassifyRequest, Responder, RespondRequest
 from pipeline.providers.replies import compose_reply
@@ -113,9 +114,15 @@ def converse(
     channel: str = "cli",
     companion_name: str = COMPANION_NAME,
     now: datetime | None = None,
+    embedder: Embedder | None = None,
 ) -> TurnOutcome:
-    """Run one turn end to end and persist it; bad input raises before anything is stored."""
+    """Run one turn end to end and persist it; bad input raises before anything is stored.
+
+    `embedder` gives forget_about_me semantic matching; by default a classifier that carries
+    one (the local provider) lends it, and others leave matching to keywords.
+    """
     text = check_message(message)
+    embedder = embedder if embedder is not None else _embedder_of(classifier)
     library = library or default_library()
     started = time.perf_counter()
     found_person, found_project = _resolve(store, person, project)
@@ -139,6 +146,7 @@ def converse(
                     classified=classified,
                     prior_companion=prior_companion,
                     now=moment,
+                    embedder=embedder,
                 )
             )
             operator_turn = add_turn(
@@ -202,6 +210,11 @@ def converse(
         reply=reply,
         personal_memory=loaded.personal_memory,
     )
+
+
+def _embedder_of(classifier: Classifier) -> Embedder | None:
+    found = getattr(classifier, "embedder", None)
+    return found if isinstance(found, Embedder) else None
 
 
 def _classifier_meta(classified: ClassifiedIntent) -> dict[str, Any]:

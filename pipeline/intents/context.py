@@ -8,6 +8,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from pipeline.domain import ClassifiedIntent, Engagement, HistoryTurn, Person
+from pipeline.memory.embeddings import Embedder
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,8 @@ class HandlerContext:
     classified: ClassifiedIntent
     prior_companion: HistoryTurn | None
     now: datetime
+    # Semantic matching for forget_about_me (tie-breaker and fallback); None = keywords only.
+    embedder: Embedder | None = None
 
     def param(self, name: str) -> str:
         """A classified parameter, stripped; "" when absent."""

@@ -7,7 +7,8 @@ from typing import Any
 
 from pipeline.domain import Assertion, MemoryChange, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
-from pipeline.memory.matching import match_forget
+from pipeline.memory.matching import Match, match_forget
+from pipeline.memory.search import semantic_forget
 from pipeline.store import assertions as repo
 
 INTENT = "forget_about_me"
@@ -70,6 +71,18 @@ def _pick_candidate(description: str, candidates: list[dict[str, Any]]) -> int |
     return None
 
 
+def _semantic(
+    ctx: HandlerContext, description: str, committed: list[Assertion], match: Match
+) -> Match:
+    """Keywords first (docs/memory.md); meaning breaks their ties and is the fallback when
+    they find nothing ("forget the seafood thing" -> "allergic to all shellfish")."""
+    if ctx.embedder is None or match.action == "confirm_retraction":
+        return match
+    if match.action == "ambiguous":
+        return semantic_forget(ctx.session, description, match.assertions, ctx.embedder, tie=True)
+    return semantic_forget(ctx.session, description, committed, ctx.embedder, tie=False)
+
+
 def handle_forget(ctx: HandlerContext) -> RouteResult:
     """Retract what the previous turn matched when confirmed; otherwise match the description."""
     personal_id = ctx.person.personal_engagement_id
@@ -89,7 +102,7 @@ def handle_forget(ctx: HandlerContext) -> RouteResult:
         if number is not None:
             return _confirm(repo.get_by_number(ctx.session, personal_id, number))
     committed = repo.list_assertions(ctx.session, personal_id, [NormativeForce.COMMITTED])
-    match = match_forget(description, committed)
+    match = _semantic(ctx, description, committed, match_forget(description, committed))
     if match.action == "confirm_retraction":
         return _confirm(match.assertions[0])
     if match.action == "ambiguous":
