@@ -1,0 +1,258 @@
+"""History-aware continuations: what the prior companion turn offered, and how the reply answers it.
+
+The prior companion turn decides (docs/intents.md, "Continuations"). Its intent and operation
+data say what was offered when the pipeline produced it; when only its text is known (eval
+suites, imported histories) the offer is read from the wording, and the fact from the
+companion's restatement or from the operator's message before it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from pipeline.domain import HistoryTurn, Role
+from pipeline.providers.base import ClassifyRequest
+from pipeline.providers.local.extract import forget_description, personal_fact
+from pipeline.providers.local.language import is_question, words, wordset
+from pipeline.providers.local.refine import correction_body, shares_content, without_interjections
+
+OfferKind = Literal["remember", "retraction", "ambiguous", "cross_promotion"]
+ReplyKind = Literal["confirm", "reject", "decline", "refine", "choose", "other"]
+
+_F = re.IGNORECASE
+_ASKS = re.compile(
+    r"\?|\b(?:want me to|should i|shall i|would you like|do you want|is that right|"
+    r"is that correct|did i get that right|have i got that right|let me know)\b",
+    _F,
+)
+_CROSS_PROMOTION = re.compile(
+    r"\b(?:across|in|for|to|into) (?:all )?(?:of )?your (?:other )?(?:projects|engagements)\b"
+    r"|\b(?:every|any|all) (?:of )?your projects\b|\beverywhere\b|\bbeyond this (?:project|one)\b"
+    r"|\bother projects\b|\bacross projects\b|\bpersonal (?:memory|notes|facts)\b"
+    r"|\bremember (?:that|this|it) (?:about|for) you\b|\bglobally\b",
+    _F,
+)
+_RETRACTION_ASK = re.compile(
+    r"\b(?:stop using|stop remembering|forget|remove|delete|drop|erase|retract)\b", _F
+)
+_CANDIDATES = re.compile(r"#\d+.*#\d+|\bwhich (?:one|of)\b|\bnot sure which\b", _F)
+_RESTATED = (
+    re.compile(
+        r"\bremember (?:that )?(?P<fact>.+?)(?:\s+instead)?\s*"
+        r"(?:[—–]|\s-\s|[.?!;]|,? is that|,? right\b|$)",
+        _F,
+    ),
+    re.compile(
+        r"(?:^|[—–:,.!]\s*)(?P<fact>(?:you(?:'re|’re| are| have|'ve| prefer| like| love| hate"
+        r"| live| work| can't| don't| get| go| were| was)|your\s)[^.?!—–]*)",
+        _F,
+    ),
+)
+_STOP_USING = re.compile(
+    r"\b(?:stop using|stop remembering|forget|remove|delete|drop|erase)\s+"
+    r"(?:that\s+|the (?:note|fact) (?:that|about)\s+)?"
+    r"(?P<fact>[^?]+?)\s*(?:\?|—|–|$)",
+    _F,
+)
+
+AFFIRM = re.compile(
+    r"^(?:yes|yeah|yea|yep|yup|ya|yes please|sure|surely|correct|right|exactly|absolutely|"
+    r"definitely|certainly|indeed|of course|ok|okay|k|affirmative|perfect|great|good|fine|true|"
+    r"mhm+|uh[- ]?huh|please|please do|go ahead|go for it|do it|do that|sounds good|sounds right|"
+    r"that'?s (?:right|it|correct|the one|true|fine|good|perfect|accurate)|"
+    r"that is (?:right|correct)|you got it|spot on|bingo|agreed|confirm(?:ed)?|that one|"
+    r"this one|all good|yes sir|aye|totally)\b",
+    _F,
+)
+NEGATE = re.compile(
+    r"^(?:no|nope|nah|nay|not really|negative|never ?mind|nevermind|forget it|forget that|"
+    r"forget i said|scratch that|cancel|ignore|don't|do not|please don't|let's not|skip|drop it|"
+    r"no need|not needed|wrong|incorrect|not now|no thanks|not necessary|leave it)\b",
+    _F,
+)
+CORRECT = re.compile(
+    r"^(?:actually|close|almost|nearly|not quite|not exactly|kind of|sort of|well|wait|sorry|"
+    r"oops|correction|i mean|rather|make (?:that|it)|change (?:that|it) to|more like|"
+    r"it should be|should be|technically|mostly|partly|partially)\b",
+    _F,
+)
+_CONTRAST = re.compile(r"\b(?:not|rather than|instead of|instead)\b|^(?:just|only)\b|\bonly$", _F)
+_SCOPE = re.compile(
+    r"\b(?:just|only|keep (?:it|that|this)|leave (?:it|that)|stay|stays|specific to|limited to|"
+    r"relevant to)\b.*\b(?:here|this (?:one|project|\w+)|local|scoped|separate|the \w+)\b"
+    r"|\bnot (?:across|everywhere|globally|all of them|for all|in all|in the others|in other|"
+    r"my other|for my other)\b|\b(?:other|rest of my) projects (?:don't|do not|won't)\b"
+    r"|\bone-off\b|\bout of (?:my|the) other\b|^(?:here|this \w+) only\b|\bthis project only\b"
+    r"|^(?:just|only) (?:here|this one|for this)\b",
+    _F,
+)
+# Words a reply uses to talk about the offer rather than to state a new value.
+_META = wordset(
+    "thanks thank you bother leave it that this fine ok okay joking kidding just saying "
+    "important matter matters doesn't does worth saving save store remember keep need "
+    "needed don't do not please forget never mind i i'm was me it's that's is really all "
+    "at anything nothing said know really sure yes yeah no nope nah right correct exactly "
+    "remove delete drop one go ahead sounds good great perfect cool across everywhere "
+    "projects project them those these the a an of in for my your all good totally "
+    "definitely absolutely of course k to was were be want you we us our mean meant thing "
+    "stuff anyway ignore cancel skip necessary now later maybe sorry"
+)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What the prior companion turn is waiting for an answer to."""
+
+    kind: OfferKind
+    fact: str = ""
+    description: str = ""
+
+
+def _previous_operator(history: tuple[HistoryTurn, ...]) -> HistoryTurn | None:
+    for turn in reversed(history[:-1]):
+        if turn.role is Role.OPERATOR:
+            return turn
+    return None
+
+
+def _restated_fact(text: str) -> str:
+    for pattern in _RESTATED:
+        found = pattern.search(text)
+        if found:
+            fact = found.group("fact").strip(" ,.;:")
+            if (
+                fact
+                and not _CROSS_PROMOTION.fullmatch(fact)
+                and fact.lower().split()[0].startswith("you")
+            ):
+                return fact[:1].upper() + fact[1:]
+    return ""
+
+
+def _offered_fact(prior: HistoryTurn, history: tuple[HistoryTurn, ...], restated: bool) -> str:
+    data = prior.operation_data
+    for key in ("personal_fact", "knowledge"):
+        value = data.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip() if key == "personal_fact" else personal_fact(value)
+    if restated:
+        fact = _restated_fact(prior.content)
+        if fact:
+            return fact
+    operator = _previous_operator(history)
+    return personal_fact(operator.content) if operator is not None else ""
+
+
+def pending_offer(request: ClassifyRequest) -> Offer | None:
+    """The offer the prior companion turn made, if the message answers one."""
+    prior = request.prior_companion
+    if prior is None:
+        return None
+    data = prior.operation_data
+    action = data.get("action")
+    text = prior.content
+    asks = bool(_ASKS.search(text))
+    if prior.intent == "forget_about_me":
+        if action == "confirm_retraction" or (
+            action is None and asks and not _CANDIDATES.search(text)
+        ):
+            matched = str(data.get("matched_fact") or "")
+            if not matched:
+                found = _STOP_USING.search(text)
+                matched = found.group("fact").strip() if found else ""
+            if not has_new_content(matched):
+                matched = ""
+            operator = _previous_operator(request.history)
+            described = forget_description(operator.content) if operator is not None else ""
+            return Offer("retraction", fact=matched, description=matched or described)
+        if action == "ambiguous" or (action is None and _CANDIDATES.search(text)):
+            return Offer("ambiguous", description=str(data.get("forget_description") or ""))
+        return None
+    if _CROSS_PROMOTION.search(text) and asks:
+        return Offer("cross_promotion", fact=_offered_fact(prior, request.history, restated=False))
+    offered = action in ("held", "refined") or (action is None and asks)
+    if prior.intent == "remember_about_me" and offered:
+        return Offer("remember", fact=_offered_fact(prior, request.history, restated=True))
+    return None
+
+
+def found_you(text: str) -> bool:
+    """Whether a restated fact is about the person ("you ...", "your ...")."""
+    return bool(re.match(r"\s*(?:that\s+)?(?:you|your)\b", text, _F))
+
+
+def has_new_content(body: str) -> bool:
+    """Whether a reply carries a value of its own, beyond yes/no and talk about the offer."""
+    return any(w not in _META for w in words(body))
+
+
+REFUSAL = re.compile(
+    r"\b(?:don'?t|do not|didn'?t|not|never|no need to|(?:rather|prefer) (?:you )?(?:not|didn'?t)|"
+    r"let'?s not|won'?t need to|shouldn'?t)\s+(?:\w+\s+){0,2}?"
+    r"(?:store|save|saving|remember|keep|note|record|track|bother|worry|need|use)\b"
+    r"|\bforget (?:it|that|i said|about it|i mentioned)\b|\bscratch that\b|\bnever ?mind\b"
+    r"|\b(?:just|only) (?:an idea|a thought|saying|thinking|kidding|joking|venting)\b"
+    r"|\bwas (?:just )?(?:joking|kidding|saying|venting)\b"
+    r"|\bnot (?:important|worth|relevant|needed|necessary|sure yet|certain|definite)\b"
+    r"|\bdoesn'?t matter\b|\bignore (?:that|it|me)\b|\bleave it\b|\bdrop it\b|\bskip it\b",
+    _F,
+)
+
+
+def read_reply(message: str, offer: Offer, reply_scores: dict[str, float]) -> ReplyKind:
+    """Whether the message confirms, rejects, declines, refines — or is something else.
+
+    Sentence form decides when it is clear (a leading yes / no / actually, "X, not Y", a
+    scope like "just this project"); otherwise the nearest reply examples do, and a long
+    message that is none of these is a new message ("other").
+    """
+    text = without_interjections(message)
+    tokens = words(text)
+    body = correction_body(text)
+    new_content = has_new_content(body)
+    correcting = bool(CORRECT.match(text) or _TRAILING_CORRECTION.search(text))
+    if offer.kind == "ambiguous":
+        if NEGATE.match(text) and not new_content:
+            return "reject"
+        if re.search(
+            r"#?\b\d+\b|\b(?:first|second|third|fourth|fifth|last|latter|former)\b", text, _F
+        ):
+            return "choose"
+        return "choose" if len(tokens) <= 8 and not text.endswith("?") else "other"
+    if offer.kind == "cross_promotion" and (_SCOPE.search(text) or NEGATE.match(text)):
+        return "decline"
+    if REFUSAL.search(text) and not (AFFIRM.match(text) and offer.kind == "retraction"):
+        return "reject"
+    if correcting and new_content:
+        return "refine"
+    if AFFIRM.match(text):
+        if new_content and re.search(r"\b(?:but|only|just|except|actually|not)\b", text, _F):
+            return "refine"
+        return "confirm"
+    if NEGATE.match(text):
+        if new_content and offer.kind != "retraction":
+            return "refine"
+        return "reject"
+    if new_content and _CONTRAST.search(text) and len(tokens) <= 12:
+        return "refine"
+    best = max(reply_scores, key=lambda k: reply_scores[k]) if reply_scores else ""
+    if best and reply_scores[best] >= REPLY_MIN_SIMILARITY and len(tokens) <= 8:
+        kind = {"decline_cross_promotion": "decline"}.get(best, best)
+        if kind == "decline" and offer.kind != "cross_promotion":
+            kind = "reject"
+        if kind == "refine" and not new_content:
+            kind = "confirm"
+        return kind  # type: ignore[return-value]
+    # A short value, or a statement about the same thing, corrects the offer: a refinement
+    # restates part of what it corrects.
+    related = len(tokens) <= 4 or (offer.kind == "remember" and shares_content(body, offer.fact))
+    if new_content and related and not is_question(text):
+        return "refine"
+    return "other"
+
+
+_TRAILING_CORRECTION = re.compile(r"[\s,]+(?:actually|instead)[\s.!]*$", _F)
+# Cosine similarity to the nearest reply examples above which their kind is trusted.
+REPLY_MIN_SIMILARITY = 0.55

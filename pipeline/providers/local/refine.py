@@ -1,0 +1,282 @@
+"""Refinements: put the corrected value into the offered fact, so the old value is gone.
+
+"You're allergic to all shellfish" + "no, just shrimp" -> "You're allergic to shrimp";
+"Your birthday is March 15th" + "actually it's March 16th" -> "Your birthday is March 16th".
+The rules are about the shape of English corrections ("X, not Y", "actually it's X",
+"just X", a new date for a date), in this order:
+
+1. "X, not Y" / "not Y, X" / "X instead of Y": Y is found in the fact and replaced by X.
+2. A value with a type (date, time, weekday, number) replaces the fact's value of that type.
+3. A whole first-person clause ("actually I'm 43") is the new fact, in the second person.
+4. A prepositional qualifier ("only on weekdays") replaces the fact's phrase with the same
+   preposition, or is appended.
+5. Otherwise the value replaces the fact's object: the phrase ending in a word the value
+   shares with it, or everything after the fact's last verb or preposition.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.providers.local.extract import to_second_person
+from pipeline.providers.local.language import wordset
+
+_F = re.IGNORECASE
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_ORD = r"\d{1,2}(?:st|nd|rd|th)?"
+_TYPED = (
+    re.compile(
+        rf"\b(?:{_MONTH}\.? {_ORD}|(?:the )?{_ORD}(?: of)? {_MONTH}"
+        r"|the \d{1,2}(?:st|nd|rd|th))\b",
+        _F,
+    ),
+    re.compile(
+        r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(?:noon|midnight)\b|\b\d{1,2}:\d\d\b", _F
+    ),
+    re.compile(
+        r"\b(?:January|February|March|April|May|June|July|August|September|October|November"
+        r"|December)\b"
+    ),
+    re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", _F),
+    re.compile(r"\b\d+(?:[.,]\d+)?(?:\s*%| percent)?\b", _F),
+)
+_LEAD_MARKERS = re.compile(
+    r"^(?:(?:no|nope|nah|not quite|not exactly|not really|close|almost|nearly|actually|well|wait"
+    r"|sorry|oops|hmm|correction|i mean|rather|yes|yeah|yep|sure|ok|okay|right|kind of|sort of"
+    r"|more like|make (?:that|it)|change (?:that|it) to|it should be|should be|but|oh)\b"
+    r"[\s,.:;!—–-]*)+",
+    _F,
+)
+_COPULA_LEAD = re.compile(
+    r"^(?:it's|it is|its|it was|that's|that is|they're|they are|she's|she is|he's|he is"
+    r"|the (?:\w+ )?(?:is|are))\s+",
+    _F,
+)
+_NARROW = re.compile(
+    r"^(?:just|only|mostly|mainly|specifically|simply)\s+|\s+(?:only|though|instead|then)$", _F
+)
+_CONTRAST = (
+    re.compile(r"^(?P<x>.+?)[,;]?\s+(?:not|rather than|instead of|and not)\s+(?P<y>[^,;]+)", _F),
+    re.compile(r"^not\s+(?P<y>[^,;]+?)[,;]\s*(?:but\s+|it's\s+|just\s+|only\s+)?(?P<x>.+)$", _F),
+)
+_CLAUSE = re.compile(
+    r"^(?:(?:i|i'm|i've|i'd|i am|i was|we|we're|we've|im)\b"
+    r"|[A-Z][\w-]*(?:'s|’s| is| are| was| were| has| have)\s"
+    r"|(?:my|our)\b.*\b(?:is|are|was|were|has|have|had|does|do|turns|lives|works|can't|doesn't)\b)",
+    _F,
+)
+_PREPOSITIONS = wordset(
+    "on in at after before during until till for with without except from by around"
+)
+_BOUNDARY = _PREPOSITIONS | wordset(
+    "to of about is are am was were 're 's 've have has had got like likes love loves "
+    "hate hates prefer prefers eat eats avoid avoids use uses called named be being can't "
+    "cannot don't doesn't need needs want wants live lives work works"
+)
+_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
+
+
+def _clean(body: str) -> str:
+    return " ".join(body.split()).strip(" ,.;:!?—–-")
+
+
+INTERJECTIONS = re.compile(
+    r"^(?:(?:oh|ooh|eh|meh|hmm+|hm|um+|uh|er+m?|ah+|well|so|okay so|ok so|hey|ha+|lol)\b"
+    r"[\s,.!—–-]*)+",
+    _F,
+)
+_TRAILING_MARKERS = re.compile(
+    r"[\s,]+(?:actually|instead|though|then|really|i think|i guess|sorry|please|thanks)[\s.!]*$", _F
+)
+_CLAUSE_SPLIT = re.compile(
+    r"\s*(?:[—–;:]|\s-\s|[.!?]\s+|,\s+(?=(?:i|i'm|i've|i was|it's|it is|it was|that was|sorry"
+    r"|my bad|oops|wrong|typo)\b))\s*",
+    _F,
+)
+# Clauses that explain the mistake rather than state the correction.
+_ASIDE = re.compile(
+    r"\b(?:mixed (?:them|it|those|that|these) up|my (?:bad|mistake)|typo|wrong|misspoke|"
+    r"got (?:it|that|them|those) (?:wrong|backwards|mixed up)|i meant to say|slip of the|"
+    r"i (?:always )?(?:confuse|forget|mix)|mistake)\b",
+    _F,
+)
+
+
+def without_interjections(text: str) -> str:
+    """The text without a leading "oh," / "hmm," / "eh,"."""
+    return INTERJECTIONS.sub("", " ".join(text.split())).strip()
+
+
+def _strip_markers(clause: str) -> str:
+    body = _TRAILING_MARKERS.sub("", _clean(clause))
+    for _ in range(3):
+        stripped = _COPULA_LEAD.sub("", _LEAD_MARKERS.sub("", body, count=1), count=1).strip(
+            " ,.;:"
+        )
+        if stripped == body:
+            break
+        body = stripped
+    return body
+
+
+def correction_body(reply: str) -> str:
+    """The clause of a reply that states the correction, without "no," / "actually," / "it's".
+
+    "sorry, I mixed them up: it's sulfa, not penicillin" -> "sulfa, not penicillin".
+    """
+    clauses = [c for c in _CLAUSE_SPLIT.split(_clean(without_interjections(reply))) if c.strip()]
+    bodies = [_strip_markers(c) for c in clauses]
+    for clause, body in zip(clauses, bodies, strict=True):
+        if body and not _ASIDE.search(clause):
+            return body
+    return next((b for b in bodies if b), "")
+
+
+def _stem(word: str) -> str:
+    word = word.lower().replace("’", "'")
+    return word[:5] if len(word) >= 5 else word
+
+
+def _find_words(fact: str, phrase: str) -> tuple[int, int] | None:
+    """The character span in `fact` of `phrase`, exactly or word by word on 5-letter stems."""
+    found = re.search(re.escape(phrase), fact, _F)
+    if found:
+        return found.span()
+    target = [_stem(w) for w in _WORD.findall(phrase) if w.lower() not in ("a", "an", "the", "all")]
+    if not target:
+        return None
+    spans = [(m.start(), m.end(), _stem(m.group(0))) for m in _WORD.finditer(fact)]
+    for i in range(len(spans) - len(target) + 1):
+        if [s for _, _, s in spans[i : i + len(target)]] == target:
+            return spans[i][0], spans[i + len(target) - 1][1]
+    return None
+
+
+def _replace(fact: str, span: tuple[int, int], value: str) -> str:
+    return _clean(fact[: span[0]] + value + fact[span[1] :])
+
+
+_JOIN = re.compile(r"^\s*(?:,\s*and|,\s*or|,|and|or|&|to|-|–)\s*$", _F)
+
+
+def _run(pattern: re.Pattern[str], text: str) -> tuple[int, int] | None:
+    """The first typed value and those joined to it ("Tuesdays and Thursdays")."""
+    matches = list(pattern.finditer(text))
+    if not matches:
+        return None
+    start, end = matches[0].span()
+    for nxt in matches[1:]:
+        if not _JOIN.match(text[end : nxt.start()]):
+            break
+        end = nxt.end()
+    return start, end
+
+
+def _typed(fact: str, value: str) -> str | None:
+    for pattern in _TYPED:
+        new = _run(pattern, value)
+        old = _run(pattern, fact)
+        if new and old:
+            new_text = value[new[0] : new[1]]
+            if new_text.lower() != fact[old[0] : old[1]].lower():
+                return _replace(fact, old, new_text)
+    return None
+
+
+_FUNCTION_STEMS = wordset(
+    "you you're your i i'm my a an the to of in on at for and or is are was be"
+)
+_DETERMINERS = wordset("a an the your my his her their our this that some")
+
+
+def _object_span(fact: str, value: str) -> tuple[int, int]:
+    """The span of `fact` that the value replaces (see the module docstring, rule 5)."""
+    spans = [
+        (m.start(), m.end(), m.group(0).lower().replace("’", "'")) for m in _WORD.finditer(fact)
+    ]
+    if not spans:
+        return len(fact), len(fact)
+    value_words = [w.lower() for w in _WORD.findall(value)]
+    value_stems = {_stem(w) for w in value_words}
+    shared = [
+        i for i, (_, _, w) in enumerate(spans) if _stem(w) in value_stems and w not in _BOUNDARY
+    ]
+    if shared:
+        end_index = start_index = shared[-1]
+        while start_index > 0 and start_index - 1 in shared:
+            start_index -= 1
+        last_shared = max(
+            i for i, w in enumerate(value_words) if _stem(w) in value_stems_of(spans[end_index][2])
+        )
+        for _ in range(len(value_words) - 1 - last_shared):
+            if end_index + 1 >= len(spans) or _is_boundary(spans[end_index + 1][2]):
+                break
+            end_index += 1
+        if value_words and value_words[0] in _DETERMINERS:
+            while start_index > 0 and not _is_boundary(spans[start_index - 1][2]):
+                start_index -= 1
+        return spans[start_index][0], spans[end_index][1]
+    start_index = end_index = len(spans) - 1
+    while start_index > 0 and not _is_boundary(spans[start_index - 1][2]):
+        start_index -= 1
+    return spans[start_index][0], spans[end_index][1]
+
+
+def value_stems_of(word: str) -> set[str]:
+    """The stem set of one word (for locating it in the value)."""
+    return {_stem(word)}
+
+
+def _is_boundary(word: str) -> bool:
+    return word in _BOUNDARY or word.split("'")[-1] in ("re", "s", "ve") or word.startswith("you")
+
+
+def shares_content(a: str, b: str) -> bool:
+    """Whether two statements share a content word (on 5-letter stems)."""
+    stems_a = {_stem(w) for w in _WORD.findall(a)} - _FUNCTION_STEMS
+    stems_b = {_stem(w) for w in _WORD.findall(b)} - _FUNCTION_STEMS
+    return bool(stems_a & stems_b)
+
+
+def _value(text: str) -> str:
+    """A correction value in the second person, its own capitalisation kept ("Leeds", "shrimp")."""
+    return to_second_person(
+        _NARROW.sub("", _NARROW.sub("", _clean(text))).strip(), capitalize=False
+    )
+
+
+def refine_fact(fact: str, reply: str) -> str:
+    """The offered fact with the reply's correction applied (second person, like the fact)."""
+    body = correction_body(reply)
+    if not body:
+        return fact
+    if not fact:
+        return to_second_person(body)
+    for pattern in _CONTRAST:
+        found = pattern.match(body)
+        if found:
+            span = _find_words(fact, _clean(found.group("y")))
+            if span is not None:
+                return _replace(fact, span, _value(found.group("x")))
+            body = _clean(found.group("x"))
+            break
+    typed = _typed(fact, body)
+    if typed is not None:
+        return typed
+    if _CLAUSE.match(body):
+        return to_second_person(body)
+    value = _value(body)
+    fact_stems = {_stem(w) for w in _WORD.findall(fact)}
+    body_words = _WORD.findall(body)
+    if len(body_words) >= 4 and not {_stem(w) for w in body_words} & fact_stems - _FUNCTION_STEMS:
+        return to_second_person(body)
+    first = value.split(" ", 1)[0].lower()
+    if first in _PREPOSITIONS:
+        same = re.search(rf"\b{first}\b[^,;]*$", fact, _F)
+        if same:
+            return _replace(fact, same.span(), value)
+        return f"{fact} {value}"
+    return _replace(fact, _object_span(fact, value), value)
