@@ -11,6 +11,7 @@ from pipeline.cli.demo import demo
 from pipeline.cli.memory import memory_app
 from pipeline.cli.people import person_app, project_app
 from pipeline.cli.prompts import prompts_app
+from pipeline.cli.search import search
 
 
 def build_app() -> typer.Typer:
@@ -23,6 +24,7 @@ def build_app() -> typer.Typer:
     )
     app.command("chat")(chat)
     app.command("demo")(demo)
+    app.command("search")(search)
     app.add_typer(memory_app, name="memory")
     app.add_typer(person_app, name="person")
     app.add_typer(project_app, name="project")
