@@ -5,7 +5,9 @@ from __future__ import annotations
 import typer
 
 from evals.bench import eval as eval_bench
+from evals.bench import local as local_bench
 from evals.bench import output, turn
+from evals.bench import search as search_bench
 
 bench_app = typer.Typer(help="Benchmarks (medians and ratios from one run).", no_args_is_help=True)
 
@@ -33,6 +35,25 @@ def bench_eval(
         cases=cases, latency_cases=latency_cases, latency_ms=latency_ms, concurrency=concurrency
     )
     output.report("eval", figures, as_json, eval_bench.TARGETS)
+
+
+@bench_app.command("local")
+def bench_local(
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    n: int = typer.Option(300, help="Measured classifications (after warm-up)."),
+) -> None:
+    """Local classifier: median ms per message after warm-up; model load time on its own."""
+    output.report("local", local_bench.run(n=n), as_json, local_bench.TARGETS)
+
+
+@bench_app.command("search")
+def bench_search(
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    n: int = typer.Option(100_000, help="Stored embeddings searched by every query."),
+    queries: int = typer.Option(200, help="Measured queries."),
+) -> None:
+    """Semantic memory search: p95 ms per query over n stored embeddings, and recall@5."""
+    output.report("search", search_bench.run(n=n, queries=queries), as_json, search_bench.TARGETS)
 
 
 __all__ = ["bench_app"]
