@@ -31,7 +31,9 @@ class AssembledPrompt:
     @property
     def stable_prefix(self) -> str:
         """Everything before the intent instruction: the same across a conversation's turns."""
-        return PART_SEPARATOR.join(text for family, text in self.parts if not _is_instruction(family))
+        return PART_SEPARATOR.join(
+            text for family, text in self.parts if not _is_instruction(family)
+        )
 
     @property
     def instruction(self) -> str:

@@ -67,7 +67,9 @@ class PromptLibrary:
         try:
             data = _load_yaml(path, path.stat().st_mtime_ns)
         except FileNotFoundError as exc:
-            raise PromptError(f"{path} is missing", "create it: one `family: version` a line") from exc
+            raise PromptError(
+                f"{path} is missing", "create it: one `family: version` a line"
+            ) from exc
         except yaml.YAMLError as exc:
             raise PromptError(f"{path} is not valid YAML: {exc}", "fix the file") from exc
         if not isinstance(data, dict):
@@ -94,11 +96,17 @@ class PromptLibrary:
     def path(self, family: str, version: str) -> Path:
         """Where a version of a family lives; errors name what exists."""
         if not _VERSION.match(version):
-            raise PromptError(f"bad prompt version {version!r} for {family}", "versions look like v1, v2")
+            raise PromptError(
+                f"bad prompt version {version!r} for {family}", "versions look like v1, v2"
+            )
         path = self.root / family / f"{version}.j2"
         if not path.is_file():
             have = self.families().get(family)
-            hint = f"versions of {family}: {', '.join(have)}" if have else "see `converse prompts list`"
+            hint = (
+                f"versions of {family}: {', '.join(have)}"
+                if have
+                else "see `converse prompts list`"
+            )
             raise PromptError(f"no prompt {family}/{version} under {self.root}", hint)
         return path
 
@@ -129,12 +137,16 @@ class PromptLibrary:
                 "pass it when rendering, or remove it from the template",
             ) from exc
         except TemplateError as exc:
-            raise PromptError(f"prompt {family}/{ref.version} is invalid: {exc}", "fix the template") from exc
+            raise PromptError(
+                f"prompt {family}/{ref.version} is invalid: {exc}", "fix the template"
+            ) from exc
         return Rendered(text=text.strip(), ref=ref)
 
     def refs(self) -> dict[str, PromptRef]:
         """The reference of every active template, by family."""
-        return {family: self.source(family, version)[1] for family, version in self.active().items()}
+        return {
+            family: self.source(family, version)[1] for family, version in self.active().items()
+        }
 
 
 # File reads, parses and compiles are cached by modification time and content, so editing a
