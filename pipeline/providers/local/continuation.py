@@ -118,31 +118,30 @@ def _previous_operator(history: tuple[HistoryTurn, ...]) -> HistoryTurn | None:
 
 
 def _restated_fact(text: str) -> str:
+    """The fact as the companion restated it ("I'll remember that you ..."), or ""."""
     for pattern in _RESTATED:
         found = pattern.search(text)
         if found:
-            fact = found.group("fact").strip(" ,.;:")
-            if (
-                fact
-                and not _CROSS_PROMOTION.fullmatch(fact)
-                and fact.lower().split()[0].startswith("you")
-            ):
+            fact = _CROSS_PROMOTION.sub("", found.group("fact")).strip(" ,.;:?")
+            fact = re.sub(r"\s+(?:also|too|as well)$", "", fact, flags=_F)
+            if fact and found_you(fact):
                 return fact[:1].upper() + fact[1:]
     return ""
 
 
-def _offered_fact(prior: HistoryTurn, history: tuple[HistoryTurn, ...], restated: bool) -> str:
+def _offered_fact(prior: HistoryTurn, history: tuple[HistoryTurn, ...]) -> str:
+    """The offered fact: from operation data, else the companion's restatement when it is a
+    whole clause ("you avoid gluten"), else the operator's message before the offer."""
     data = prior.operation_data
     for key in ("personal_fact", "knowledge"):
         value = data.get(key)
         if isinstance(value, str) and value.strip():
             return value.strip() if key == "personal_fact" else personal_fact(value)
-    if restated:
-        fact = _restated_fact(prior.content)
-        if fact:
-            return fact
+    restated = _restated_fact(prior.content)
+    if restated and not restated.lower().startswith("your "):
+        return restated
     operator = _previous_operator(history)
-    return personal_fact(operator.content) if operator is not None else ""
+    return personal_fact(operator.content) if operator is not None else restated
 
 
 def pending_offer(request: ClassifyRequest) -> Offer | None:
@@ -171,10 +170,10 @@ def pending_offer(request: ClassifyRequest) -> Offer | None:
             return Offer("ambiguous", description=str(data.get("forget_description") or ""))
         return None
     if _CROSS_PROMOTION.search(text) and asks:
-        return Offer("cross_promotion", fact=_offered_fact(prior, request.history, restated=False))
+        return Offer("cross_promotion", fact=_offered_fact(prior, request.history))
     offered = action in ("held", "refined") or (action is None and asks)
     if prior.intent == "remember_about_me" and offered:
-        return Offer("remember", fact=_offered_fact(prior, request.history, restated=True))
+        return Offer("remember", fact=_offered_fact(prior, request.history))
     return None
 
 
