@@ -1,0 +1,65 @@
+"""Refinements carry the new value and drop the old one."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.providers.local.refine import correction_body, refine_fact
+
+
+@pytest.mark.parametrize(
+    ("held", "reply", "new", "old"),
+    [
+        ("You're allergic to all shellfish", "no, just shrimp", "shrimp", "shellfish"),
+        ("Your birthday is March 15th", "actually it's March 16th", "16th", "15th"),
+        ("You live in Leicester", "close, but it's Leeds not Leicester", "Leeds", "Leicester"),
+        (
+            "Your wife is vegetarian",
+            "no, she's pescatarian, not vegetarian",
+            "pescatarian",
+            "vegetarian",
+        ),
+        ("You're 42", "actually I'm 43", "43", "42"),
+        (
+            "You work out on Tuesdays and Thursdays",
+            "no, Mondays and Wednesdays",
+            "Mondays",
+            "Thursdays",
+        ),
+        ("You live in Portland, Oregon", "close, but it's Portland, Maine", "Maine", "Oregon"),
+        ("You have a dog called Biscuit", "Biscuit's a cat, actually", "cat", "dog"),
+        (
+            "You're allergic to penicillin",
+            "sorry, I mixed them up: it's sulfa, not penicillin",
+            "sulfa",
+            "penicillin",
+        ),
+    ],
+)
+def test_refined_fact_has_the_new_value_not_the_old(
+    held: str, reply: str, new: str, old: str
+) -> None:
+    refined = refine_fact(held, reply)
+    assert new.lower() in refined.lower()
+    assert old.lower() not in refined.lower()
+
+
+def test_refinements_keep_the_frame_of_the_fact() -> None:
+    assert (
+        refine_fact("You're allergic to all shellfish", "no, just shrimp")
+        == "You're allergic to shrimp"
+    )
+    assert refine_fact("Your birthday is March 15th", "actually it's March 16th") == (
+        "Your birthday is March 16th"
+    )
+    assert refine_fact("You prefer working in the mornings", "only on weekdays") == (
+        "You prefer working in the mornings on weekdays"
+    )
+
+
+def test_correction_body_drops_markers_and_asides() -> None:
+    assert correction_body("oh, no — just shrimp") == "just shrimp"
+    assert (
+        correction_body("no, Mondays and Wednesdays — I mixed them up") == "Mondays and Wednesdays"
+    )
+    assert correction_body("yes") == ""
