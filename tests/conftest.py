@@ -18,6 +18,9 @@ from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
 from pipeline.store import Store, open_store
 from pipeline.store.people import create_person, create_project
 
+# Rich reads COLUMNS when a console is made, at import: keep CLI output unwrapped in tests.
+os.environ["COLUMNS"] = "200"
+
 PG_URL = os.environ.get("CONVERSE_TEST_PG_URL")
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 

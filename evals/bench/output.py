@@ -32,7 +32,9 @@ def percentile(values: Sequence[float], q: float) -> float:
     return statistics.quantiles(ordered, n=100, method="inclusive")[max(0, min(98, round(q) - 1))]
 
 
-def report(name: str, figures: dict[str, Any], as_json: bool, targets: dict[str, str] | None = None) -> None:
+def report(
+    name: str, figures: dict[str, Any], as_json: bool, targets: dict[str, str] | None = None
+) -> None:
     """Print the figures of benchmark `name`, with `machine` added."""
     payload = {"bench": name, **figures, "machine": machine()}
     if as_json:

@@ -9,8 +9,12 @@ from pipeline.intents.taxonomy import INTENTS, LIVE_INTENTS
 
 
 def handle_general_conversation(ctx: HandlerContext) -> RouteResult:
-    """Nothing to store, unless the reply rejected an offer to remember."""
-    rejected = retract_rejected_offer(ctx)
+    """Nothing to store, unless the reply rejected an offer to remember.
+
+    A classification that failed (and so fell back to conversation) is not a rejection:
+    a broken model answer must leave what is stored untouched.
+    """
+    rejected = None if ctx.classified.error else retract_rejected_offer(ctx)
     if rejected is not None:
         return rejected
     return RouteResult(intent="general_conversation", operation_data={"action": "none"})

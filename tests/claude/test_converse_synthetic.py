@@ -240,13 +240,6 @@ def test_synthetic_responder_failure_falls_back_offline(
     assert "responder failed" in console.export_text()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "pipeline/intents/conversation.py treats a degraded classification right after an offer "
-        "as a rejection and retracts the held fact; it should skip that when classified.error is set"
-    ),
-)
 def test_synthetic_failed_classification_after_an_offer_leaves_the_offer_held(world: World) -> None:
     world.say("I'm allergic to shellfish")
     outcome = world.say("I drink my coffee black")
