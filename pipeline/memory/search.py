@@ -148,22 +148,31 @@ class MemoryIndex:
         counts = np.bincount(np.concatenate(hits), minlength=n)
         return (counts / len(keys)).astype(np.float32)
 
-    def scores(
-        self, query: str, query_vector: Vectors, now: datetime
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """(similarity, final) for every row; see the module docstring for the formula."""
+    def similarity(self, query: str, query_vector: Vectors) -> npt.NDArray[np.float32]:
+        """Per row: cosine, raised by the keyword fraction (see the module docstring)."""
         similarity = self.vectors @ np.asarray(query_vector, dtype=np.float32)
         keyword = self.keyword_fraction(query)
         matched = np.flatnonzero(keyword)
         if matched.size:
             cosine = similarity[matched]
             similarity[matched] = cosine + KEYWORD_WEIGHT * keyword[matched] * (1.0 - cosine)
-        age_days = (now.timestamp() - self.created_s) / _DAY
-        np.maximum(age_days, 0.0, out=age_days)
-        recency = 1.0 / (1.0 + RECENCY_RATE * age_days.astype(np.float32))
-        final = similarity * np.float32(1.0 - RECENCY_WEIGHT)
-        final += np.float32(RECENCY_WEIGHT) * recency
-        return similarity, final
+        return similarity
+
+    def final(
+        self, similarity: npt.NDArray[np.float32], now: datetime, rows: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.float32]:
+        """The final scores of some rows: (1 - w) * similarity + w * recency."""
+        age_days = np.maximum(now.timestamp() - self.created_s[rows], 0.0) / _DAY
+        recency = 1.0 / (1.0 + RECENCY_RATE * age_days)
+        final = (1.0 - RECENCY_WEIGHT) * similarity[rows] + RECENCY_WEIGHT * recency
+        return final.astype(np.float32)
+
+    def scores(
+        self, query: str, query_vector: Vectors, now: datetime
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """(similarity, final) for every row."""
+        similarity = self.similarity(query, query_vector)
+        return similarity, self.final(similarity, now, np.arange(len(self)))
 
     def top(
         self,
@@ -173,20 +182,23 @@ class MemoryIndex:
         k: int = DEFAULT_K,
         min_similarity: float = MIN_SIMILARITY,
     ) -> list[tuple[int, float, float]]:
-        """Up to k (row, similarity, final) above the similarity threshold, best final first."""
-        n = len(self)
-        if n == 0 or k <= 0:
+        """Up to k (row, similarity, final) above the similarity threshold, best final first.
+
+        Only rows over the threshold get a final score and enter the top-k selection.
+        """
+        if len(self) == 0 or k <= 0:
             return []
-        similarity, final = self.scores(query, query_vector, now)
-        ranked = np.where(similarity >= min_similarity, final, -np.inf)
-        k = min(k, n)
-        picked = np.argpartition(ranked, n - k)[n - k :]
-        picked = picked[np.argsort(-ranked[picked], kind="stable")]
-        return [
-            (int(i), float(similarity[i]), float(final[i]))
-            for i in picked
-            if np.isfinite(ranked[i])
-        ]
+        similarity = self.similarity(query, query_vector)
+        eligible = np.flatnonzero(similarity >= min_similarity)
+        if eligible.size == 0:
+            return []
+        final = self.final(similarity, now, eligible)
+        if eligible.size > k:
+            picked = np.argpartition(final, eligible.size - k)[eligible.size - k :]
+        else:
+            picked = np.arange(eligible.size)
+        picked = picked[np.argsort(-final[picked], kind="stable")]
+        return [(int(eligible[i]), float(similarity[eligible[i]]), float(final[i])) for i in picked]
 
 
 @dataclass(frozen=True)
