@@ -34,9 +34,6 @@ _CROSS_PROMOTION = re.compile(
     r"|\bremember (?:that|this|it) (?:about|for) you\b|\bglobally\b",
     _F,
 )
-_RETRACTION_ASK = re.compile(
-    r"\b(?:stop using|stop remembering|forget|remove|delete|drop|erase|retract)\b", _F
-)
 _CANDIDATES = re.compile(r"#\d+.*#\d+|\bwhich (?:one|of)\b|\bnot sure which\b", _F)
 _RESTATED = (
     re.compile(

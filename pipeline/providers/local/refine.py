@@ -193,41 +193,41 @@ _DETERMINERS = wordset("a an the your my his her their our this that some")
 
 
 def _object_span(fact: str, value: str) -> tuple[int, int]:
-    """The span of `fact` that the value replaces (see the module docstring, rule 5)."""
-    spans = [
-        (m.start(), m.end(), m.group(0).lower().replace("’", "'")) for m in _WORD.finditer(fact)
-    ]
-    if not spans:
+    """The span of `fact` that the value replaces (see the module docstring, rule 5).
+
+    With words in common, the run of shared words ("spicy food" for "very spicy food"),
+    stretched right over as many words as the value adds after them ("Portland, Oregon" for
+    "Portland, Maine") and left over adjectives when the value brings its own determiner
+    ("a bad knee" for "your left knee"). Without, everything after the last boundary word.
+    """
+    words = [m.group(0).lower().replace("’", "'") for m in _WORD.finditer(fact)]
+    places = [m.span() for m in _WORD.finditer(fact)]
+    if not words:
         return len(fact), len(fact)
     value_words = [w.lower() for w in _WORD.findall(value)]
-    value_stems = {_stem(w) for w in value_words}
-    shared = [
-        i for i, (_, _, w) in enumerate(spans) if _stem(w) in value_stems and w not in _BOUNDARY
-    ]
-    if shared:
-        end_index = start_index = shared[-1]
-        while start_index > 0 and start_index - 1 in shared:
-            start_index -= 1
-        last_shared = max(
-            i for i, w in enumerate(value_words) if _stem(w) in value_stems_of(spans[end_index][2])
-        )
-        for _ in range(len(value_words) - 1 - last_shared):
-            if end_index + 1 >= len(spans) or _is_boundary(spans[end_index + 1][2]):
-                break
-            end_index += 1
-        if value_words and value_words[0] in _DETERMINERS:
-            while start_index > 0 and not _is_boundary(spans[start_index - 1][2]):
-                start_index -= 1
-        return spans[start_index][0], spans[end_index][1]
-    start_index = end_index = len(spans) - 1
-    while start_index > 0 and not _is_boundary(spans[start_index - 1][2]):
-        start_index -= 1
-    return spans[start_index][0], spans[end_index][1]
-
-
-def value_stems_of(word: str) -> set[str]:
-    """The stem set of one word (for locating it in the value)."""
-    return {_stem(word)}
+    value_stems = [_stem(w) for w in value_words]
+    shared = [i for i, w in enumerate(words) if _stem(w) in value_stems and w not in _BOUNDARY]
+    if not shared:
+        start = len(words) - 1
+        while start > 0 and not _is_boundary(words[start - 1]):
+            start -= 1
+        return places[start][0], places[-1][1]
+    start = end = shared[-1]
+    while start > 0 and start - 1 in shared:
+        start -= 1
+    added_after = (
+        len(value_words)
+        - 1
+        - max(i for i, stem in enumerate(value_stems) if stem == _stem(words[end]))
+    )
+    for _ in range(added_after):
+        if end + 1 >= len(words) or _is_boundary(words[end + 1]):
+            break
+        end += 1
+    if value_words[0] in _DETERMINERS:
+        while start > 0 and not _is_boundary(words[start - 1]):
+            start -= 1
+    return places[start][0], places[end][1]
 
 
 def _is_boundary(word: str) -> bool:
