@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.providers.local.classifier import LocalClassifier
+from pipeline.errors import ConverseError
+from pipeline.providers.local.classifier import MIN_CONFIDENCE, LocalClassifier
 from pipeline.providers.local.model import MODEL_NAME, MiniLMEmbedder, loaded_model
 from pipeline.providers.local.responder import LocalResponder
 
@@ -18,12 +19,26 @@ if TYPE_CHECKING:
 LABEL = f"local ({MODEL_NAME} classifier, template replies — not an LLM)"
 
 
-def local_providers(examples: Path | None = None, min_confidence: float | None = None) -> Providers:
-    """The local classifier and responder; the model loads on the first message."""
+def local_providers(
+    examples: Path | str | None = None, min_confidence: float | str | None = None
+) -> Providers:
+    """The local classifier and responder; the model loads on the first message.
+
+    Options may come as strings (`--provider-option local.min_confidence=0.4`).
+    """
     from pipeline.providers.registry import Providers
 
-    options = {} if min_confidence is None else {"min_confidence": min_confidence}
-    classifier = LocalClassifier(MiniLMEmbedder(), examples=examples, **options)
+    try:
+        threshold = MIN_CONFIDENCE if min_confidence is None else float(min_confidence)
+    except ValueError as exc:
+        raise ConverseError(
+            f"local.min_confidence must be a number, not {min_confidence!r}", "e.g. 0.3"
+        ) from exc
+    classifier = LocalClassifier(
+        MiniLMEmbedder(),
+        examples=Path(examples) if examples is not None else None,
+        min_confidence=threshold,
+    )
     return Providers(classifier, LocalResponder(), LABEL)
 
 

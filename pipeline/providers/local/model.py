@@ -65,6 +65,7 @@ class LoadedModel:
 
 
 _lock = threading.Lock()
+_infer_lock = threading.Lock()
 
 
 @cache
@@ -141,9 +142,12 @@ class MiniLMEmbedder:
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
         loaded = loaded_model()
-        if len(texts) == 1 and loaded.single is not None:
-            return _forward_one(loaded.model, loaded.single, texts[0])
-        return _forward(loaded.model, list(texts))
+        # One inference at a time: the fast tokenizer is not safe to share between threads
+        # that call it with different settings, and torch runs on one thread anyway.
+        with _infer_lock:
+            if len(texts) == 1 and loaded.single is not None:
+                return _forward_one(loaded.model, loaded.single, texts[0])
+            return _forward(loaded.model, list(texts))
 
     @property
     def load_s(self) -> float:
