@@ -26,7 +26,7 @@ from pipeline.providers.local import probe
 from pipeline.providers.local.continuation import Offer, ReplyKind, pending_offer, read_reply
 from pipeline.providers.local.examples import Examples, cached_arrays, load_examples
 from pipeline.providers.local.extract import forget_description, params_for
-from pipeline.providers.local.language import FEATURE_NAMES, cue_features, cue_matrix
+from pipeline.providers.local.language import FEATURE_NAMES, VERB_CUES, cue_features, cue_matrix
 from pipeline.providers.local.model import MiniLMEmbedder
 from pipeline.providers.local.refine import refine_fact
 
@@ -37,7 +37,9 @@ MIN_CONFIDENCE = 0.30
 # How much less likely a project-only intent is on a turn outside any project (a prior,
 # not a ban: "show me the project notes" outside a project still gets a helpful answer).
 NO_PROJECT_PRIOR = 0.2
-PROBE_VERSION = f"probe-v1|{probe.CUE_SCALE}|{probe.L2}|{','.join(FEATURE_NAMES)}"
+PROBE_VERSION = f"probe-v1|{probe.CUE_SCALE}|{probe.L2}|{','.join(FEATURE_NAMES)}|" + "|".join(
+    VERB_CUES.values()
+)
 
 
 @dataclass(frozen=True)

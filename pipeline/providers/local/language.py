@@ -48,6 +48,7 @@ PROJECT_WORDS = wordset(
 VERB_CUES: dict[str, str] = {
     "forget": r"\b(forget|unremember|unlearn|stop (remembering|storing|keeping|using)|"
     r"don't (want you to )?(remember|keep|store)|no longer (remember|need)|"
+    r"(you )?(don't|do not|no) (need|have)( you)? to (remember|know|keep|store)|"
     r"(erase|wipe|delete|remove|drop|scrap|clear|take out|get rid of)\b.*\b(memory|about me|"
     r"you (know|remember|have)|told you|said|mentioned))",
     "remove": r"\b(remove|delete|drop|scrap|scratch|strike|retract|withdraw|cross off|"
@@ -56,16 +57,17 @@ VERB_CUES: dict[str, str] = {
     r"dump|open the|let me see|give me (the|a) (full )?list)\b",
     "commit": r"\b(lock|commit|finali[sz]e|settle|set in stone|permanent|final|definite|"
     r"confirm(ed)? (number|#|note|it as)|mark\b.*\b(final|decided|settled|done))\b",
-    "remind": r"\b(remind|reminder|ping me|nudge me|alert me|alarm|heads up (the|on|before)|"
-    r"don't let me forget)\b",
+    "remind": r"\b(remind(?! me,? (what|which|when|where|who|how|of what))|reminder|ping me|"
+    r"nudge me|alert me|alarm|heads up (the|on|before)|don't let me forget)\b",
     "search": r"\b(look (it )?up|search|google|browse|online|on the (web|internet)|"
     r"the (web|internet)|latest|current (price|rate)|today's)\b",
     "share": r"\b(share|invite|give\b.*\baccess|grant|let \w+ (see|view)|visible to|"
     r"add (my|the) \w+ to)\b",
     "export": r"\b(export|download|pdf|csv|markdown|json|spreadsheet|excel|word document|"
     r"printable|zip|html|text file|back up this)\b",
-    "past": r"\b(did i (say|tell|mention|give)|what did i|have i (told|mentioned|said)|"
-    r"do you (remember|recall|know)|remind me what|i told you|what was (the|that)|"
+    "past": r"\b(did i (say|tell|mention|give)|(what|which|when|where|how \w+)\b.*\bdid i\b|"
+    r"have i (told|mentioned|said)|do you (remember|recall|know)|"
+    r"remind me,? (what|which|when|where|who|how)|i told you|what was (the|that)|"
     r"what's my|what is my|what do you know|what have i)\b",
     "capability": r"\b(what can you|what are you|how do you work|capab|abilit|features|"
     r"what (do|does) (you|this)|options|help\b|commands|useful|what.*for\b)",
