@@ -23,6 +23,8 @@ FACTS = (
     "You live in Miami",
     "You prefer working in the mornings",
     "You have a morning run on Sundays",
+    "You drink coffee every morning",
+    "Your coffee table is made of oak",
 )
 
 
@@ -98,8 +100,22 @@ def test_meaning_breaks_a_keyword_tie(
 ) -> None:
     person, _ = make_person(store)
     _remembered(store, person)
-    without = _say(store, "the morning work thing", None)
-    assert without["action"] == "ambiguous"  # "morning" matches two facts equally
-    found = _say(store, "the morning work thing", embedder)
+    without = _say(store, "my coffee habit", None)
+    assert without["action"] == "ambiguous"  # "coffee" matches two facts equally
+    found = _say(store, "my coffee habit", embedder)
     assert found["action"] == "confirm_retraction"
-    assert found["matched_fact"] == "You prefer working in the mornings"
+    assert found["matched_fact"] == "You drink coffee every morning"
+
+
+def test_a_close_call_between_tied_facts_stays_ambiguous(
+    store: Store, make_person: Callable[..., tuple[Person, Engagement]], embedder: MiniLMEmbedder
+) -> None:
+    person, _ = make_person(store)
+    _remembered(store, person)
+    # "morning" ties the two morning facts and their cosines are too close to call
+    found = _say(store, "the morning work thing", embedder)
+    assert found["action"] == "ambiguous"
+    assert {c["content"] for c in found["candidates"]} == {
+        "You prefer working in the mornings",
+        "You have a morning run on Sundays",
+    }
