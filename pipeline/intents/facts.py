@@ -64,9 +64,17 @@ def clean_fact(text: str) -> str:
 
 
 def related_facts(a: str, b: str) -> bool:
-    """True when two facts share a content word: a refinement restates part of what it corrects.
+    """True when one fact plausibly corrects the other.
 
-    "You're allergic to shrimp" refines "You're allergic to all shellfish"; "You live in
-    Miami" is a new fact, not a refinement of either.
+    Either they share a content word ("You're allergic to shrimp" refines "You're allergic
+    to all shellfish"), or they have the same shape with at most half the words changed
+    ("You're 43" refines "You're 42"). "You live in Miami" is a new fact, not a refinement
+    of either.
     """
-    return bool((set(fact_words(a)) & set(fact_words(b))) - STOP_WORDS)
+    if (set(fact_words(a)) & set(fact_words(b))) - STOP_WORDS:
+        return True
+    words_a, words_b = _WORD.findall(a.lower()), _WORD.findall(b.lower())
+    if len(words_a) != len(words_b) or not words_a:
+        return False
+    changed = sum(1 for x, y in zip(words_a, words_b, strict=True) if x != y)
+    return changed * 2 <= len(words_a)

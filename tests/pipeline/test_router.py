@@ -264,3 +264,34 @@ def test_an_unrelated_new_fact_after_an_offer_is_held_not_a_refinement(store, ma
     data = say(store, provider, "also, I live in Miami").route.operation_data
     assert data["action"] == "held"
     assert sorted(a.content for a in _personal(store)) == sorted([ALLERGY, "You live in Miami"])
+
+
+def test_a_value_only_correction_after_an_offer_is_a_refinement(store, make_person, say):
+    make_person(store)
+    provider = script(
+        {
+            "message": "I'm 42",
+            "intent": "remember_about_me",
+            "params": {"personal_fact": "You're 42"},
+        },
+        {
+            "message": "actually I'm 43",
+            "after": "remember_about_me",
+            "intent": "remember_about_me",
+            "params": {"personal_fact": "You're 43"},
+        },
+    )
+    say(store, provider, "I'm 42")
+    data = say(store, provider, "actually I'm 43").route.operation_data
+    assert data["action"] == "refined"
+    assert [(a.content, a.force) for a in _personal(store)] == [("You're 43", NormativeForce.HELD)]
+
+
+def test_related_facts():
+    from pipeline.intents.facts import related_facts
+
+    assert related_facts("You're allergic to shrimp", "You're allergic to all shellfish")
+    assert related_facts("Your birthday is March 16th", "Your birthday is March 15th")
+    assert related_facts("You're 43", "You're 42")
+    assert not related_facts("You live in Miami", "You're allergic to all shellfish")
+    assert not related_facts("Your dog is called Pepper", "Your sister lives in Lyon")
