@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from pipeline.domain import PERSONAL_SEED, Engagement, NormativeForce, Visibility
@@ -29,13 +30,13 @@ def engagement_seed(engagement: Engagement) -> str:
     return engagement.seed
 
 
-def load_engagement_context(session: Session, engagement: Engagement) -> EngagementContext:
+def load_engagement_context(
+    session: Session | Connection, engagement: Engagement
+) -> EngagementContext:
     """Load any engagement, personal or project, through the same path."""
     knowledge = ""
     if engagement.visibility is Visibility.PROJECT:
-        committed = repo.list_assertions(
-            session, engagement.id, [NormativeForce.COMMITTED], limit=KNOWLEDGE_LINES
-        )
+        committed = repo.committed_newest(session, engagement.id, KNOWLEDGE_LINES)
         knowledge = "\n".join(f"#{a.display_number}: {a.content}" for a in reversed(committed))
     return EngagementContext(
         name=engagement.name,

@@ -85,7 +85,7 @@ def _resolve(
 
 
 def _load(store: Store, person: Person, project: Engagement | None, now: datetime) -> _Loaded:
-    with store.read() as session:
+    with store.reading() as session:
         context = load_engagement_context(session, project) if project else None
         memory = ""
         if project is not None and person.personal_engagement_id is not None:
@@ -179,7 +179,7 @@ def converse(
                 project_name=project_name,
             ),
         )
-        with store.write() as session:
+        with store.writing() as session:
             companion_turn = add_turn(
                 session,
                 person_id=person_id,

@@ -130,7 +130,10 @@ class PromptLibrary:
         """Render the active (or given) version of a family."""
         source, ref = self.source(family, version)
         try:
-            text = _compile(self.root, source).render(**variables)
+            if all(isinstance(v, str | int | float | bool | None) for v in variables.values()):
+                text = _render_plain(self.root, source, tuple(sorted(variables.items())))
+            else:
+                text = _compile(self.root, source).render(**variables)
         except UndefinedError as exc:
             raise PromptError(
                 f"prompt {family}/{ref.version} uses a variable it was not given: {exc.message}",
@@ -165,6 +168,13 @@ def _read(path: Path, _mtime_ns: int) -> tuple[str, str]:
 @lru_cache(maxsize=512)
 def _compile(root: Path, source: str) -> Template:
     return _environment(root).from_string(source)
+
+
+@lru_cache(maxsize=1024)
+def _render_plain(root: Path, source: str, items: tuple[tuple[str, Any], ...]) -> str:
+    # Persona, context, memory block and cross-promotion repeat turn after turn with the same
+    # plain inputs: render each distinct combination once.
+    return _compile(root, source).render(**dict(items))
 
 
 def _version_key(version: str) -> tuple[int, str]:

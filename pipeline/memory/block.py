@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from pipeline.clock import utcnow
@@ -43,7 +44,7 @@ def format_block(
 
 
 def load_personal_memory(
-    session: Session,
+    session: Session | Connection,
     personal_engagement_id: int,
     now: datetime | None = None,
 ) -> str:
@@ -51,7 +52,9 @@ def load_personal_memory(
     return format_block(_newest_first(session, personal_engagement_id), now or utcnow())
 
 
-def _newest_first(session: Session, engagement_id: int) -> Iterator[tuple[str, datetime]]:
+def _newest_first(
+    session: Session | Connection, engagement_id: int
+) -> Iterator[tuple[str, datetime]]:
     """Committed memories newest first, fetched a page at a time as the block needs them."""
     offset, size = 0, _FIRST_PAGE
     while offset < _MAX_ROWS:

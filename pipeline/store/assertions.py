@@ -6,7 +6,8 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, delete, func, select
+from sqlalchemy import Row, bindparam, delete, func, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from pipeline.clock import as_utc, utcnow
@@ -126,7 +127,7 @@ def erase(session: Session, assertion_ids: Iterable[int]) -> int:
 
 
 def list_assertions(
-    session: Session,
+    session: Session | Connection,
     engagement_id: int,
     forces: Sequence[NormativeForce] | None = None,
     limit: int | None = None,
@@ -142,19 +143,44 @@ def list_assertions(
     return [_assertion(r) for r in session.execute(query)]
 
 
+# Built once: constructing and cache-keying a select costs more than running it on SQLite.
+_COMMITTED_PAGE = (
+    select(AssertionRow.content, AssertionRow.created_at)
+    .where(
+        AssertionRow.engagement_id == bindparam("engagement_id"),
+        AssertionRow.force == NormativeForce.COMMITTED.value,
+    )
+    .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
+    .limit(bindparam("limit", literal_execute=False))
+    .offset(bindparam("offset", literal_execute=False))
+)
+
+
+_COMMITTED_NEWEST = (
+    select(*_COLUMNS)
+    .where(
+        AssertionRow.engagement_id == bindparam("engagement_id"),
+        AssertionRow.force == NormativeForce.COMMITTED.value,
+    )
+    .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
+    .limit(bindparam("limit", literal_execute=False))
+)
+
+
+def committed_newest(
+    session: Session | Connection, engagement_id: int, limit: int
+) -> list[Assertion]:
+    """The newest committed assertions of an engagement."""
+    rows = session.execute(_COMMITTED_NEWEST, {"engagement_id": engagement_id, "limit": limit})
+    return [_assertion(r) for r in rows]
+
+
 def committed_page(
-    session: Session, engagement_id: int, limit: int, offset: int
+    session: Session | Connection, engagement_id: int, limit: int, offset: int
 ) -> list[tuple[str, datetime]]:
     """(content, created_at) of committed assertions, newest first: the memory block's query."""
     rows = session.execute(
-        select(AssertionRow.content, AssertionRow.created_at)
-        .where(
-            AssertionRow.engagement_id == engagement_id,
-            AssertionRow.force == NormativeForce.COMMITTED.value,
-        )
-        .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
-        .limit(limit)
-        .offset(offset)
+        _COMMITTED_PAGE, {"engagement_id": engagement_id, "limit": limit, "offset": offset}
     )
     return [(content, as_utc(created)) for content, created in rows]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Row, insert, select
+from sqlalchemy import ColumnElement, CursorResult, Row, Select, bindparam, insert, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from pipeline.clock import as_utc, utcnow
@@ -44,7 +45,7 @@ def _turn(row: Row[*tuple[Any, ...]]) -> Turn:
 
 
 def add_turn(
-    session: Session,
+    session: Session | Connection,
     *,
     person_id: int,
     engagement_id: int | None,
@@ -73,7 +74,7 @@ def add_turn(
     result = cast(CursorResult[Any], session.execute(insert(TurnRow).values(values)))
     turn_id = result.inserted_primary_key
     assert turn_id is not None
-    return Turn(
+    return Turn.model_construct(
         id=int(turn_id[0]),
         person_id=person_id,
         engagement_id=engagement_id,
@@ -106,8 +107,22 @@ def recent_turns(
     return [_turn(r) for r in reversed(list(rows))]
 
 
+def _history(where: ColumnElement[bool]) -> Select[Any]:
+    return (
+        select(TurnRow.role, TurnRow.content, TurnRow.classified_intent, TurnRow.operation_data)
+        .where(TurnRow.person_id == bindparam("person_id"), where)
+        .order_by(TurnRow.id.desc())
+        .limit(bindparam("limit", literal_execute=False))
+    )
+
+
+# Built once: constructing and cache-keying a select costs more than running it on SQLite.
+_HISTORY_OUTSIDE = _history(TurnRow.engagement_id.is_(None))
+_HISTORY_IN = _history(TurnRow.engagement_id == bindparam("engagement_id"))
+
+
 def recent_history(
-    session: Session, person_id: int, engagement_id: int | None, limit: int
+    session: Session | Connection, person_id: int, engagement_id: int | None, limit: int
 ) -> list[HistoryTurn]:
     """Like recent_turns, but only what providers see: the hot path of every turn."""
     where = (
