@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from pipeline.domain import PERSONAL_SEED, Engagement, NormativeForce, Visibility
+from pipeline.domain import PERSONAL_SEED, Engagement, Visibility
 from pipeline.store import assertions as repo
 
 KNOWLEDGE_LINES = 30
