@@ -218,3 +218,23 @@ def test_interactive_chat_reads_lines_until_quit_and_reports_bad_ones(env):
     assert "the message is empty" in result.output
     assert "held → committed" in result.output
     assert "never reached" not in result.output
+
+
+def test_an_older_database_names_the_upgrade_command_and_upgrades(env):
+    from alembic import command
+
+    from pipeline.store.engine import alembic_config
+
+    engine = create_engine(env)
+    with engine.begin() as conn:
+        cfg = alembic_config(env)
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "-1")
+    engine.dispose()
+    before = snapshot(env)
+    line = one_line_error(runner.invoke(app, ["memory", "list", "--person", "Ana"]))
+    assert line.endswith("run `converse db upgrade` (your data is kept)")
+    assert snapshot(env) == before
+    upgraded = runner.invoke(app, ["db", "upgrade"])
+    assert upgraded.exit_code == 0 and "Migrated from" in upgraded.output
+    assert runner.invoke(app, ["memory", "list", "--person", "Ana"]).exit_code == 0
