@@ -47,17 +47,21 @@ def chat(
     if message is not None:
         check_message(message)  # refuse bad input before loading any model
     providers = providers_for(provider, script)
-    if message is not None:
+
+    def say(text: str) -> None:
         outcome = converse(
             store,
             person=person,
             project=project,
-            message=message,
+            message=text,
             classifier=providers.classifier,
             responder=providers.responder,
             channel=channel,
         )
         show_turn(console, outcome, providers.label)
+
+    if message is not None:
+        say(message)
         return
     where = f"project {project!r}" if project else "no project"
     console.print(
@@ -65,22 +69,12 @@ def chat(
     )
     while True:
         try:
-            message = input("you: ")
+            line = input("you: ")
         except EOFError:
             break
-        if message.strip() in QUIT:
+        if line.strip() in QUIT:
             break
         try:
-            outcome = converse(
-                store,
-                person=person,
-                project=project,
-                message=message,
-                classifier=providers.classifier,
-                responder=providers.responder,
-                channel=channel,
-            )
+            say(line)
         except InvalidMessage as exc:
             err_console.print(f"[red]{exc.one_line()}[/]", highlight=False)
-            continue
-        show_turn(console, outcome, providers.label)
