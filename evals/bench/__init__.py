@@ -15,7 +15,7 @@ bench_app = typer.Typer(help="Benchmarks (medians and ratios from one run).", no
 @bench_app.command("turn")
 def bench_turn(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    turns: int = typer.Option(300, help="Measured turns."),
+    turns: int = typer.Option(1000, help="Measured turns."),
     assertions: int = typer.Option(10_000, help="Committed personal assertions of the person."),
 ) -> None:
     """Per-turn pipeline overhead (scripted provider, SQLite) and memory-load scaling."""

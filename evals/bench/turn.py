@@ -61,7 +61,7 @@ def _median_load_ms(store: Store, engagement_id: int, repeats: int) -> float:
     return statistics.median(timings)
 
 
-def run(turns: int = 300, assertions: int = 10_000, warmup: int = 30) -> dict[str, Any]:
+def run(turns: int = 1000, assertions: int = 10_000, warmup: int = 50) -> dict[str, Any]:
     """Measure; returns the figures keyed as the issue names them."""
     with tempfile.TemporaryDirectory() as tmp:
         store = open_store(f"sqlite:///{Path(tmp) / 'bench.db'}")

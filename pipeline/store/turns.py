@@ -44,6 +44,9 @@ def _turn(row: Row[*tuple[Any, ...]]) -> Turn:
     )
 
 
+_INSERT = insert(TurnRow)
+
+
 def add_turn(
     session: Session | Connection,
     *,
@@ -70,8 +73,10 @@ def add_turn(
         "meta": meta or {},
         "created_at": utcnow(),
     }
-    # A Core insert: the ORM unit of work costs more than the whole turn's budget.
-    result = cast(CursorResult[Any], session.execute(insert(TurnRow).values(values)))
+    # A prebuilt Core insert with bound values: the ORM unit of work, or building the
+    # statement anew, costs more than the whole turn's budget.
+    conn = session.connection() if isinstance(session, Session) else session
+    result = cast(CursorResult[Any], conn.execute(_INSERT, values))
     turn_id = result.inserted_primary_key
     assert turn_id is not None
     return Turn.model_construct(
@@ -125,18 +130,15 @@ def recent_history(
     session: Session | Connection, person_id: int, engagement_id: int | None, limit: int
 ) -> list[HistoryTurn]:
     """Like recent_turns, but only what providers see: the hot path of every turn."""
-    where = (
-        TurnRow.engagement_id.is_(None)
-        if engagement_id is None
-        else (TurnRow.engagement_id == engagement_id)
-    )
-    rows = session.execute(
-        select(TurnRow.role, TurnRow.content, TurnRow.classified_intent, TurnRow.operation_data)
-        .where(TurnRow.person_id == person_id, where)
-        .order_by(TurnRow.id.desc())
-        .limit(limit)
-    ).all()
+    if engagement_id is None:
+        rows = session.execute(_HISTORY_OUTSIDE, {"person_id": person_id, "limit": limit}).all()
+    else:
+        params = {"person_id": person_id, "engagement_id": engagement_id, "limit": limit}
+        rows = session.execute(_HISTORY_IN, params).all()
+    # Rows come from our own schema: construct without re-validating (the hot path).
     return [
-        HistoryTurn(role=Role(role), content=content, intent=intent, operation_data=data or {})
+        HistoryTurn.model_construct(
+            role=Role(role), content=content, intent=intent, operation_data=data or {}
+        )
         for role, content, intent, data in reversed(rows)
     ]
