@@ -171,12 +171,3 @@ class Turn(Frozen):
     channel: str
     created_at: datetime
     meta: dict[str, Any] = Field(default_factory=dict)
-
-    def as_history(self) -> HistoryTurn:
-        """The view of this turn that providers get."""
-        return HistoryTurn(
-            role=self.role,
-            content=self.content,
-            intent=self.intent,
-            operation_data=self.operation_data,
-        )

@@ -99,7 +99,7 @@ def memory_erase(
     store = store_for(db_url)
     with store.read() as session:
         found = get_person(session, person)
-        targets = [manage._numbered(session, found, n) for n in numbers]  # validate first
+        targets = [manage.numbered(session, found, n) for n in numbers]  # validate first
     if not yes:
         if not is_interactive():
             raise fail("erase needs confirmation — run it in a terminal or pass --yes")

@@ -23,7 +23,8 @@ def personal_assertions(
     return repo.list_assertions(session, _personal_id(person), forces)
 
 
-def _numbered(session: Session, person: Person, number: int) -> Assertion:
+def numbered(session: Session, person: Person, number: int) -> Assertion:
+    """#number of the person's personal memory, or an error saying what exists."""
     engagement_id = _personal_id(person)
     if not repo.list_assertions(session, engagement_id, limit=1):
         raise NotFound(
@@ -40,7 +41,7 @@ def _numbered(session: Session, person: Person, number: int) -> Assertion:
 
 def retract(session: Session, person: Person, number: int) -> Assertion:
     """Retract #number (reversible)."""
-    found = _numbered(session, person, number)
+    found = numbered(session, person, number)
     if found.force is NormativeForce.RETRACTED:
         raise InvalidMessage(
             f"#{number} is already retracted", "restore it with `converse memory restore`"
@@ -50,7 +51,7 @@ def retract(session: Session, person: Person, number: int) -> Assertion:
 
 def restore(session: Session, person: Person, number: int) -> Assertion:
     """Bring a retracted #number back as committed."""
-    found = _numbered(session, person, number)
+    found = numbered(session, person, number)
     if found.force is not NormativeForce.RETRACTED:
         raise InvalidMessage(
             f"#{number} is not retracted (it is {found.force.value})", "nothing to restore"
@@ -62,6 +63,6 @@ def erase(session: Session, person: Person, numbers: list[int]) -> list[Assertio
     """Delete the numbered assertions permanently; all or none."""
     if not numbers:
         raise InvalidMessage("no assertion numbers given", "name the numbers to erase, e.g. 3 5")
-    found = [_numbered(session, person, n) for n in numbers]
+    found = [numbered(session, person, n) for n in numbers]
     repo.erase(session, [a.id for a in found])
     return found

@@ -13,6 +13,7 @@ from pipeline.store.people import get_person
 
 runner = CliRunner()
 SCRIPT = "fixtures/scripted/demo.yaml"
+CHAT = ["chat", "--person", "Ana", "--provider", "scripted", "--script", SCRIPT]
 
 
 @pytest.fixture
@@ -32,13 +33,7 @@ def say(message, *extra):
     return runner.invoke(
         app,
         [
-            "chat",
-            "--person",
-            "Ana",
-            "--provider",
-            "scripted",
-            "--script",
-            SCRIPT,
+            *CHAT,
             "-m",
             message,
             *extra,
@@ -118,18 +113,12 @@ def test_demo_walks_the_whole_conversation(monkeypatch):
     ("args", "expected"),
     [
         (
-            ["chat", "--person", "Ana", "--provider", "scripted", "--script", SCRIPT, "-m", "   "],
+            [*CHAT, "-m", "   "],
             "error: the message is empty — type something to say",
         ),
         (
             [
-                "chat",
-                "--person",
-                "Ana",
-                "--provider",
-                "scripted",
-                "--script",
-                SCRIPT,
+                *CHAT,
                 "-m",
                 "x" * 8001,
             ],
