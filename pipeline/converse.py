@@ -147,6 +147,7 @@ def converse(
                     prior_companion=prior_companion,
                     now=moment,
                     embedder=embedder,
+                    message=text,
                 )
             )
             operator_turn = add_turn(

@@ -21,8 +21,11 @@ class HandlerContext:
     classified: ClassifiedIntent
     prior_companion: HistoryTurn | None
     now: datetime
-    # Semantic matching for forget_about_me (tie-breaker and fallback); None = keywords only.
+    # Semantic matching for forget_about_me and recall; None = keywords only.
     embedder: Embedder | None = None
+    # The operator's message as typed: its form (a cue such as "no," or "actually") decides
+    # whether a reply corrects, confirms or rejects an offer (pipeline/intents/cues.py).
+    message: str = ""
 
     def param(self, name: str) -> str:
         """A classified parameter, stripped; "" when absent."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pipeline.domain import RouteResult
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.remember import retract_rejected_offer
+from pipeline.intents.cues import limits_to_project
+from pipeline.intents.remember import keep_in_project, offered_held, retract_rejected_offer
 from pipeline.intents.taxonomy import INTENTS, LIVE_INTENTS
 
 
@@ -14,7 +15,12 @@ def handle_general_conversation(ctx: HandlerContext) -> RouteResult:
     A classification that failed (and so fell back to conversation) is not a rejection:
     a broken model answer must leave what is stored untouched.
     """
-    rejected = None if ctx.classified.error else retract_rejected_offer(ctx)
+    if ctx.classified.error:
+        return RouteResult(intent="general_conversation", operation_data={"action": "none"})
+    held = offered_held(ctx)
+    if held is not None and ctx.project is not None and limits_to_project(ctx.message):
+        return keep_in_project(ctx, held)
+    rejected = retract_rejected_offer(ctx)
     if rejected is not None:
         return rejected
     return RouteResult(intent="general_conversation", operation_data={"action": "none"})
@@ -26,7 +32,7 @@ def handle_describe_capabilities(_ctx: HandlerContext) -> RouteResult:
         intent="describe_capabilities",
         operation_data={
             "action": "described",
-            "capabilities": [INTENTS[name].summary for name in LIVE_INTENTS],
+            "capabilities": [INTENTS[n].offer for n in LIVE_INTENTS if INTENTS[n].offer],
         },
     )
 

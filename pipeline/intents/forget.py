@@ -6,8 +6,11 @@ import re
 from typing import Any
 
 from pipeline.domain import Assertion, MemoryChange, NormativeForce, RouteResult
+from pipeline.intents.confirmation import answer_to_confirmation, corrected_description
 from pipeline.intents.context import HandlerContext
-from pipeline.memory.matching import Match, match_forget
+from pipeline.intents.cues import is_rejection, without_cues
+from pipeline.intents.remember import offered_held, reject_offer
+from pipeline.memory.matching import Match, keywords, match_forget
 from pipeline.memory.search import semantic_forget
 from pipeline.store import assertions as repo
 
@@ -83,24 +86,39 @@ def _semantic(
     return semantic_forget(ctx.session, description, committed, ctx.embedder, tie=False)
 
 
+def _kept(description: str) -> RouteResult:
+    return RouteResult(
+        intent=INTENT, operation_data={"action": "kept", "forget_description": description}
+    )
+
+
 def handle_forget(ctx: HandlerContext) -> RouteResult:
     """Retract what the previous turn matched when confirmed; otherwise match the description."""
     personal_id = ctx.person.personal_engagement_id
     if personal_id is None:
         return RouteResult(intent=INTENT, operation_data={"error": "no_personal_engagement"})
+    held = offered_held(ctx)
+    if held is not None and is_rejection(ctx.message):  # "forget it" right after an offer
+        return reject_offer(ctx, held)
     prior = ctx.prior_companion
     data = prior.operation_data if prior is not None and prior.intent == INTENT else {}
-    if data.get("action") == "confirm_retraction" and isinstance(
-        data.get("matched_assertion_id"), int
-    ):
-        done = _retract(ctx, data["matched_assertion_id"])
-        if done is not None:
-            return done
-    description = ctx.param("forget_description")
+    description = without_cues(ctx.param("forget_description")) or ctx.param("forget_description")
+    if data.get("action") == "confirm_retraction":
+        answered = answer_to_confirmation(
+            ctx, data, retract=lambda i: _retract(ctx, i), confirm=_confirm, kept=_kept
+        )
+        if answered is not None:
+            return answered
+        description = corrected_description(ctx, description)
     if data.get("action") == "ambiguous":
         number = _pick_candidate(description, list(data.get("candidates", [])))
         if number is not None:
             return _confirm(repo.get_by_number(ctx.session, personal_id, number))
+    if is_rejection(ctx.message) and not keywords(description):
+        # "Forget it" with nothing pending means "never mind", not a request to match "it".
+        if data.get("action") in ("confirm_retraction", "ambiguous"):
+            return _kept(description)
+        return RouteResult(intent="general_conversation", operation_data={"action": "none"})
     committed = repo.list_assertions(ctx.session, personal_id, [NormativeForce.COMMITTED])
     match = _semantic(ctx, description, committed, match_forget(description, committed))
     if match.action == "confirm_retraction":

@@ -6,9 +6,11 @@ import re
 from typing import Any
 
 from pipeline.domain import ActorKind, Assertion, MemoryChange, NormativeForce, RouteResult
+from pipeline.intents.confirmation import answer_to_confirmation, corrected_description
 from pipeline.intents.context import HandlerContext
+from pipeline.intents.cues import without_cues
 from pipeline.intents.facts import clean_fact
-from pipeline.memory.matching import keyword_score, keywords, match_forget
+from pipeline.memory.matching import match_forget
 from pipeline.store import assertions as repo
 
 _NUMBERS = re.compile(r"#?\b(\d{1,6})\b")
@@ -83,12 +85,65 @@ def handle_commit_knowledge(ctx: HandlerContext) -> RouteResult:
     )
 
 
+def _confirm_note(a: Assertion) -> RouteResult:
+    return RouteResult(
+        intent="retract_knowledge",
+        operation_data={
+            "action": "confirm_retraction",
+            "matched_fact": a.content,
+            "matched_assertion_id": a.id,
+            "assertion_display_number": a.display_number,
+            "item": _item(a),
+        },
+    )
+
+
+def _kept_note(description: str) -> RouteResult:
+    return RouteResult(
+        intent="retract_knowledge",
+        operation_data={"action": "kept", "knowledge_description": description},
+    )
+
+
+def _retract_note(ctx: HandlerContext, assertion_id: int, reason: str) -> RouteResult | None:
+    target = repo.get_assertion(ctx.session, assertion_id)
+    if target.force is NormativeForce.RETRACTED:
+        return None
+    done = repo.set_force(
+        ctx.session, target.id, NormativeForce.RETRACTED, f"Operator asked to remove: {reason}"
+    )
+    return RouteResult(
+        intent="retract_knowledge",
+        operation_data={"action": "retracted", "item": _item(done)},
+        changes=(_change(done, target.force),),
+    )
+
+
 def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
-    """Retract the project assertion that uniquely matches the description."""
+    """Match the description against the project's notes and ask before retracting; the
+    confirmation on the next turn retracts what was matched (never re-guessed)."""
     assert ctx.project is not None
     description = ctx.param("knowledge_description")
+    prior = ctx.prior_companion
+    data = prior.operation_data if prior is not None and prior.intent == "retract_knowledge" else {}
+    if data.get("action") == "confirm_retraction":
+        answered = answer_to_confirmation(
+            ctx,
+            data,
+            retract=lambda i: _retract_note(ctx, i, str(data.get("matched_fact", ""))),
+            confirm=_confirm_note,
+            kept=_kept_note,
+        )
+        if answered is not None:
+            return answered
+        description = corrected_description(ctx, description)
     live = repo.list_assertions(ctx.session, ctx.project.id, _LIVE)
-    match = match_forget(description, live)
+    if data.get("action") == "ambiguous":
+        numbers = {int(n) for n in _NUMBERS.findall(description)}
+        chosen = [a for a in live if a.display_number in numbers]
+        if len(chosen) == 1:
+            return _confirm_note(chosen[0])
+    match = match_forget(without_cues(description) or description, live)
     if match.action == "no_match":
         return RouteResult(intent="retract_knowledge", operation_data={"action": "no_match"})
     if match.action == "ambiguous":
@@ -99,33 +154,4 @@ def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
                 "candidates": [_item(a) for a in match.assertions],
             },
         )
-    target = match.assertions[0]
-    done = repo.set_force(
-        ctx.session, target.id, NormativeForce.RETRACTED, f"Operator asked to remove: {description}"
-    )
-    return RouteResult(
-        intent="retract_knowledge",
-        operation_data={"action": "retracted", "item": _item(done)},
-        changes=(_change(done, target.force),),
-    )
-
-
-def handle_ask_about_past_input(ctx: HandlerContext) -> RouteResult:
-    """Project assertions (or personal memory outside a project) that match the question."""
-    engagement_id = ctx.project.id if ctx.project else ctx.person.personal_engagement_id
-    query = ctx.param("query")
-    if engagement_id is None:
-        return RouteResult(intent="ask_about_past_input", operation_data={"action": "no_match"})
-    live = repo.list_assertions(ctx.session, engagement_id, _LIVE, limit=500)
-    keys = keywords(query)
-    scored = sorted(((keyword_score(keys, a.content), a) for a in live), key=lambda p: -p[0])
-    found = [a for score, a in scored if score > 0][:5]
-    return RouteResult(
-        intent="ask_about_past_input",
-        operation_data={
-            "action": "found" if found else "no_match",
-            "query": query,
-            "scope": "project" if ctx.project else "personal",
-            "items": [_item(a) for a in found],
-        },
-    )
+    return _confirm_note(match.assertions[0])

@@ -4,17 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipeline.domain import RouteResult
-from pipeline.intents import conversation, forget, knowledge, remember
+from pipeline.domain import NormativeForce, RouteResult
+from pipeline.intents import conversation, forget, knowledge, recall, remember, restore
 from pipeline.intents.context import HandlerContext
+from pipeline.intents.cues import (
+    asks_to_forget,
+    asks_to_restore,
+    forget_object,
+    is_affirmation,
+    is_first_person_clause,
+    is_rejection,
+)
 from pipeline.intents.taxonomy import INTENTS
+from pipeline.memory.matching import match_forget
+from pipeline.store import assertions as repo
 
 Handler = Callable[[HandlerContext], RouteResult]
 
 HANDLERS: dict[str, Handler] = {
     "general_conversation": conversation.handle_general_conversation,
     "add_knowledge": knowledge.handle_add_knowledge,
-    "ask_about_past_input": knowledge.handle_ask_about_past_input,
+    "ask_about_past_input": recall.handle_ask_about_past_input,
     "list_knowledge": knowledge.handle_list_knowledge,
     "commit_knowledge": knowledge.handle_commit_knowledge,
     "retract_knowledge": knowledge.handle_retract_knowledge,
@@ -23,13 +33,98 @@ HANDLERS: dict[str, Handler] = {
     "forget_about_me": forget.handle_forget,
 }
 
+# Intents whose handler would store or drop something: the message's own form can redirect
+# them (a request framed as "forget ..." never stores a fact; "put ... back" restores).
+_WRITES = frozenset(["add_knowledge", "remember_about_me", "retract_knowledge", "forget_about_me"])
+_PARAM = {
+    "remember_about_me": "personal_fact",
+    "add_knowledge": "knowledge",
+    "retract_knowledge": "knowledge_description",
+    "forget_about_me": "forget_description",
+}
+
+
+def _as(ctx: HandlerContext, intent: str, description: str = "") -> HandlerContext:
+    """The context re-read as `intent`, its description taken from the original parameter."""
+    old = ctx.classified
+    text = description or old.params.get(_PARAM.get(old.intent, ""), "") or ctx.message
+    params = {_PARAM[intent]: text} if intent in _PARAM else {}
+    classified = old.model_copy(update={"intent": intent, "params": params})
+    return HandlerContext(
+        session=ctx.session,
+        person=ctx.person,
+        project=ctx.project,
+        classified=classified,
+        prior_companion=ctx.prior_companion,
+        now=ctx.now,
+        embedder=ctx.embedder,
+        message=ctx.message,
+    )
+
+
+def _lives_in(ctx: HandlerContext, description: str) -> str | None:
+    """Which store holds what a forget request describes, when only one of them does."""
+    if ctx.project is None or ctx.person.personal_engagement_id is None:
+        return None
+    personal = repo.list_assertions(
+        ctx.session, ctx.person.personal_engagement_id, [NormativeForce.COMMITTED]
+    )
+    notes = repo.list_assertions(
+        ctx.session, ctx.project.id, [NormativeForce.HELD, NormativeForce.COMMITTED]
+    )
+    in_personal = match_forget(description, personal).action != "no_match"
+    in_notes = match_forget(description, notes).action != "no_match"
+    if in_personal != in_notes:
+        return "forget_about_me" if in_personal else "retract_knowledge"
+    return None
+
+
+def _prior_action(ctx: HandlerContext) -> tuple[str | None, str | None]:
+    prior = ctx.prior_companion
+    if prior is None:
+        return None, None
+    return prior.intent, prior.operation_data.get("action")
+
+
+def _redirected(ctx: HandlerContext) -> HandlerContext:
+    name = ctx.classified.intent
+    prior_intent, prior_action = _prior_action(ctx)
+    if (
+        prior_action == "confirm_retraction"
+        and prior_intent in ("forget_about_me", "retract_knowledge")
+        and name != prior_intent
+        and (is_affirmation(ctx.message) or is_rejection(ctx.message))
+    ):
+        # "Yes" / "no, keep it" answers the question the companion just asked.
+        return _as(ctx, prior_intent)
+    forgetting = asks_to_forget(ctx.message)
+    if name in ("remember_about_me", "add_knowledge") and forgetting:
+        described = forget_object(ctx.message)
+        fallback = (
+            "forget_about_me"
+            if ctx.project is None or is_first_person_clause(described)
+            else "retract_knowledge"
+        )
+        return _as(ctx, _lives_in(ctx, described) or fallback, described)
+    if name == "retract_knowledge" and ctx.project is None:
+        return _as(ctx, "forget_about_me")  # outside a project only personal facts exist
+    if name in ("retract_knowledge", "forget_about_me") and not asks_to_restore(ctx.message):
+        described = ctx.param(_PARAM[name]) or forget_object(ctx.message)
+        elsewhere = _lives_in(ctx, described)
+        if elsewhere is not None and elsewhere != name:
+            return _as(ctx, elsewhere, described)
+    return ctx
+
 
 def route(ctx: HandlerContext) -> RouteResult:
     """Run the intent's handler; project-only intents outside a project change nothing."""
+    ctx = _redirected(ctx)
     name = ctx.classified.intent
     spec = INTENTS[name]
     if not spec.live:
         return conversation.handle_stub(ctx)
+    if asks_to_restore(ctx.message) and (name in _WRITES or _prior_action(ctx)[1] == "retracted"):
+        return restore.handle_restore(ctx, name)
     if spec.needs_project and ctx.project is None:
         return RouteResult(intent=name, operation_data={"error": "needs_project"})
     return HANDLERS[name](ctx)

@@ -17,6 +17,8 @@ class IntentSpec:
     params: tuple[str, ...]
     summary: str
     needs_project: bool = False
+    # How the companion describes the capability to the person ("" = not worth listing).
+    offer: str = ""
 
 
 INTENTS: dict[str, IntentSpec] = {
@@ -28,6 +30,7 @@ INTENTS: dict[str, IntentSpec] = {
             (),
             "chat, questions and advice that ask nothing of memory; declining an offer; "
             "an outright rejection such as 'never mind'",
+            offer="chat, answer questions and think things through with you",
         ),
         IntentSpec(
             "add_knowledge",
@@ -35,12 +38,14 @@ INTENTS: dict[str, IntentSpec] = {
             ("knowledge",),
             "a fact about the project's domain to record in the project",
             needs_project=True,
+            offer="keep notes for a project when you tell me something about it",
         ),
         IntentSpec(
             "ask_about_past_input",
             True,
             ("query",),
             "a question about what the person told the companion before",
+            offer="tell you what you've told me before, about you or about a project",
         ),
         IntentSpec(
             "list_knowledge",
@@ -48,6 +53,7 @@ INTENTS: dict[str, IntentSpec] = {
             (),
             "show everything recorded for the project",
             needs_project=True,
+            offer="show you a project's notes",
         ),
         IntentSpec(
             "commit_knowledge",
@@ -55,6 +61,7 @@ INTENTS: dict[str, IntentSpec] = {
             ("knowledge_reference",),
             "settle held project knowledge ('lock in #3', 'mark all of those as final')",
             needs_project=True,
+            offer="lock in a project note once you're sure of it",
         ),
         IntentSpec(
             "retract_knowledge",
@@ -62,6 +69,7 @@ INTENTS: dict[str, IntentSpec] = {
             ("knowledge_description",),
             "remove a fact from the project's knowledge",
             needs_project=True,
+            offer="remove a project note when you ask (it can be put back)",
         ),
         IntentSpec(
             "describe_capabilities",
@@ -75,12 +83,17 @@ INTENTS: dict[str, IntentSpec] = {
             ("personal_fact",),
             "a fact about the person (preferences, identity, schedule, diet, health, "
             "location, working style, family) to remember across all projects",
+            offer=(
+                "remember things about you — your diet, schedule, family, preferences — "
+                "across all your projects, after checking I got them right"
+            ),
         ),
         IntentSpec(
             "forget_about_me",
             True,
             ("forget_description",),
             "asks the companion to stop remembering something personal",
+            offer="stop using something personal you told me, once you confirm which one",
         ),
         IntentSpec("set_reminder", False, ("reminder", "when"), "set a reminder"),
         IntentSpec("web_search", False, ("query",), "look something up on the web"),

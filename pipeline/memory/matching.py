@@ -72,6 +72,33 @@ STOP_WORDS = frozenset(
         "we",
         "our",
         "all",
+        # Words about the memory itself, not its content: "put the irrigation note back"
+        # must not match every note because each is a "note".
+        "note",
+        "notes",
+        "entry",
+        "entries",
+        "memory",
+        "memories",
+        "project",
+        "put",
+        "back",
+        "delete",
+        "remove",
+        "restore",
+        "erase",
+        "drop",
+        "bring",
+        "undo",
+        "also",
+        "no",
+        "instead",
+        "actually",
+        "can",
+        "stop",
+        "keeping",
+        "need",
+        "needs",
     ]
 )
 _WORD = re.compile(r"[\w']+")

@@ -27,7 +27,11 @@ def _numbered(items: list[dict[str, Any]]) -> str:
 def _remember(data: dict[str, Any]) -> str:
     fact = str(data.get("personal_fact", ""))
     if data.get("action") == "committed":
+        if data.get("cross_promoted"):
+            return f"Done — I'll remember {as_clause(fact)} across all your projects."
         return "Got it, I'll remember that."
+    if data.get("action") == "already_known":
+        return f"I already have {as_clause(fact)} — nothing new to keep."
     if data.get("action") == "refined":
         return f"Updated — I'll remember {as_clause(fact)} instead. Is that right?"
     return f"I'll remember {as_clause(fact)} — is that right?"
@@ -36,12 +40,18 @@ def _remember(data: dict[str, Any]) -> str:
 def _forget(data: dict[str, Any]) -> str:
     action = data.get("action")
     if action == "confirm_retraction":
-        return f"You want me to stop using {as_clause(str(data['matched_fact']))}?"
+        asked = f"You want me to stop using {as_clause(str(data['matched_fact']))}?"
+        if data.get("asked_again"):
+            return "That's the only one I found. " + asked
+        return asked
     if action == "retracted":
+        number = data.get("assertion_display_number")
         return (
-            "Done — I've stopped using that. If you want it permanently erased, "
-            "that option is available in your settings."
+            "Done — I've stopped using that. If you want it gone for good, it can be erased "
+            f"permanently with `converse memory erase {number}`."
         )
+    if action == "kept":
+        return "Okay, I'll keep it — nothing was forgotten."
     if action == "ambiguous":
         return (
             "I'm not sure which one you mean. Here's what I have: "
@@ -74,15 +84,49 @@ def _knowledge(route: RouteResult) -> str:
             return f"Settled: {numbers}."
         return "Nothing held matches that. Want me to list the project notes?"
     if route.intent == "retract_knowledge":
+        if action == "confirm_retraction":
+            item = data["item"]
+            return f"Remove #{item['display_number']} “{item['content']}” from the project notes?"
+        if action == "kept":
+            return "Okay, the note stays."
         if action == "retracted":
             number = data["item"]["display_number"]
-            return f"Removed #{number} from the project notes (it can be restored)."
+            return (
+                f"Removed #{number} from the project notes. Say “put #{number} back” "
+                "if you want it restored."
+            )
         if action == "ambiguous":
             return f"Several notes match: {_numbered(list(data['candidates']))}. Which one?"
         return "No project note matches that. Want me to list them?"
     if action == "found":
-        return "Here's what I have: " + _numbered(list(data["items"])) + "."
+        return _recalled(data)
+    if data.get("everything"):
+        return "I don't have anything stored about you yet."
     return "I don't find anything about that in my notes."
+
+
+def _recalled(data: dict[str, Any]) -> str:
+    items = list(data["items"])
+    personal = [i for i in items if i.get("where", "personal") == "personal"]
+    project = [i for i in items if i.get("where") == "project"]
+    parts = []
+    if personal:
+        parts.append("About you: " + _numbered(personal) + ".")
+    if project:
+        parts.append("In this project: " + _numbered(project) + ".")
+    lead = "Here's what I know" if data.get("everything") else "Here's what I have"
+    return f"{lead} — " + " ".join(parts)
+
+
+def _restored(route: RouteResult) -> str:
+    data = route.operation_data
+    if data.get("action") == "restored":
+        item = data["item"]
+        where = "the project notes" if route.intent == "retract_knowledge" else "what I remember"
+        return f"Put back #{item['display_number']} “{item['content']}” in {where}."
+    if data.get("action") == "restore_unclear":
+        return f"Several things could be put back: {_numbered(list(data['candidates']))}. Which?"
+    return "I can't find anything removed that matches that, so nothing was put back."
 
 
 _ERRORS = {
@@ -96,6 +140,8 @@ def compose_reply(route: RouteResult) -> str:
     data = route.operation_data
     if "error" in data:
         return _ERRORS.get(str(data["error"]), "Sorry, I couldn't do that — nothing was changed.")
+    if str(data.get("action", "")).startswith("restore"):
+        return _restored(route)
     if route.intent == "remember_about_me":
         return _remember(data)
     if route.intent == "forget_about_me":
@@ -103,9 +149,14 @@ def compose_reply(route: RouteResult) -> str:
     if data.get("action") == "not_available":
         return f"I can't {data['capability']} yet — that's not available."
     if route.intent == "describe_capabilities":
-        return "I can: " + "; ".join(data["capabilities"]) + "."
+        return "Here's what I can do: " + "; ".join(data["capabilities"]) + "."
     if route.intent == "general_conversation":
         if data.get("action") == "rejected":
             return "No problem — I won't remember that."
+        if data.get("action") == "kept_in_project":
+            return (
+                "Okay — I'll keep that to this project only, as note "
+                f"#{data['assertion_display_number']}."
+            )
         return "I'm here. (The offline responder only reports what changed in memory.)"
     return _knowledge(route)

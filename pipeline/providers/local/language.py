@@ -74,6 +74,9 @@ VERB_CUES: dict[str, str] = {
     "framing": r"\b(just so you know|remember (that|i)|fyi|for what it's worth|heads up|"
     r"for (future )?reference|keep in mind|note that|by the way|i should (mention|tell you)|"
     r"please remember|bear in mind)\b",
+    # "We use PostgreSQL for this project": a statement by the team, not a request about it.
+    "we_state": r"^(we|we're|we've|we'll|our|the team)\b(?!.*\?)(?!.*\b(share|export|list|"
+    r"show|remove|delete)\b)",
     "future_self": r"\b(from now on|in future|going forward|always|every time|any project|"
     r"all (my|of my) projects)\b",
 }

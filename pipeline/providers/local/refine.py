@@ -27,7 +27,20 @@ _MONTH = (
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
 _ORD = r"\d{1,2}(?:st|nd|rd|th)?"
+_NUMBER_WORDS = (
+    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen"
+    r"|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty"
+    r"|ninety|hundred|a couple of|a few|several"
+)
+_UNIT = r"(?:second|minute|hour|day|week|fortnight|month|year|decade)s?"
 _TYPED = (
+    # Relative time first: "two months ago" replaces "last month", not just a number.
+    re.compile(
+        rf"\b(?:(?:\d+|{_NUMBER_WORDS}|a|an|one) {_UNIT} ago|(?:last|this|next|past) "
+        rf"(?:{_UNIT}|spring|summer|fall|autumn|winter|weekend)|yesterday|today|tomorrow"
+        r"|the (?:other|day before) (?:day|yesterday)|(?:a )?while ago|recently)\b",
+        _F,
+    ),
     re.compile(
         rf"\b(?:{_MONTH}\.? {_ORD}|(?:the )?{_ORD}(?: of)? {_MONTH}"
         r"|the \d{1,2}(?:st|nd|rd|th))\b",
@@ -41,7 +54,11 @@ _TYPED = (
         r"|December)\b"
     ),
     re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", _F),
-    re.compile(r"\b\d+(?:[.,]\d+)?(?:\s*%| percent)?\b", _F),
+    re.compile(
+        rf"\b(?:\d+(?:[.,]\d+)?(?:\s*%| percent)?|(?:{_NUMBER_WORDS})(?:[- ](?:one|two|three"
+        r"|four|five|six|seven|eight|nine))?)\b(?! (?:of|to) )",
+        _F,
+    ),
 )
 _LEAD_MARKERS = re.compile(
     r"^(?:(?:no|nope|nah|not quite|not exactly|not really|close|almost|nearly|actually|well|wait"
@@ -248,6 +265,23 @@ def _value(text: str) -> str:
     )
 
 
+_NARROWING = re.compile(r"^(?:just|only|mostly|mainly|specifically|simply)\b|\bonly$", _F)
+_NEGATED = re.compile(r"\b(?:don't|do not|doesn't|never|not|no|can't|cannot|avoid|won't)\b", _F)
+
+
+def _narrow_span(fact: str, value: str) -> tuple[int, int]:
+    """For "just X": the whole object the value narrows, from the word after its verb or
+    preposition to the end of the clause ("meat or dairy" for "just red meat")."""
+    span = _object_span(fact, value)
+    words = list(_WORD.finditer(fact))
+    first = next(i for i, m in enumerate(words) if m.end() > span[0]) if words else 0
+    while first > 0 and not _is_boundary(words[first - 1].group(0).lower()):
+        first -= 1
+    clause_end = re.search(r"[,.;!?]|\s[—–-]\s|$", fact[span[1] :])
+    end = span[1] + (clause_end.start() if clause_end else 0)
+    return (words[first].start() if words else span[0]), end
+
+
 def refine_fact(fact: str, reply: str) -> str:
     """The offered fact with the reply's correction applied (second person, like the fact)."""
     body = correction_body(reply)
@@ -273,6 +307,11 @@ def refine_fact(fact: str, reply: str) -> str:
     body_words = _WORD.findall(body)
     if len(body_words) >= 4 and not {_stem(w) for w in body_words} & fact_stems - _FUNCTION_STEMS:
         return to_second_person(body)
+    if _NARROWING.search(body):
+        if _NEGATED.search(fact):  # "don't eat meat" + "just no red meat": one negation
+            value = re.sub(r"^(?:no|not|any)\s+", "", value, flags=_F)
+        if value.split(" ", 1)[0].lower() not in _PREPOSITIONS:
+            return _replace(fact, _narrow_span(fact, value), value)
     first = value.split(" ", 1)[0].lower()
     if first in _PREPOSITIONS:
         same = re.search(rf"\b{first}\b[^,;]*$", fact, _F)

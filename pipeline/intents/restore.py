@@ -1,0 +1,79 @@
+"""Putting back what was retracted, when the person asks ("put the irrigation note back")."""
+
+from __future__ import annotations
+
+from pipeline.domain import Assertion, MemoryChange, NormativeForce, RouteResult
+from pipeline.intents.context import HandlerContext
+from pipeline.intents.cues import without_cues
+from pipeline.memory.matching import Match, keywords, match_forget
+from pipeline.store import assertions as repo
+
+
+def _description(ctx: HandlerContext) -> str:
+    for name in ("knowledge_description", "forget_description", "knowledge", "personal_fact"):
+        if ctx.param(name):
+            return without_cues(ctx.param(name))
+    return without_cues(ctx.message)
+
+
+def _just_retracted(ctx: HandlerContext) -> tuple[str, int] | None:
+    """The intent and display number the previous companion turn retracted, if it did."""
+    prior = ctx.prior_companion
+    if prior is None or prior.operation_data.get("action") != "retracted":
+        return None
+    data = prior.operation_data
+    number = data.get("assertion_display_number")
+    if not isinstance(number, int) and isinstance(data.get("item"), dict):
+        number = data["item"].get("display_number")
+    if prior.intent not in ("forget_about_me", "retract_knowledge") or not isinstance(number, int):
+        return None
+    return str(prior.intent), number
+
+
+def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
+    """Restore the one retracted assertion that matches: a project note in a project (held, to
+    be settled again), else a personal fact (committed, as it was before it was forgotten).
+    "Put that back" right after a retraction restores what was just retracted."""
+    just = _just_retracted(ctx)
+    if just is not None and not keywords(_description(ctx)):
+        intent = just[0]
+    project = intent == "retract_knowledge" and ctx.project is not None
+    engagement_id = ctx.project.id if project and ctx.project else ctx.person.personal_engagement_id
+    if engagement_id is None:
+        return RouteResult(intent=intent, operation_data={"error": "no_personal_engagement"})
+    retracted = repo.list_assertions(ctx.session, engagement_id, [NormativeForce.RETRACTED])
+    if just is not None and not keywords(_description(ctx)):
+        retracted = [a for a in retracted if a.display_number == just[1]]
+        match = (
+            Match("confirm_retraction", tuple(retracted)) if retracted else Match("no_match", ())
+        )
+    else:
+        match = match_forget(_description(ctx), retracted)
+    if match.action != "confirm_retraction":
+        return RouteResult(
+            intent=intent,
+            operation_data={
+                "action": "restore_unclear" if match.action == "ambiguous" else "restore_no_match",
+                "candidates": [_item(a) for a in match.assertions],
+            },
+        )
+    target = match.assertions[0]
+    force = NormativeForce.HELD if project else NormativeForce.COMMITTED
+    done = repo.set_force(ctx.session, target.id, force)
+    return RouteResult(
+        intent=intent,
+        operation_data={"action": "restored", "item": _item(done)},
+        changes=(
+            MemoryChange(
+                engagement_id=done.engagement_id,
+                display_number=done.display_number,
+                content=done.content,
+                before=NormativeForce.RETRACTED,
+                after=done.force,
+            ),
+        ),
+    )
+
+
+def _item(a: Assertion) -> dict[str, object]:
+    return {"display_number": a.display_number, "content": a.content, "force": a.force.value}
