@@ -18,7 +18,11 @@ def handle_general_conversation(ctx: HandlerContext) -> RouteResult:
     if ctx.classified.error:
         return RouteResult(intent="general_conversation", operation_data={"action": "none"})
     held = offered_held(ctx)
-    if held is not None and ctx.project is not None and limits_to_project(ctx.message):
+    if (
+        held is not None
+        and ctx.project is not None
+        and limits_to_project(ctx.message, ctx.project.name)
+    ):
         return keep_in_project(ctx, held)
     rejected = retract_rejected_offer(ctx)
     if rejected is not None:

@@ -107,11 +107,15 @@ _SCOPE_TO_PROJECT = re.compile(
 )
 
 
-def limits_to_project(message: str) -> bool:
-    """Whether a reply keeps an offered fact to this project ("no, just this project")."""
+def limits_to_project(message: str, project_name: str = "") -> bool:
+    """Whether a reply keeps an offered fact to this project ("no, just this project", or
+    "just for the lessons" in the project "Spanish lessons")."""
     text = _norm(message)
-    return bool(_SCOPE_TO_PROJECT.search(text)) and bool(
-        re.search(r"\b(?:project|here|this one|this)\b", text, _F)
+    if not _SCOPE_TO_PROJECT.search(text) and not re.search(r"\b(?:just|only)\b", text, _F):
+        return False
+    named = {w for w in _words(project_name) if len(w) > 3}
+    return bool(re.search(r"\b(?:project|here|this one|this)\b", text, _F)) or bool(
+        named & set(_words(text))
     )
 
 

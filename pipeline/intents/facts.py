@@ -78,3 +78,22 @@ def related_facts(a: str, b: str) -> bool:
         return False
     changed = sum(1 for x, y in zip(words_a, words_b, strict=True) if x != y)
     return changed * 2 <= len(words_a)
+
+
+# Words that ask to remember without saying what ("yeah, remember that in general").
+_ABOUT_REMEMBERING = frozenset(
+    re.findall(
+        r"\S+",
+        """
+        yeah yes yep sure ok okay please thanks in general generally everywhere too also as well
+        it this for across all projects project keep save store note do go ahead always from
+        now on and of course good idea
+        """,
+    )
+)
+
+
+def says_something(fact: str) -> bool:
+    """Whether a fact carries content beyond asking to remember ("remember that" alone does
+    not, and must not be stored as if it were the fact)."""
+    return any(w not in _ABOUT_REMEMBERING for w in fact_words(fact))

@@ -13,7 +13,7 @@ from pipeline.intents.cues import (
     is_rejection,
     limits_to_project,
 )
-from pipeline.intents.facts import clean_fact, related_facts, same_fact
+from pipeline.intents.facts import clean_fact, related_facts, same_fact, says_something
 from pipeline.store import assertions as repo
 
 INTENT = "remember_about_me"
@@ -125,7 +125,7 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
     fact = clean_fact(ctx.param("personal_fact"))
     held = offered_held(ctx)
     if held is not None:
-        if ctx.project is not None and limits_to_project(ctx.message):
+        if ctx.project is not None and limits_to_project(ctx.message, ctx.project.name):
             return keep_in_project(ctx, held)
         if is_rejection(ctx.message):
             return reject_offer(ctx, held)
@@ -133,7 +133,7 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
             return _committed(held, ctx)
         if _corrects(ctx.message, fact, held.content):
             return _refined(ctx, held, fact)
-    if not fact:
+    if not fact or not says_something(fact):
         return RouteResult(intent=INTENT, operation_data={"error": "no_personal_fact"})
     return _new_fact(ctx, personal_id, fact)
 

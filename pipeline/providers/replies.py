@@ -132,6 +132,7 @@ def _restored(route: RouteResult) -> str:
 _ERRORS = {
     "needs_project": "That needs a project — open one and ask me again there.",
     "no_personal_engagement": "Your personal memory isn't set up, so I can't do that right now.",
+    "no_personal_fact": "What would you like me to remember about you?",
 }
 
 

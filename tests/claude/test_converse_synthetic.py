@@ -132,7 +132,7 @@ def test_synthetic_forget_is_confirmed_then_retracted(world: World) -> None:
     done = world.say("yes")
     assert done.route.operation_data["action"] == "retracted"
     assert world.personal() == [("You live in Miami", NormativeForce.RETRACTED)]
-    assert "settings" in done.reply.text
+    assert "converse memory erase 1" in done.reply.text and "settings" not in done.reply.text
 
 
 def test_synthetic_cross_promotion_offer_confirmed_lands_in_personal_memory(world: World) -> None:
@@ -143,9 +143,11 @@ def test_synthetic_cross_promotion_offer_confirmed_lands_in_personal_memory(worl
     assert offered.reply.text.endswith("want me to remember that across your projects?")
     assert world.project() == [("Bake this lasagna at 200 instead of 220", NormativeForce.HELD)]
 
+    # The person has just said yes to this very fact: it is committed, not offered again.
     confirmed = world.say("yes, please", PROJECT)
     assert confirmed.classified.intent == "remember_about_me"
-    assert world.personal() == [("Your oven runs hot", NormativeForce.HELD)]
+    assert confirmed.route.operation_data["cross_promoted"] is True
+    assert world.personal() == [("Your oven runs hot", NormativeForce.COMMITTED)]
     assert world.project() == [("Bake this lasagna at 200 instead of 220", NormativeForce.HELD)]
 
 

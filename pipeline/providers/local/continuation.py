@@ -167,7 +167,10 @@ def pending_offer(request: ClassifyRequest) -> Offer | None:
             return Offer("ambiguous", description=str(data.get("forget_description") or ""))
         return None
     if _CROSS_PROMOTION.search(text) and asks:
-        return Offer("cross_promotion", fact=_offered_fact(prior, request.history))
+        # The offer names the personal part of a project note; the note itself may be mostly
+        # about the project ("keep the runs flat, my hip flares up on hills").
+        restated = _restated_fact(text)
+        return Offer("cross_promotion", fact=restated or _offered_fact(prior, request.history))
     offered = action in ("held", "refined") or (action is None and asks)
     if prior.intent == "remember_about_me" and offered:
         return Offer("remember", fact=_offered_fact(prior, request.history))

@@ -6,7 +6,8 @@ import re
 
 from pipeline.domain import Reply
 from pipeline.providers.base import RespondRequest
-from pipeline.providers.replies import compose_reply
+from pipeline.providers.local.extract import to_second_person
+from pipeline.providers.replies import as_clause, compose_reply
 
 NAME = "local"
 MODEL = "template replies (not an LLM)"
@@ -15,19 +16,37 @@ MODEL = "template replies (not an LLM)"
 # statement about diet, health, family, home, schedule or taste. The cross-promotion
 # instruction asks for an offer only when a fact clearly matters beyond the project.
 _PERSONAL = re.compile(
-    r"^(?:i|i'm|im|i am|i've|my|we're a|our family)\b.*\b(?:allerg\w*|vegetarian|vegan|"
+    r"\b(?:i|i'm|im|i am|i've|my|we're a|our family)\b.*\b(?:allerg\w*|vegetarian|vegan|"
     r"pescatarian|gluten|lactose|dairy|celiac|coeliac|kosher|halal|diabet\w*|don't eat|"
     r"can't eat|do not eat|avoid\w*|intoleran\w*|wife|husband|partner|son|daughter|kids?|"
     r"children|baby|mom|dad|mother|father|sister|brother|family|live|living|moved|based|"
     r"birthday|left-handed|right-handed|colou?r-?blind|pregnan\w*|knee|back|shoulder|"
-    r"wheelchair|hate|love|prefer|can't stand|night shift|early riser|morning person|"
-    r"night owl|work(?:ing)? from home|commute|sober|don't drink)\b",
+    r"wheelchair|hip|wrist|ankle|neck|migraine\w*|asthma|hate|love|prefer|can't stand|"
+    r"night shift|early riser|morning person|"
+    r"night owl|work(?:ing)? from home|commute|sober|don't drink|tall|short|steering clear|"
+    r"uses? a|coming)\b",
     re.IGNORECASE,
 )
-CROSS_PROMOTION_OFFER = (
-    "That sounds like it's about you, not just this project — want me to remember it across "
-    "all your projects?"
-)
+_CLAUSES = re.compile(r"\s*(?:[,;:—–]|\s-\s|\b(?:since|because|as|so that|so)\b)\s*", re.I)
+
+
+def personal_clause(message: str) -> str:
+    """The clause of a project note that is about the person, in the second person:
+    "Keep the runs flat, my left hip flares up on hills" -> "Your left hip flares up on hills"."""
+    text = message.replace("’", "'").strip().rstrip(".!")
+    for clause in _CLAUSES.split(text):
+        if (
+            clause
+            and _PERSONAL.search(clause)
+            and re.match(r"(?:i|i'm|i've|my|i am)\b", clause, re.I)
+        ):
+            return to_second_person(clause)
+    return ""
+
+
+def cross_promotion_offer(clause: str) -> str:
+    """The offer to remember a personal clause across all projects."""
+    return f"Want me to remember {as_clause(clause)} across all your projects?"
 
 
 def offers_cross_promotion(request: RespondRequest) -> bool:
@@ -37,9 +56,7 @@ def offers_cross_promotion(request: RespondRequest) -> bool:
     route = request.route
     if not has_instruction or route.intent != "add_knowledge":
         return False
-    return route.operation_data.get("action") == "held" and bool(
-        _PERSONAL.search(request.message.replace("’", "'"))
-    )
+    return route.operation_data.get("action") == "held" and bool(personal_clause(request.message))
 
 
 class LocalResponder:
@@ -52,5 +69,5 @@ class LocalResponder:
         """The composed reply; it cannot fail."""
         text = compose_reply(request.route)
         if offers_cross_promotion(request):
-            text = f"{text} {CROSS_PROMOTION_OFFER}"
+            text = f"{text} {cross_promotion_offer(personal_clause(request.message))}"
         return Reply(text=text, provider=NAME, model=MODEL)
