@@ -23,8 +23,9 @@ def _words(message: str) -> list[str]:
 
 # A correction names the offer's mistake: a leading no / actually / I mean / sorry, or
 # "X, not Y", or a trailing "instead".
+_INTERJECTION = r"(?:oh|ah+|eh|meh|uh|er+m?|hm+|um+|well|wait|lol|ha+|hey|so|ok|okay)"
 _CORRECTION_LEAD = re.compile(
-    r"^(?:oh[,\s]+|hmm+[,\s]+|um+[,\s]+|well[,\s]+|wait[,\s]+)*"
+    rf"^(?:{_INTERJECTION}[,\s]+)*"
     r"(?:no\b|nope\b|nah\b|not quite\b|not exactly\b|not really\b|actually\b|i mean\b|"
     r"i meant\b|sorry\b|oops\b|correction\b|wait\b|close\b|almost\b|rather\b|"
     r"make (?:that|it)\b|change (?:that|it)\b|it should be\b|should be\b|wrong\b|"
@@ -41,10 +42,25 @@ _CORRECTION_ANYWHERE = re.compile(
 )
 
 
+_ASKS_SOMETHING_ELSE = re.compile(
+    rf"^(?:{_INTERJECTION}[,\s]+|no[,\s]+|actually[,\s]+|sorry[,\s]+|and[,\s]+)*"
+    r"(?:what|how|why|who|where|when|which|can you|could you|do you|will you|would you|are you)\b",
+    _F,
+)
+
+
+def asks_something_else(message: str) -> bool:
+    """Whether a reply is a question of its own ("wait, what else can you do?")."""
+    return bool(_ASKS_SOMETHING_ELSE.match(_norm(message)))
+
+
 def is_correction(message: str) -> bool:
     """Whether a reply corrects what was offered ("no, actually she's six", "sulfa, not
-    penicillin", "I mean Tuesdays"), rather than stating something new."""
+    penicillin", "I mean Tuesdays"), rather than stating something new. A question that asks
+    for something else ("wait, what else can you do?") corrects nothing."""
     text = _norm(message)
+    if _ASKS_SOMETHING_ELSE.match(text):
+        return False
     return bool(_CORRECTION_LEAD.match(text) or _CORRECTION_ANYWHERE.search(text))
 
 
@@ -78,6 +94,7 @@ _REJECTION_FILLER = frozenset(
         r"\S+",
         """
         thanks thank you it that this please just actually ok okay oh um hmm well then all good
+        eh meh ah uh lol hey so
         fine i i'm im do need to remember remembering save saving store storing keep keeping
         bother mind never forget about record note noting that's thats was only joking kidding
         saying one worry necessary needed want wanna rather prefer would you'd leave drop
@@ -88,11 +105,30 @@ _REJECTION_FILLER = frozenset(
 )
 
 
+_REFUSAL = re.compile(
+    r"\b(?:don'?t|do not|didn'?t|rather (?:you )?(?:not|didn'?t)|no need to|not worth|let'?s not|"
+    r"shouldn'?t|won'?t need to|please don'?t|prefer (?:you )?(?:not|didn'?t))\s+(?:\w+\s+){0,2}?"
+    r"(?:store|save|saving|remember|remembering|keep|keeping|note|noting|record|track|bother)\b"
+    r"(?! (?:me|him|her|them|us)\b)|\bnever ?mind\b|\bforget (?:it|that|i said|about it|i "
+    r"mentioned)\b|\bscratch that\b|\bskip (?:it|that)\b|\bdrop it\b|\bleave it\b|"
+    r"\b(?:just|only|was) (?:joking|kidding|venting)\b|\bignore (?:that|it|me)\b",
+    _F,
+)
+
+
+_YES_FIRST = re.compile(r"^(?:yes|yeah|yep|yup|sure|please|go ahead|do it|correct)\b", _F)
+
+
 def is_rejection(message: str) -> bool:
-    """Whether a reply rejects an offer outright ("never mind", "no thanks, don't save it")
-    and says nothing else. "No, just shrimp" and "no, just this project" are not."""
+    """Whether a reply rejects an offer outright ("never mind", "nah no need to keep that,
+    it's a one-off") rather than correcting it. "No, just shrimp" and "no, just this project"
+    are not rejections."""
     words = _words(message)
-    if not words or len(words) > 12:
+    if not words or len(words) > 16 or _YES_FIRST.match(_norm(message)):
+        return False  # "yes, drop it" answers a retraction question with yes
+    if _REFUSAL.search(_norm(message)):
+        return True
+    if len(words) > 12:
         return False
     if not any(w in _NEGATIVE for w in words):
         return False
@@ -173,10 +209,12 @@ def is_first_person_clause(text: str) -> bool:
 
 
 _BROAD_RECALL = re.compile(
-    r"\b(?:what|everything|anything|all)\b[^?]*\b(?:know|remember|have|got|stored|noted|kept|"
-    r"told you|said)\b[^?]*\babout (?:me|myself|us)\b|\bwhat do you (?:know|remember)\s*\??$|"
-    r"\b(?:list|show|tell me)\b[^?]*\b(?:what you know|what you remember|everything|my (?:facts|"
-    r"memory|memories|notes))\b|\bwhat have i told you\b|\bwhat(?:'s| is) in your memory\b|"
+    r"\b(?:what|everything|anything|all|remind me|tell me|show me|list)\b[^?]*\b(?:know|remember|"
+    r"have|got|stored|noted|kept|on file|on record|saved|told you|said)\b[^?]*\b(?:about|on) "
+    r"(?:me|myself|us)\b(?! and this)|\bwhat do you (?:know|remember)\s*\??$|"
+    r"\b(?:list|show|tell me)\b[^?]*\b(?:what you know|what you remember|my (?:facts|"
+    r"memory|memories))\b(?! (?:for|in|about) (?:this|the) project)|\bwhat have i told you\b|"
+    r"\bwhat(?:'s| is) in your memory\b|"
     r"\bwhat do you have on me\b",
     _F,
 )

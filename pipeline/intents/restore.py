@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pipeline.domain import Assertion, MemoryChange, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.cues import without_cues
@@ -37,7 +39,9 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
     just = _just_retracted(ctx)
     if just is not None and not keywords(_description(ctx)):
         intent = just[0]
-    project = intent == "retract_knowledge" and ctx.project is not None
+    project = intent in ("retract_knowledge", "add_knowledge") and ctx.project is not None
+    # The reply is written by the instruction that knows restoring: notes or personal facts.
+    intent = "retract_knowledge" if project else "forget_about_me"
     engagement_id = ctx.project.id if project and ctx.project else ctx.person.personal_engagement_id
     if engagement_id is None:
         return RouteResult(intent=intent, operation_data={"error": "no_personal_engagement"})
@@ -49,6 +53,8 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
         )
     else:
         match = match_forget(_description(ctx), retracted)
+        if match.action == "no_match":
+            match = _singular_match(_description(ctx), retracted)
     if match.action != "confirm_retraction":
         return RouteResult(
             intent=intent,
@@ -73,6 +79,22 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
             ),
         ),
     )
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _singular_match(description: str, retracted: list[Assertion]) -> Match:
+    """A second try that ignores plural endings ("the tile note" -> "Tiles are ..."); a
+    restore names what was removed only loosely, and only retracted facts are candidates."""
+    keys = {_singular(k) for k in keywords(description)}
+    found = [
+        a
+        for a in retracted
+        if keys & {_singular(w) for w in re.findall(r"[\w']+", a.content.lower())}
+    ]
+    return Match("confirm_retraction", (found[0],)) if len(found) == 1 else Match("no_match", ())
 
 
 def _item(a: Assertion) -> dict[str, object]:

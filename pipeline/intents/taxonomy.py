@@ -93,7 +93,7 @@ INTENTS: dict[str, IntentSpec] = {
             True,
             ("forget_description",),
             "asks the companion to stop remembering something personal",
-            offer="stop using something personal you told me, once you confirm which one",
+            offer="forget something personal you told me, once you confirm which one",
         ),
         IntentSpec("set_reminder", False, ("reminder", "when"), "set a reminder"),
         IntentSpec("web_search", False, ("query",), "look something up on the web"),

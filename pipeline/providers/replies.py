@@ -123,7 +123,7 @@ def _restored(route: RouteResult) -> str:
     if data.get("action") == "restored":
         item = data["item"]
         where = "the project notes" if route.intent == "retract_knowledge" else "what I remember"
-        return f"Put back #{item['display_number']} “{item['content']}” in {where}."
+        return f"Restored #{item['display_number']} “{item['content']}” to {where}."
     if data.get("action") == "restore_unclear":
         return f"Several things could be put back: {_numbered(list(data['candidates']))}. Which?"
     return "I can't find anything removed that matches that, so nothing was put back."

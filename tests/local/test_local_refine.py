@@ -63,3 +63,58 @@ def test_correction_body_drops_markers_and_asides() -> None:
         correction_body("no, Mondays and Wednesdays — I mixed them up") == "Mondays and Wednesdays"
     )
     assert correction_body("yes") == ""
+
+
+@pytest.mark.parametrize(
+    ("held", "reply", "expected"),
+    [
+        (
+            "Your daughter Lila is five and loves picking strawberries",
+            "no, actually she's six",
+            "Your daughter Lila is six and loves picking strawberries",
+        ),
+        (
+            "You moved to Tucson last month",
+            "no, it was two months ago",
+            "You moved to Tucson two months ago",
+        ),
+        ("You don't eat meat or dairy", "no, just no red meat", "You don't eat red meat"),
+        (
+            "Your work email is dana.k@brightloop.io",
+            "nope, it's dana.kim@brightloop.io",
+            "Your work email is dana.kim@brightloop.io",
+        ),
+        (
+            "Your frequent flyer number is QF 4471 2290",
+            "no, it ends 2209",
+            "Your frequent flyer number is QF 4471 2209",
+        ),
+        (
+            "Your GP is Dr Feld at the Eastgate practice",
+            "sorry it's Dr Fields, with an s at the end",
+            "Your GP is Dr Fields at the Eastgate practice",
+        ),
+        (
+            "Both of your kids are allergic to eggs",
+            "no sorry, only the youngest, Theo",
+            "Your youngest, Theo, is allergic to eggs",
+        ),
+        (
+            "You're allergic to nuts",
+            "well, only tree nuts — peanuts don't bother me",
+            "You're allergic to tree nuts",
+        ),
+    ],
+)
+def test_value_number_word_time_narrowing_and_identifier_corrections(
+    held: str, reply: str, expected: str
+) -> None:
+    assert refine_fact(held, reply) == expected
+
+
+def test_an_addition_is_a_second_fact_shaped_like_the_first() -> None:
+    from pipeline.providers.local.refine import parallel_fact
+
+    assert parallel_fact("You've got a ginger cat called Miso", "a greyhound called Rufus") == (
+        "You've got a greyhound called Rufus"
+    )

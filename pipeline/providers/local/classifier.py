@@ -10,6 +10,7 @@ general_conversation (asking nothing of memory is the safe default).
 from __future__ import annotations
 
 import math
+import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,16 +20,18 @@ import numpy as np
 import numpy.typing as npt
 
 from pipeline.domain import ClassifiedIntent, PromptRef
+from pipeline.intents.cues import is_correction, is_first_person_clause
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS
 from pipeline.memory.embeddings import Embedder, Vectors
 from pipeline.providers.base import ClassifyRequest, validated
 from pipeline.providers.local import probe
 from pipeline.providers.local.continuation import Offer, ReplyKind, pending_offer, read_reply
 from pipeline.providers.local.examples import Examples, cached_arrays, load_examples
-from pipeline.providers.local.extract import forget_description, params_for
+from pipeline.providers.local.extract import forget_description, params_for, personal_fact
+from pipeline.providers.local.forms import form_intent
 from pipeline.providers.local.language import FEATURE_NAMES, VERB_CUES, cue_features, cue_matrix
 from pipeline.providers.local.model import MiniLMEmbedder
-from pipeline.providers.local.refine import refine_fact
+from pipeline.providers.local.refine import parallel_fact, refine_fact
 
 NAME = "local"
 KNN_WEIGHT = 2.0
@@ -160,9 +163,17 @@ class LocalClassifier:
             if resolved is not None:
                 intent, params, confidence = resolved
                 return validated(intent, params, confidence=confidence, **meta)
-        probs = self.intent_scores(request.message, vector, request.project_name is not None)
+        has_project = request.project_name is not None
+        formed = form_intent(request.message, has_project)
+        if formed is not None:
+            params = params_for(formed, request.message)
+            return validated(formed, params, confidence=FORM_CONFIDENCE, **meta)
+        probs = self.intent_scores(request.message, vector, has_project)
         intent = max(probs, key=lambda k: probs[k])
         confidence = probs[intent]
+        if intent == "add_knowledge" and not has_project and _ABOUT_SPEAKER.search(request.message):
+            # Outside a project a statement about the speaker's own life can only be personal.
+            intent, confidence = "remember_about_me", max(confidence, probs["remember_about_me"])
         if confidence < self.min_confidence:
             return validated(FALLBACK_INTENT, {}, confidence=round(confidence, 4), **meta)
         return validated(
@@ -170,8 +181,10 @@ class LocalClassifier:
         )
 
 
-# Confidence reported for a continuation decided by the prior turn and the reply's form.
+# Confidence reported for a continuation decided by the prior turn and the reply's form, and
+# for an intent decided by the message's own form (pipeline/providers/local/forms.py).
 CONTINUATION_CONFIDENCE = 0.9
+FORM_CONFIDENCE = 0.9
 
 
 def _resolve(
@@ -192,5 +205,16 @@ def _resolve(
     if kind == "confirm":
         return "remember_about_me", ({"personal_fact": offer.fact} if offer.fact else {}), c
     if kind in ("refine", "choose"):
+        if not is_correction(message):
+            addition = _ADDITION.match(message)
+            rest = message[addition.end() :] if addition else message
+            if is_first_person_clause(rest):  # "my father is 81": a fact of its own
+                return "remember_about_me", {"personal_fact": personal_fact(rest)}, c
+            if addition:  # "and a greyhound called Rufus": a second fact shaped like the first
+                return "remember_about_me", {"personal_fact": parallel_fact(offer.fact, rest)}, c
         return "remember_about_me", {"personal_fact": refine_fact(offer.fact, message)}, c
     return None
+
+
+_ABOUT_SPEAKER = re.compile(r"\b(?:i|i'm|i've|my|we|we're|we've|our)\b", re.IGNORECASE)
+_ADDITION = re.compile(r"^\s*(?:oh,? )?(?:and|also|plus|as well as)\b[\s,]*(?:also\s+)?", re.I)

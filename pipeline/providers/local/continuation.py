@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pipeline.domain import HistoryTurn, Role
+from pipeline.intents.cues import asks_something_else
 from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.local.extract import forget_description, personal_fact
 from pipeline.providers.local.language import is_question, words, wordset
@@ -38,7 +39,7 @@ _CANDIDATES = re.compile(r"#\d+.*#\d+|\bwhich (?:one|of)\b|\bnot sure which\b", 
 _RESTATED = (
     re.compile(
         r"\bremember (?:that )?(?P<fact>.+?)(?:\s+instead)?\s*"
-        r"(?:[—–]|\s-\s|[.?!;]|,? is that|,? right\b|$)",
+        r"(?:[—–]|\s-\s|\.(?!\d)|[?!;]|,? is that|,? right\b|\s+across\b|$)",
         _F,
     ),
     re.compile(
@@ -191,6 +192,7 @@ REFUSAL = re.compile(
     r"\b(?:don'?t|do not|didn'?t|not|never|no need to|(?:rather|prefer) (?:you )?(?:not|didn'?t)|"
     r"let'?s not|won'?t need to|shouldn'?t)\s+(?:\w+\s+){0,2}?"
     r"(?:store|save|saving|remember|keep|note|record|track|bother|worry|need|use)\b"
+    r"(?! (?:me|him|her|them|us)\b)"
     r"|\bforget (?:it|that|i said|about it|i mentioned)\b|\bscratch that\b|\bnever ?mind\b"
     r"|\b(?:just|only) (?:an idea|a thought|saying|thinking|kidding|joking|venting)\b"
     r"|\bwas (?:just )?(?:joking|kidding|saying|venting)\b"
@@ -208,6 +210,8 @@ def read_reply(message: str, offer: Offer, reply_scores: dict[str, float]) -> Re
     message that is none of these is a new message ("other").
     """
     text = without_interjections(message)
+    if asks_something_else(text):  # "wait, what else can you do?" is a new message
+        return "other"
     tokens = words(text)
     body = correction_body(text)
     new_content = has_new_content(body)

@@ -34,6 +34,13 @@ _NUMBER_WORDS = (
 )
 _UNIT = r"(?:second|minute|hour|day|week|fortnight|month|year|decade)s?"
 _TYPED = (
+    # Identifiers: an e-mail address, a URL or a handle replaces the whole old one.
+    re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?://\S+|(?<!\w)@\w+", _F),
+    re.compile(
+        r"\b(?:north|south|east|west)(?:[- ]?(?:east|west))?(?:ern)?\b|\b(?:north|south)(?:east|"
+        r"west)\b",
+        _F,
+    ),
     # Relative time first: "two months ago" replaces "last month", not just a number.
     re.compile(
         rf"\b(?:(?:\d+|{_NUMBER_WORDS}|a|an|one) {_UNIT} ago|(?:last|this|next|past) "
@@ -110,11 +117,12 @@ _TRAILING_MARKERS = re.compile(
 )
 _CLAUSE_SPLIT = re.compile(
     r"\s*(?:[—–;:]|\s-\s|[.!?]\s+|,\s+(?=(?:i|i'm|i've|i was|it's|it is|it was|that was|sorry"
-    r"|my bad|oops|wrong|typo)\b))\s*",
+    r"|my bad|oops|wrong|typo|with an? \w\b|spelled|spelt|as in)\b))\s*",
     _F,
 )
 # Clauses that explain the mistake rather than state the correction.
 _ASIDE = re.compile(
+    r"^with an? \w\b|^(?:spelled|spelt|as in)\b|\b(?:swapped|transposed|misspelled|misspelt)\b|"
     r"\b(?:mixed (?:them|it|those|that|these) up|my (?:bad|mistake)|typo|wrong|misspoke|"
     r"got (?:it|that|them|those) (?:wrong|backwards|mixed up)|i meant to say|slip of the|"
     r"i (?:always )?(?:confuse|forget|mix)|mistake)\b",
@@ -192,6 +200,21 @@ def _run(pattern: re.Pattern[str], text: str) -> tuple[int, int] | None:
     return start, end
 
 
+_ENDS = re.compile(r"^(?:it )?(?:ends|ending) (?:in|with)?\s*(?P<v>\S+)", _F)
+
+
+def _last_number(fact: str, value: str) -> str | None:
+    """ "It ends 2209" puts the value in place of the fact's last number."""
+    found = _ENDS.match(value)
+    if not found:
+        return None
+    numbers = list(re.finditer(r"\d[\d-]*", fact))
+    if not numbers:
+        return None
+    last = numbers[-1]
+    return _replace(fact, last.span(), found.group("v").strip(" ,.;"))
+
+
 def _typed(fact: str, value: str) -> str | None:
     for pattern in _TYPED:
         new = _run(pattern, value)
@@ -266,7 +289,36 @@ def _value(text: str) -> str:
 
 
 _NARROWING = re.compile(r"^(?:just|only|mostly|mainly|specifically|simply)\b|\bonly$", _F)
-_NEGATED = re.compile(r"\b(?:don't|do not|doesn't|never|not|no|can't|cannot|avoid|won't)\b", _F)
+_NEGATED = re.compile(
+    r"\b(?:don't|do not|doesn't|never|not|no|can't|cannot|avoid|won't|refuse|refuses)\b", _F
+)
+# A quantified phrase that a narrowing correction replaces ("all nuts", "anywhere", "both of
+# your kids").
+_QUANTIFIED = re.compile(
+    r"\b(?:anywhere|everywhere|anything|everything|at all|all (?:of )?(?:the |your |my )?\w+|"
+    r"both (?:of )?(?:your |my |the )?\w+|every \w+)",
+    _F,
+)
+_PLURAL_VERB = {"are": "is", "have": "has", "were": "was", "do": "does", "don't": "doesn't"}
+
+
+def _replace_quantified(fact: str, value: str) -> str | None:
+    """ "Both of your kids are allergic to eggs" + "the youngest, Theo" -> "Your youngest,
+    Theo, is allergic to eggs"; "fly anywhere" + "long-haul flights" -> "fly long-haul
+    flights"."""
+    found = _QUANTIFIED.search(fact)
+    if found is None or shares_content(value, fact):
+        return None
+    if _NEGATED.search(fact):
+        value = re.sub(r"^(?:no|not|any)\s+", "", value, flags=_F)
+    if found.start() > 0 and not re.fullmatch(r"your\s+", fact[: found.start()], _F):
+        return _replace(fact, found.span(), value)
+    subject = re.sub(r"^(?:the|my)\s+", "your ", value, flags=_F).rstrip(" ,")
+    rest = fact[found.end() :].lstrip()
+    verb, _, tail = rest.partition(" ")
+    verb = _PLURAL_VERB.get(verb.lower(), verb)
+    separator = ", " if "," in subject else " "
+    return _clean(f"{subject[:1].upper()}{subject[1:]}{separator}{verb} {tail}")
 
 
 def _narrow_span(fact: str, value: str) -> tuple[int, int]:
@@ -297,12 +349,18 @@ def refine_fact(fact: str, reply: str) -> str:
                 return _replace(fact, span, _value(found.group("x")))
             body = _clean(found.group("x"))
             break
+    ends = _last_number(fact, body)
+    if ends is not None:
+        return ends
     typed = _typed(fact, body)
     if typed is not None:
         return typed
     if _CLAUSE.match(body):
         return to_second_person(body)
     value = _value(body)
+    quantified = _replace_quantified(fact, value)
+    if quantified is not None:
+        return quantified
     fact_stems = {_stem(w) for w in _WORD.findall(fact)}
     body_words = _WORD.findall(body)
     if len(body_words) >= 4 and not {_stem(w) for w in body_words} & fact_stems - _FUNCTION_STEMS:
@@ -319,3 +377,18 @@ def refine_fact(fact: str, reply: str) -> str:
             return _replace(fact, same.span(), value)
         return f"{fact} {value}"
     return _replace(fact, _object_span(fact, value), value)
+
+
+def parallel_fact(fact: str, addition: str) -> str:
+    """A second fact shaped like the first: "You've got a ginger cat called Miso" + "a
+    greyhound called Rufus" -> "You've got a greyhound called Rufus" (the first fact's subject
+    and verb, the new object)."""
+    value = _value(addition)
+    words = list(_WORD.finditer(fact))
+    for i, match in enumerate(words[:-1]):
+        word = match.group(0).lower().replace("’", "'")
+        if i > 0 and _is_boundary(word) and not word.startswith("you"):
+            clause_end = re.search(r"[,.;!?]|\s[—–-]\s|\s(?:and|but|so)\s|$", fact[match.end() :])
+            end = match.end() + (clause_end.start() if clause_end else 0)
+            return _replace(fact, (words[i + 1].start(), end), value)
+    return to_second_person(addition)

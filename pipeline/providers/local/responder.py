@@ -32,14 +32,14 @@ _CLAUSES = re.compile(r"\s*(?:[,;:—–]|\s-\s|\b(?:since|because|as|so that|so
 
 def personal_clause(message: str) -> str:
     """The clause of a project note that is about the person, in the second person:
-    "Keep the runs flat, my left hip flares up on hills" -> "Your left hip flares up on hills"."""
+    "Keep the runs flat, my left hip flares up on hills" -> "Your left hip flares up on hills".
+    A note that is one clause qualifies by its words (diet, health, family, ...); a note that
+    mixes an instruction with a first-person reason qualifies by that reason."""
     text = message.replace("’", "'").strip().rstrip(".!")
-    for clause in _CLAUSES.split(text):
-        if (
-            clause
-            and _PERSONAL.search(clause)
-            and re.match(r"(?:i|i'm|i've|my|i am)\b", clause, re.I)
-        ):
+    clauses = [c for c in _CLAUSES.split(text) if c]
+    for clause in clauses:
+        first_person = re.match(r"(?:i|i'm|i've|my|i am)\b", clause, re.IGNORECASE)
+        if first_person and (len(clauses) > 1 or _PERSONAL.search(clause)):
             return to_second_person(clause)
     return ""
 
