@@ -46,11 +46,23 @@ def _known_intent(value: str) -> str:
 
 
 class Gate(Strict):
-    """When a suite's run passes: accuracy over scored cases, and a separate bound on errors."""
+    """When a suite's run passes: accuracy over scored cases, failed critical cases, errors.
+
+    Errors are bounded even when the suite names no bound (`max_errors` then is 0), so a run
+    whose every case errored can never pass.
+    """
 
     accuracy: float | None = Field(default=None, ge=0.0, le=1.0)
-    max_error_rate: float = Field(default=0.05, ge=0.0, le=1.0)
+    critical_failures: int | None = Field(default=None, ge=0)
+    max_error_rate: float | None = Field(default=None, ge=0.0, le=1.0)
     max_errors: int | None = Field(default=None, ge=0)
+
+    @property
+    def error_bound(self) -> int | None:
+        """The bound on the count of errors: the suite's own, else 0 when it set no rate."""
+        if self.max_errors is not None:
+            return self.max_errors
+        return 0 if self.max_error_rate is None else None
 
 
 class TextCheck(Strict):

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from evals.dataset import load_suite
-from evals.runner import RunConfig, RunDir, plan, run_eval
+from evals.dataset.models import Gate
+from evals.runner import RunConfig, RunDir, plan, run_eval, summarize
 from evals.runner.results import read_rows
 from tests.evals.conftest import CLASSIFY_SUITE, Counting, factory_for, scripted
 
@@ -53,7 +54,7 @@ def test_rows_carry_provenance_and_errors_are_not_wrong_answers(
     assert group.accuracy == pytest.approx(2 / 3)
     assert group.gate_failures == (
         "tiny_classify on scripted: accuracy 0.667 < gate 0.900",
-        "tiny_classify on scripted: errors 1/4 = 25.0% > bound 5.0%",
+        "tiny_classify on scripted: 1 errors > bound 0",
     )
     assert out.run.path.parent.parent == reports_root
 
@@ -86,10 +87,30 @@ def test_gate_with_its_own_error_bound(make_suite):
 
     suite["gate"] = {"accuracy": 0.5, "max_errors": 0}
     out = run_eval(config(make_suite(suite)), progress=False, factory=factory_for(provider))
-    assert out.groups[0].gate_failures == (
-        "bounded on scripted: errors 1/2 = 50.0% > bound 5.0%",
-        "bounded on scripted: 1 errors > bound 0",
-    )
+    assert out.groups[0].gate_failures == ("bounded on scripted: 1 errors > bound 0",)
+
+    suite["gate"] = {"accuracy": 0.5}  # no bound of its own: errors must be 0
+    out = run_eval(config(make_suite(suite)), progress=False, factory=factory_for(provider))
+    assert out.groups[0].gate_failures == ("bounded on scripted: 1 errors > bound 0",)
+
+
+def test_critical_failures_count_failed_cases_tagged_critical_and_have_a_bound():
+    def row(case: str, status: str, tags: list[str]) -> dict[str, object]:
+        return {"suite": "s", "provider": "p", "variant": "active", "target": "classify",
+                "case_id": case, "status": status, "tags": tags}  # fmt: skip
+
+    rows = [
+        row("a", "fail", ["critical"]),
+        row("b", "error", ["critical"]),  # an error is not a failed answer
+        row("c", "fail", ["other"]),
+        row("d", "pass", ["critical"]),
+    ]
+    (strict,) = summarize(rows, {"s": Gate(critical_failures=0, max_errors=1)})
+    assert strict.critical_failures == 1
+    assert strict.gate_failures == ("s on p: critical_failures 1 > bound 0",)
+    assert strict.as_json()["critical_failures"] == 1
+    (lenient,) = summarize(rows, {"s": Gate(critical_failures=1, max_errors=1)})
+    assert lenient.gate_passed
 
 
 def test_cache_hits_skip_the_provider_unless_no_cache(classify_suite):
