@@ -14,18 +14,23 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from evals.dataset.cases import Case
+from evals.dataset.conversation import ConversationCase
 from evals.dataset.load import Suite
-from evals.dataset.models import Case
 from evals.runner.cache import ResultCache, cache_key
 from evals.runner.gitinfo import git_state
+from evals.runner.outcome import Outcome
 from evals.runner.providers import DETERMINISTIC, Bound, ProviderPool, prompt_hashes, variant_label
 from evals.runner.results import RunDir
 from evals.runner.sandbox import Sandbox
-from evals.runner.targets import Outcome, run_case
+from evals.runner.targets import run_case
 from evals.scorers import SCORERS
 from pipeline.prompting import default_library
 
-MODEL_TARGETS = frozenset({"classify", "converse"})
+MODEL_TARGETS = frozenset({"classify", "conversation"})
+# A conversation's outcome depends on the handlers' code as much as on the prompts and the
+# provider, so it is never served from the cache: every run plays it through again.
+CACHED_TARGETS = frozenset({"classify"})
 Key = tuple[str, str, str, str, int]
 
 
@@ -139,6 +144,10 @@ def _tokens(outcome: Outcome) -> dict[str, int]:
 def case_input(case: Case) -> dict[str, Any]:
     """What the case gave the target, in brief (for reports; the suite file has it all)."""
     brief: dict[str, Any] = {}
+    if isinstance(case, ConversationCase):
+        brief["turns"] = len(case.turns)
+        if case.projects:
+            brief["projects"] = case.projects
     for name in ("message", "project"):
         value = getattr(case, name, None)
         if value is not None:
@@ -235,7 +244,7 @@ class Executor:
         return row
 
     def _outcome(self, item: WorkItem, bound: Bound) -> tuple[Outcome, bool]:
-        use_cache = self.cache is not None and item.suite.target in MODEL_TARGETS
+        use_cache = self.cache is not None and item.suite.target in CACHED_TARGETS
         key = ""
         if use_cache:
             assert self.cache is not None

@@ -222,31 +222,6 @@ def test_memory_block_and_forget_targets_run_through_a_real_store(make_suite):
     assert {r["provider_label"] for r in out.rows} == {"pipeline (deterministic code, no model)"}
 
 
-def test_converse_target_runs_whole_turns(make_suite, script_file):
-    suite = {
-        "name": "tiny_converse",
-        "target": "converse",
-        "cases": [
-            {"id": "remember", "project": "Weeknight cooking", "message": "I'm allergic to shellfish",
-             "memories": [{"content": "Your birthday is March 15th", "age": "3 days"}],
-             "expect": {"intent": "remember_about_me", "reply": {"contains": ["shellfish"]},
-                        "memory": {"held": ["shellfish"], "committed": ["March 15th"]}}},
-            {"id": "refine", "project": "Weeknight cooking", "message": "no, just shrimp",
-             "history": [{"operator": "I'm allergic to shellfish"},
-                         {"companion": "I'll remember you're allergic to all shellfish. Right?",
-                          "intent": "remember_about_me"}],
-             "expect": {"intent": "remember_about_me",
-                        "params": {"personal_fact": {"contains": ["shrimp"]}}}},
-        ],
-    }  # fmt: skip
-    out = run_eval(config(make_suite(suite), script=script_file), progress=False)
-    rows = {r["case_id"]: r for r in out.rows}
-    assert rows["remember"]["status"] == "pass", rows["remember"]["why"]
-    assert rows["remember"]["got"]["memory"]["held"] == ["You're allergic to all shellfish"]
-    assert rows["refine"]["status"] == "pass", rows["refine"]["why"]
-    assert any(p["family"] == "persona" for p in rows["remember"]["prompts"])
-
-
 class OneHotEmbedder:
     """A stand-in embedding model: each text is the unit vector of its first word's bucket."""
 
