@@ -150,8 +150,8 @@ def _review_cell(row: pd.Series) -> str:
 
 
 def failures(df: pd.DataFrame) -> pd.DataFrame:
-    """Failed cases: expected vs got, why, and any reviewer verdict."""
-    failed = df[df["status"] == "fail"]
+    """Failed cases: expected vs got, why, and any reviewer verdict (conversations apart)."""
+    failed = df[(df["status"] == "fail") & (df["target"] != "conversation")]
     if failed.empty:
         return pd.DataFrame()
     return pd.DataFrame(

@@ -263,3 +263,29 @@ def test_an_ungated_suite_whose_cases_all_errored_fails_the_default_error_gate(m
     (group,) = out.groups
     assert group.gate is None and group.errors == 1
     assert group.gate_failures == ("talks on scripted: 1 errors > bound 0",)
+
+
+def test_the_report_shows_a_failing_conversation_as_a_transcript(make_suite, reports_root):
+    from evals.report import build_report
+
+    failing = {
+        **REFINE,
+        "turns": [
+            turn(LILA),
+            turn("no, actually she's six", memory=[held("five")]),
+            turn("I <b>love</b> tea"),
+        ],
+    }
+    out = run(make_suite, suite(failing))
+    built = build_report(out.run.run_id)
+    md = built.markdown.read_text(encoding="utf-8")
+    section = md.split("## Failed conversations", 1)[1]
+    assert "Before turn 1: personal memory #1 committed: Your birthday is March 15th" in section
+    lines = {line.split(" | ")[0]: line for line in section.splitlines() if line.startswith("| ")}
+    assert "+ #2 held: Your daughter Lila is five" in lines["| 1"]
+    assert "~ #2 'Your daughter Lila is five and loves picking strawberries' → " in lines["| 2 ✗"]
+    assert "✗ memory has no held fact with [five]" in lines["| 2 ✗"]
+    assert "| 3 |" in section  # the turn after the failure is shown, unmarked
+    page = built.html.read_text(encoding="utf-8")
+    assert "I &lt;b&gt;love&lt;/b&gt; tea" in page and "<b>love</b>" not in page
+    assert "refine-daughter-age" not in md.split("## Failed cases", 1)[1].split("## Failed conv")[0]
