@@ -289,3 +289,24 @@ def test_the_report_shows_a_failing_conversation_as_a_transcript(make_suite, rep
     page = built.html.read_text(encoding="utf-8")
     assert "I &lt;b&gt;love&lt;/b&gt; tea" in page and "<b>love</b>" not in page
     assert "refine-daughter-age" not in md.split("## Failed cases", 1)[1].split("## Failed conv")[0]
+
+
+@pytest.mark.slow
+def test_the_local_provider_remembers_confirms_and_forgets_across_turns(make_suite):
+    def garden(message: str, **expect: Any) -> dict[str, Any]:
+        return {"message": message, "project": "Garden", "expect": expect}
+
+    peanuts = {"text": {"contains": ["peanuts"]}}
+    case = {"id": "remember-then-forget", "turns": [
+        garden("I'm allergic to peanuts", intent="remember_about_me", action="held",
+               memory=[{"state": "held", **peanuts}], memory_only=True),
+        garden("yes", action="committed", memory=[{"state": "committed", **peanuts}]),
+        garden("please forget that I'm allergic to peanuts", intent="forget_about_me",
+               action="confirm_retraction"),
+        garden("yes", action="retracted", memory=[{"state": "retracted", **peanuts}],
+               memory_only=True),
+    ]}  # fmt: skip
+    cfg = RunConfig([load_suite(make_suite(suite(case)))], ["local"], concurrency=1)
+    (row,) = run_eval(cfg, progress=False).rows
+    assert row["status"] == "pass", row["why"] or row["error"]
+    assert row["provider"] == "local" and row["cached"] is False
