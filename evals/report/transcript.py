@@ -16,6 +16,8 @@ import pandas as pd
 from evals.report.document import Section, Table, Text
 
 Fact = Mapping[str, Any]
+# The transcript is for reading; a long reply is cut here, never in the row the scorer reads.
+MAX_REPLY_CHARS = 400
 _TURN_PREFIX = re.compile(r"^turn \d+: ")
 
 
@@ -43,6 +45,10 @@ def memory_diff(before: Sequence[Fact], after: Sequence[Fact]) -> list[str]:
             lines.append(f"~ #{number} " + "; ".join(changes))
     lines += [f"− {_line(old[n])} (erased)" for n in sorted(old.keys() - new.keys())]
     return lines
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_REPLY_CHARS else text[: MAX_REPLY_CHARS - 1] + "…"
 
 
 def _said(record: Mapping[str, Any]) -> str:
@@ -93,7 +99,7 @@ def transcript_table(got: Mapping[str, Any], checks: Sequence[Mapping[str, Any]]
                 "Operator": _said(record),
                 "Project": project or "—",
                 "Handled as": _handled(record),
-                "Reply": str(record.get("reply", "")),
+                "Reply": _cut(str(record.get("reply", ""))),
                 "Memory changes": "\n".join(changes) or "(none)",
                 "Failed expectation": "\n".join(problems),
             }

@@ -22,8 +22,6 @@ from pipeline.memory import manage
 from pipeline.store import Store
 from pipeline.store.assertions import list_assertions
 
-# Replies are evidence, not the subject of most checks: long ones are cut to keep rows small.
-MAX_REPLY_CHARS = 400
 Facts = list[dict[str, Any]]
 
 
@@ -56,10 +54,6 @@ def erase_one(store: Store, person: Person, needle: str) -> dict[str, Any]:
     return {"number": erased.display_number, "state": erased.force.value, "content": erased.content}
 
 
-def _reply(text: str) -> str:
-    return text if len(text) <= MAX_REPLY_CHARS else text[: MAX_REPLY_CHARS - 1] + "…"
-
-
 def _message_record(turn: MessageTurn, outcome: TurnOutcome) -> dict[str, Any]:
     return {
         "message": turn.message,
@@ -67,7 +61,7 @@ def _message_record(turn: MessageTurn, outcome: TurnOutcome) -> dict[str, Any]:
         "intent": outcome.classified.intent,
         "params": dict(outcome.classified.params),
         "action": outcome.route.operation_data.get("action"),
-        "reply": _reply(outcome.reply.text),
+        "reply": outcome.reply.text,  # whole: reply checks read it
     }
 
 
@@ -85,7 +79,6 @@ class _Conversation:
     """One case's run: its person, the projects' engagements, and what each turn left."""
 
     def __init__(self, case: ConversationCase, bound: Bound, sandbox: Sandbox) -> None:
-        self.case = case
         self.bound = bound
         self.store = sandbox.store
         self.person, self.projects = sandbox.seeded(case.memories, case.notes, case.projects, NOW)
