@@ -32,13 +32,8 @@ class MemoryExpect(Strict):
     """Checks on personal memory after a turn (what an erase turn may check)."""
 
     memory: list[FactCheck] | None = None
+    # alone (no `memory`), it means no held or committed personal fact exists at all
     memory_only: bool = False
-
-    @model_validator(mode="after")
-    def _only_needs_entries(self) -> MemoryExpect:
-        if self.memory_only and self.memory is None:
-            raise ValueError("memory_only needs a `memory` list (use [] for no facts at all)")
-        return self
 
 
 class TurnExpect(MemoryExpect):

@@ -115,8 +115,9 @@ def turn_checks(turn: int, expect: MemoryExpect, record: dict[str, Any] | None) 
     checks: list[Check] = []
     if isinstance(expect, TurnExpect):
         checks += _message_checks(turn, expect, record)
-    if expect.memory is not None:
-        checks += fact_checks(turn, "memory", expect.memory, record["memory"], expect.memory_only)
+    if expect.memory is not None or expect.memory_only:
+        entries = expect.memory or []
+        checks += fact_checks(turn, "memory", entries, record["memory"], expect.memory_only)
     return checks
 
 

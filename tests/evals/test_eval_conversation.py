@@ -123,8 +123,6 @@ def test_conversations_are_never_served_from_the_cache(make_suite):
          "expect.notes checks the turn's project knowledge; set `project`"),
         ([{"erase": "tea", "expect": {"intent": "remember_about_me"}}],
          "turns.0.erase.expect.intent", "Extra inputs are not permitted"),
-        ([{"message": "hi", "expect": {"memory_only": True}}], "turns.0.message.expect",
-         "memory_only needs a `memory` list"),
         ([], "turns", "at least 1 item"),
     ],
 )  # fmt: skip
@@ -177,6 +175,10 @@ def test_memory_only_and_states():
     )  # retracted #2 is not live
     no_state = score([{"message": "hi", "expect": {"memory": [held("five", state=None)]}}], facts)
     assert no_state.why == "turn 1: memory has no held or committed fact with [five]"
+    alone = score([{"message": "hi", "expect": {"memory_only": True}}], facts)
+    assert alone.why == (
+        "turn 1: memory also holds #1 committed: Lila is six; #3 held: You like tea"
+    )
     retracted = score(
         [{"message": "hi", "expect": {"memory": [held("five", state="retracted")]}}], facts
     )
