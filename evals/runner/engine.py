@@ -25,6 +25,7 @@ from evals.runner.results import RunDir
 from evals.runner.sandbox import Sandbox
 from evals.runner.targets import run_case
 from evals.scorers import SCORERS
+from pipeline.errors import ConverseError
 from pipeline.prompting import default_library
 
 MODEL_TARGETS = frozenset({"classify", "conversation"})
@@ -159,6 +160,23 @@ def case_input(case: Case) -> dict[str, Any]:
     return brief
 
 
+def _prompt_label(item: WorkItem, bound: Bound, outcome: Outcome) -> dict[str, str]:
+    """family -> version that a row is grouped by in every table.
+
+    Which templates a conversation renders depends on the intents its turns hit, so it is
+    labelled by every active version instead; otherwise each case would be a group of its own.
+    The row's `prompts` still lists exactly the templates used.
+    """
+    used = {ref.family: ref.version for ref in outcome.prompt_refs}
+    if item.suite.target != "conversation":
+        return used | item.variant
+    try:
+        active = bound.library.active()
+    except ConverseError:
+        active = {}
+    return {f: v for f, v in used.items() if f not in active} | active | item.variant
+
+
 def build_row(
     run_id: str, item: WorkItem, bound: Bound, outcome: Outcome, cached: bool
 ) -> dict[str, Any]:
@@ -166,7 +184,7 @@ def build_row(
     scorer = SCORERS[item.suite.target]
     score = scorer(item.case.expect, outcome.got)
     status = "error" if outcome.error is not None else ("pass" if score.passed else "fail")
-    prompt = {ref.family: ref.version for ref in outcome.prompt_refs} | item.variant
+    prompt = _prompt_label(item, bound, outcome)
     return {
         "run_id": run_id,
         "suite": item.suite.name,

@@ -105,6 +105,17 @@ def test_a_conversation_passes_and_its_row_carries_the_transcript(make_suite):
     assert group.gate_passed and group.critical_failures == 0
 
 
+def test_every_conversation_of_a_run_is_grouped_under_one_prompt_label(make_suite):
+    tea = {"id": "tea", "turns": [turn("I <b>love</b> tea")]}
+    out = run(make_suite, suite(REFINE, tea))
+    assert len({json.dumps(r["prompt"], sort_keys=True) for r in out.rows}) == 1
+    assert "instructions/add_knowledge" in out.rows[0]["prompt"]
+    used = {r["case_id"]: {p["family"] for p in r["prompts"]} for r in out.rows}
+    assert "instructions/add_knowledge" in used["refine-daughter-age"]
+    assert "instructions/add_knowledge" not in used["tea"]  # prompts lists only what was used
+    assert len(out.groups) == 1
+
+
 def test_conversations_are_never_served_from_the_cache(make_suite):
     counting = provider()
     run(make_suite, suite(REFINE), counting)
