@@ -132,8 +132,8 @@ def record(
     if target != "classify":
         raise ConverseError(
             f"suite {name} targets {target}; only classify suites are recorded",
-            "memory_block and forget_match make no model calls; converse suites are not "
-            "supported yet",
+            "memory_block and forget_match make no model calls; conversation suites are not "
+            "recorded yet",
         )
     overrides = _overrides(prompt)
     kind = SYNTHETIC if synthetic is not None else REAL

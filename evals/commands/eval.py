@@ -49,22 +49,22 @@ def summary_table(groups: list[GroupResult], title: str) -> Table:
         "n",
         "passed",
         "errors",
+        "critical",
         "accuracy",
         "95% CI",
         "gate",
     ):
-        table.add_column(
-            name, justify="right" if name in ("n", "passed", "errors", "accuracy") else "left"
-        )
+        numeric = name in ("n", "passed", "errors", "critical", "accuracy")
+        table.add_column(name, justify="right" if numeric else "left")
     for g in groups:
         acc = "—" if g.accuracy is None else f"{g.accuracy:.1%}"
         lo, hi = g.ci95
-        gate = (
-            "—" if g.gate is None else ("[green]pass[/]" if g.gate_passed else "[bold red]FAIL[/]")
-        )
+        # a suite without a gate still has the default error gate
+        gate = "[green]pass[/]" if g.gate_passed else "[bold red]FAIL[/]"
         prompt = ", ".join(f"{k}={v}" for k, v in sorted(g.prompt.items())) or "-"
         table.add_row(
-            g.suite, g.label, g.model or "—", prompt, str(g.n), str(g.passed), str(g.errors), acc,
+            g.suite, g.label, g.model or "—", prompt, str(g.n), str(g.passed), str(g.errors),
+            str(g.critical_failures), acc,
             f"{lo:.1%}–{hi:.1%}" if g.scored else "—", gate,
         )  # fmt: skip
     return table

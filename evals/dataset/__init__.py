@@ -1,5 +1,7 @@
 """Suites: the YAML contract, loading and validation."""
 
+from evals.dataset.cases import CASE_MODELS, Case
+from evals.dataset.conversation import ConversationCase, EraseTurn, MessageTurn
 from evals.dataset.load import (
     Suite,
     SuiteError,
@@ -11,9 +13,7 @@ from evals.dataset.load import (
 )
 from evals.dataset.models import (
     TARGETS,
-    Case,
     ClassifyCase,
-    ConverseCase,
     ForgetCase,
     Gate,
     HistoryEntry,
@@ -24,15 +24,18 @@ from evals.dataset.models import (
 )
 
 __all__ = [
+    "CASE_MODELS",
     "TARGETS",
     "Case",
     "ClassifyCase",
-    "ConverseCase",
+    "ConversationCase",
+    "EraseTurn",
     "ForgetCase",
     "Gate",
     "HistoryEntry",
     "Memory",
     "MemoryBlockCase",
+    "MessageTurn",
     "Suite",
     "SuiteError",
     "Target",

@@ -14,7 +14,8 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from evals.dataset.models import CASE_MODELS, Case, CaseBase, Gate, SuiteHeader, Target
+from evals.dataset.cases import CASE_MODELS, Case
+from evals.dataset.models import CaseBase, Gate, SuiteHeader, Target
 from pipeline.config import PROJECT_ROOT
 from pipeline.errors import ConverseError
 

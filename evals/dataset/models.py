@@ -15,8 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pipeline.domain import NormativeForce
 from pipeline.intents.taxonomy import INTENTS
 
-Target = Literal["classify", "memory_block", "forget_match", "converse"]
-TARGETS: tuple[Target, ...] = ("classify", "memory_block", "forget_match", "converse")
+Target = Literal["classify", "memory_block", "forget_match", "conversation"]
+TARGETS: tuple[Target, ...] = ("classify", "memory_block", "forget_match", "conversation")
 ForgetAction = Literal["confirm_retraction", "ambiguous", "no_match"]
 
 _AGE = re.compile(r"^\s*(\d+)\s*(minute|hour|day|week|month|year)s?\s*$")
@@ -39,18 +39,31 @@ class Strict(BaseModel):
 NonEmpty = Annotated[str, Field(min_length=1)]
 
 
-def _known_intent(value: str) -> str:
+def known_intent(value: str) -> str:
+    """The value, if it names an intent of the taxonomy."""
     if value not in INTENTS:
         raise ValueError(f"unknown intent {value!r}; intents: {', '.join(INTENTS)}")
     return value
 
 
 class Gate(Strict):
-    """When a suite's run passes: accuracy over scored cases, and a separate bound on errors."""
+    """When a suite's run passes: accuracy over scored cases, failed critical cases, errors.
+
+    Errors are bounded even when the suite names no bound (`max_errors` then is 0), so a run
+    whose every case errored can never pass.
+    """
 
     accuracy: float | None = Field(default=None, ge=0.0, le=1.0)
-    max_error_rate: float = Field(default=0.05, ge=0.0, le=1.0)
+    critical_failures: int | None = Field(default=None, ge=0)
+    max_error_rate: float | None = Field(default=None, ge=0.0, le=1.0)
     max_errors: int | None = Field(default=None, ge=0)
+
+    @property
+    def error_bound(self) -> int | None:
+        """The bound on the count of errors: the suite's own, else 0 when it set no rate."""
+        if self.max_errors is not None:
+            return self.max_errors
+        return 0 if self.max_error_rate is None else None
 
 
 class TextCheck(Strict):
@@ -73,7 +86,7 @@ class HistoryEntry(Strict):
         if (self.operator is None) == (self.companion is None):
             raise ValueError("a history entry has exactly one of `operator` or `companion`")
         if self.intent is not None:
-            _known_intent(self.intent)
+            known_intent(self.intent)
         return self
 
     @property
@@ -118,7 +131,7 @@ class ClassifyExpect(Strict):
     intent: str
     params: dict[str, TextCheck] = Field(default_factory=dict)
 
-    _intent = field_validator("intent")(_known_intent)
+    _intent = field_validator("intent")(known_intent)
 
 
 class MemoryBlockExpect(Strict):
@@ -137,28 +150,6 @@ class ForgetExpect(Strict):
 
     action: ForgetAction
     matched: list[str] = Field(default_factory=list)
-
-
-class MemoryStateCheck(Strict):
-    """Substrings some personal assertion of each force must contain after the turn."""
-
-    held: list[NonEmpty] = Field(default_factory=list)
-    committed: list[NonEmpty] = Field(default_factory=list)
-    retracted: list[NonEmpty] = Field(default_factory=list)
-
-
-class ConverseExpect(Strict):
-    """Checks on a whole turn: classification, reply, and personal memory afterwards."""
-
-    intent: str | None = None
-    params: dict[str, TextCheck] = Field(default_factory=dict)
-    reply: TextCheck | None = None
-    memory: MemoryStateCheck | None = None
-
-    @field_validator("intent")
-    @classmethod
-    def _intent(cls, value: str | None) -> str | None:
-        return None if value is None else _known_intent(value)
 
 
 class CaseBase(Strict):
@@ -190,26 +181,6 @@ class ForgetCase(CaseBase):
     memories: list[Memory]
     message: NonEmpty
     expect: ForgetExpect
-
-
-class ConverseCase(CaseBase):
-    """A whole turn through the pipeline, after stored memories and earlier turns."""
-
-    project: str | None = None
-    memories: list[Memory] = Field(default_factory=list)
-    history: list[HistoryEntry] = Field(default_factory=list)
-    message: NonEmpty
-    expect: ConverseExpect
-
-
-Case = ClassifyCase | MemoryBlockCase | ForgetCase | ConverseCase
-
-CASE_MODELS: dict[Target, type[CaseBase]] = {
-    "classify": ClassifyCase,
-    "memory_block": MemoryBlockCase,
-    "forget_match": ForgetCase,
-    "converse": ConverseCase,
-}
 
 
 class SuiteHeader(Strict):

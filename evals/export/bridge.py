@@ -1,7 +1,8 @@
 """What the exported promptfoo provider calls: one suite case through our pipeline.
 
 promptfoo passes the test's vars; `case` is the suite case as JSON and `target` the suite's
-target. The answer is JSON (classify, forget_match, converse) or the block text (memory_block).
+target. The answer is JSON (classify, forget_match) or the block text (memory_block); conversation
+suites are not exported.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from evals.dataset.models import CASE_MODELS, Target
+from evals.dataset.cases import CASE_MODELS
+from evals.dataset.models import Target
 from evals.runner.providers import DETERMINISTIC, ProviderPool
 from evals.runner.sandbox import Sandbox
 from evals.runner.targets import run_case

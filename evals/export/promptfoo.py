@@ -13,17 +13,17 @@ from typing import Any
 
 import yaml
 
+from evals.dataset.cases import Case
 from evals.dataset.load import Suite
 from evals.dataset.models import (
-    Case,
     ClassifyCase,
-    ConverseCase,
     ForgetCase,
     MemoryBlockCase,
     TextCheck,
 )
 from evals.runner.providers import variant_label
 from pipeline.config import PROJECT_ROOT
+from pipeline.errors import ConverseError
 from pipeline.prompting import default_library
 
 PROVIDER_FILE = "converse_provider.py"
@@ -149,24 +149,12 @@ def assertions(case: Case) -> list[dict[str, Any]]:
                 "metric": "matched",
             },
         ]
-    assert isinstance(case, ConverseCase)
-    out = _intent_asserts(case.expect.intent, case.expect.params)
-    if case.expect.reply is not None:
-        reply = "String(JSON.parse(output).reply || '').toLowerCase()"
-        out += [
-            {"type": "javascript", "value": f"{reply}.includes({_js(n.casefold())})"}
-            for n in case.expect.reply.contains
-        ]
-        out += [
-            {"type": "javascript", "value": f"!{reply}.includes({_js(n.casefold())})"}
-            for n in case.expect.reply.excludes
-        ]
-    return out
+    raise TypeError(f"a {type(case).__name__} has no promptfoo assertions")
 
 
 def _test(suite: Suite, case: Case) -> dict[str, Any]:
     variables: dict[str, Any] = {"case_id": case.id}
-    if not isinstance(case, MemoryBlockCase):
+    if isinstance(case, ClassifyCase | ForgetCase):
         variables["message"] = case.message
     variables["case"] = json.dumps(
         case.model_dump(mode="json", exclude_defaults=True), ensure_ascii=False
@@ -195,7 +183,7 @@ def _provider_entry(
     name = "pipeline" if suite.target == "memory_block" else provider
     label = f"converse {name}" + (f" [{variant_label(variant)}]" if variant else "")
     entry: dict[str, Any] = {"id": f"file://{PROVIDER_FILE}", "label": label, "config": config}
-    if refs and suite.target in ("classify", "converse"):
+    if refs and suite.target == "classify":
         config["prompt_hashes"] = {f: f"{r.version} {r.sha256[:12]}" for f, r in refs.items()}
     return entry
 
@@ -209,9 +197,15 @@ def export_promptfoo(
     script: Path | None = None,
 ) -> Path:
     """Write promptfooconfig.yaml and the provider file into `out`; returns the config path."""
+    if suite.target == "conversation":
+        raise ConverseError(
+            f"suite {suite.name} is a conversation suite; promptfoo scores one answer per test, "
+            "not a memory checked after every turn",
+            f"run it with `converse eval --suite {suite.path}`",
+        )
     out.mkdir(parents=True, exist_ok=True)
     chosen = variants or [{}]
-    if suite.target not in ("classify", "converse"):
+    if suite.target != "classify":
         chosen = [{}]
     config = {
         "description": f"converse suite {suite.name} ({suite.target}): {suite.description}".strip(),

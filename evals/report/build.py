@@ -15,6 +15,7 @@ from evals.report.document import Image, Section, Table, Text, render_html, rend
 from evals.report.frame import frame
 from evals.report.heatmap import confusion, save_heatmap
 from evals.report.reviews import load_reviews
+from evals.report.transcript import conversation_section
 from evals.runner.results import RunDir, RunError
 from evals.runner.run import gates_of
 from evals.runner.summary import GroupResult, summarize
@@ -103,8 +104,12 @@ def build_sections(
         ]),
         Section("Reviews", [Table(tables.reviews(df))]),
         Section("Failed cases", [Table(tables.failures(df))]),
-        Section("Errors", [Table(tables.errors(df))]),
     ]  # fmt: skip
+    conversations = conversation_section(df)
+    if conversations is not None:
+        sections[-1].blocks.insert(0, Text("Failed conversations are shown turn by turn below."))
+        sections.append(conversations)
+    sections.append(Section("Errors", [Table(tables.errors(df))]))
     return sections
 
 

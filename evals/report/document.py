@@ -84,6 +84,7 @@ body { font-family: system-ui, sans-serif; margin: 2rem; color: #1d1d1f; max-wid
 h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2rem; } h3 { font-size: 1.05rem; }
 table { border-collapse: collapse; margin: .5rem 0 1.25rem; font-size: .85rem; }
 th, td { border: 1px solid #d0d0d5; padding: .25rem .5rem; text-align: left; vertical-align: top; }
+td { white-space: pre-line; }
 th { background: #f2f2f5; }
 caption { caption-side: top; text-align: left; font-weight: 600; padding: .25rem 0; }
 img.heatmap { max-width: 100%; border: 1px solid #e0e0e5; }

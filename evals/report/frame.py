@@ -23,7 +23,7 @@ def _label(target: str, side: Mapping[str, Any] | None) -> str | None:
     """The class a row falls into for a confusion matrix (None when the target has none)."""
     if not side:
         return None
-    if target in ("classify", "converse"):
+    if target == "classify":
         value = side.get("intent")
     elif target == "forget_match":
         value = side.get("action")
@@ -39,6 +39,10 @@ def describe_input(brief: Mapping[str, Any]) -> str:
         parts.append(_short(brief["message"], 120))
     if brief.get("project"):
         parts.append(f"[project: {brief['project']}]")
+    if brief.get("turns"):
+        parts.append(f"[{brief['turns']} turns]")
+    if brief.get("projects"):
+        parts.append(f"[projects: {', '.join(brief['projects'])}]")
     if brief.get("history_turns"):
         parts.append(f"[after {brief['history_turns']} turns]")
     if "memories" in brief:
@@ -46,9 +50,23 @@ def describe_input(brief: Mapping[str, Any]) -> str:
     return " ".join(parts)
 
 
-def describe_expected(target: str, expected: Mapping[str, Any]) -> str:
+def _memory_line(got: Mapping[str, Any]) -> str:
+    turns = got.get("turns") or []
+    if not turns:
+        return "(no turn ran)"
+    last = turns[-1]
+    live = [f for f in last.get("memory") or [] if f.get("state") != "retracted"]
+    facts = "; ".join(f"#{f['number']} {f['state']}: {f['content']}" for f in live)
+    return _short(f"after turn {last.get('turn')}: {facts or 'no personal facts'}")
+
+
+def describe_expected(target: str, expected: Any) -> str:
     """Expected, in a line."""
-    if target in ("classify", "converse") and "intent" in expected:
+    if target == "conversation" and isinstance(expected, list):
+        return f"checks on {len(expected)} turn(s): " + ", ".join(
+            str(e.get("turn")) for e in expected
+        )
+    if target == "classify" and "intent" in expected:
         parts = [str(expected["intent"])]
         for name, check in (expected.get("params") or {}).items():
             has = ", ".join(check.get("contains", []))
@@ -62,7 +80,9 @@ def describe_expected(target: str, expected: Mapping[str, Any]) -> str:
 
 def describe_got(target: str, got: Mapping[str, Any]) -> str:
     """What came back, in a line."""
-    if target in ("classify", "converse"):
+    if target == "conversation":
+        return _memory_line(got)
+    if target == "classify":
         params = got.get("params") or {}
         shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
         return f"{got.get('intent')}" + (f" ({shown})" if shown else "")
@@ -111,6 +131,7 @@ def frame(
                 "got_text": describe_got(target, row.get("got") or {}),
                 "answer": json.dumps(row.get("got"), sort_keys=True, ensure_ascii=False),
                 "why": row.get("why") or "",
+                "checks": list(row.get("checks") or []),
                 "error": row.get("error") or "",
                 "latency_ms": float(row.get("latency_ms") or 0.0),
                 "input_tokens": int(tokens.get("input", 0)),
@@ -126,7 +147,7 @@ def frame(
     columns = [
         "suite", "target", "case_id", "tags", "provider", "provider_label", "model", "variant",
         "prompt", "epoch", "status", "passed", "errored", "expected_label", "got_label",
-        "input_text", "expected_text", "got_text", "answer", "why", "error", "latency_ms",
+        "input_text", "expected_text", "got_text", "answer", "why", "checks", "error", "latency_ms",
         "input_tokens", "output_tokens", "cached", "cassette", "review", "review_note", "reviewer",
         "reviewed_at",
     ]  # fmt: skip

@@ -28,14 +28,13 @@ def summary(groups: list[GroupResult]) -> pd.DataFrame:
     """Suite x provider x prompt: accuracy, interval, errors and gate."""
     records = []
     for g in groups:
-        gate = "—"
-        if g.gate is not None:
-            bound = f"≥ {g.gate.accuracy:.0%}" if g.gate.accuracy is not None else "errors only"
-            gate = (
-                f"pass ({bound})"
-                if g.gate_passed
-                else "FAIL: " + "; ".join(f.split(": ", 1)[1] for f in g.gate_failures)
-            )
+        accuracy = g.gate.accuracy if g.gate is not None else None
+        bound = f"≥ {accuracy:.0%}" if accuracy is not None else "errors only"
+        gate = (
+            f"pass ({bound})"
+            if g.gate_passed
+            else "FAIL: " + "; ".join(f.split(": ", 1)[1] for f in g.gate_failures)
+        )
         records.append(
             {
                 "Suite": g.suite,
@@ -46,6 +45,7 @@ def summary(groups: list[GroupResult]) -> pd.DataFrame:
                 "Passed": g.passed,
                 "Failed": g.scored - g.passed,
                 "Errors": g.errors,
+                "Critical failures": g.critical_failures,
                 "Accuracy": pct(g.accuracy),
                 "95% CI": interval(g.passed, g.scored),
                 "Gate": gate,
@@ -150,8 +150,8 @@ def _review_cell(row: pd.Series) -> str:
 
 
 def failures(df: pd.DataFrame) -> pd.DataFrame:
-    """Failed cases: expected vs got, why, and any reviewer verdict."""
-    failed = df[df["status"] == "fail"]
+    """Failed cases: expected vs got, why, and any reviewer verdict (conversations apart)."""
+    failed = df[(df["status"] == "fail") & (df["target"] != "conversation")]
     if failed.empty:
         return pd.DataFrame()
     return pd.DataFrame(

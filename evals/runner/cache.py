@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from evals.runner.targets import Outcome
+from evals.runner.outcome import Outcome
 
 
 def cache_key(

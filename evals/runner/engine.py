@@ -14,18 +14,24 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from evals.dataset.cases import Case
+from evals.dataset.conversation import ConversationCase
 from evals.dataset.load import Suite
-from evals.dataset.models import Case
 from evals.runner.cache import ResultCache, cache_key
 from evals.runner.gitinfo import git_state
+from evals.runner.outcome import Outcome
 from evals.runner.providers import DETERMINISTIC, Bound, ProviderPool, prompt_hashes, variant_label
 from evals.runner.results import RunDir
 from evals.runner.sandbox import Sandbox
-from evals.runner.targets import Outcome, run_case
+from evals.runner.targets import run_case
 from evals.scorers import SCORERS
+from pipeline.errors import ConverseError
 from pipeline.prompting import default_library
 
-MODEL_TARGETS = frozenset({"classify", "converse"})
+MODEL_TARGETS = frozenset({"classify", "conversation"})
+# A conversation's outcome depends on the handlers' code as much as on the prompts and the
+# provider, so it is never served from the cache: every run plays it through again.
+CACHED_TARGETS = frozenset({"classify"})
 Key = tuple[str, str, str, str, int]
 
 
@@ -139,6 +145,10 @@ def _tokens(outcome: Outcome) -> dict[str, int]:
 def case_input(case: Case) -> dict[str, Any]:
     """What the case gave the target, in brief (for reports; the suite file has it all)."""
     brief: dict[str, Any] = {}
+    if isinstance(case, ConversationCase):
+        brief["turns"] = len(case.turns)
+        if case.projects:
+            brief["projects"] = case.projects
     for name in ("message", "project"):
         value = getattr(case, name, None)
         if value is not None:
@@ -150,6 +160,23 @@ def case_input(case: Case) -> dict[str, Any]:
     return brief
 
 
+def _prompt_label(item: WorkItem, bound: Bound, outcome: Outcome) -> dict[str, str]:
+    """family -> version that a row is grouped by in every table.
+
+    Which templates a conversation renders depends on the intents its turns hit, so it is
+    labelled by every active version instead; otherwise each case would be a group of its own.
+    The row's `prompts` still lists exactly the templates used.
+    """
+    used = {ref.family: ref.version for ref in outcome.prompt_refs}
+    if item.suite.target != "conversation":
+        return used | item.variant
+    try:
+        active = bound.library.active()
+    except ConverseError:
+        active = {}
+    return {f: v for f, v in used.items() if f not in active} | active | item.variant
+
+
 def build_row(
     run_id: str, item: WorkItem, bound: Bound, outcome: Outcome, cached: bool
 ) -> dict[str, Any]:
@@ -157,7 +184,7 @@ def build_row(
     scorer = SCORERS[item.suite.target]
     score = scorer(item.case.expect, outcome.got)
     status = "error" if outcome.error is not None else ("pass" if score.passed else "fail")
-    prompt = {ref.family: ref.version for ref in outcome.prompt_refs} | item.variant
+    prompt = _prompt_label(item, bound, outcome)
     return {
         "run_id": run_id,
         "suite": item.suite.name,
@@ -235,7 +262,7 @@ class Executor:
         return row
 
     def _outcome(self, item: WorkItem, bound: Bound) -> tuple[Outcome, bool]:
-        use_cache = self.cache is not None and item.suite.target in MODEL_TARGETS
+        use_cache = self.cache is not None and item.suite.target in CACHED_TARGETS
         key = ""
         if use_cache:
             assert self.cache is not None

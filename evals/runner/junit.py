@@ -39,6 +39,9 @@ def write_junit(path: Path, rows: Iterable[dict[str, Any]], groups: list[GroupRe
         assert props is not None
         ET.SubElement(props, "property", name="provider", value=group.label)
         ET.SubElement(props, "property", name="model", value=group.model)
+        ET.SubElement(
+            props, "property", name="critical_failures", value=str(group.critical_failures)
+        )
         for row in members:
             case = ET.SubElement(
                 suite,

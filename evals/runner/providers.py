@@ -72,15 +72,13 @@ def parse_provider_options(options: Sequence[str]) -> dict[str, dict[str, str]]:
 
 
 def relevant_families(target: str, library: PromptLibrary) -> list[str]:
-    """The prompt families whose text can change a target's answer (for cache keys)."""
+    """The prompt families whose text can change a cached target's answer (for cache keys)."""
     try:
         families = list(library.active())
     except ConverseError:
         return []
     if target == "classify":
         return [f for f in families if f.startswith("classifier")]
-    if target == "converse":
-        return families
     return []
 
 

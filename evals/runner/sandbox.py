@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
+from evals.dataset.conversation import Note
 from evals.dataset.models import HistoryEntry, Memory
 from pipeline.domain import ActorKind, Person, Role
 from pipeline.store import Store, open_store
@@ -72,6 +73,36 @@ class Sandbox:
                     channel="eval",
                 )
         return person, engagement.id if engagement else None
+
+    def seeded(
+        self,
+        memories: Sequence[Memory],
+        notes: Sequence[Note],
+        projects: Sequence[str],
+        now: datetime,
+    ) -> tuple[Person, dict[str, int]]:
+        """A new person with personal memories, and every project named (name -> engagement id)
+        with its knowledge."""
+        store = self.store
+        with self._lock:
+            name = f"case-{next(self._ids)}"
+        with store.write() as session:
+            person = create_person(session, name)
+            assert person.personal_engagement_id is not None
+            engagements = {p: create_project(session, person, p).id for p in projects}
+            seeds = [(person.personal_engagement_id, m, ActorKind.COMPANION) for m in memories]
+            # project knowledge is what the operator added (as add_knowledge stores it)
+            seeds += [(engagements[n.project], n, ActorKind.OPERATOR) for n in notes]
+            for engagement_id, fact, actor in seeds:
+                add_assertion(
+                    session,
+                    engagement_id,
+                    fact.content,
+                    actor,
+                    fact.state,
+                    created_at=now - fact.elapsed,
+                )
+        return person, engagements
 
     def close(self) -> None:
         """Dispose of the store and delete its folder."""

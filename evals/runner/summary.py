@@ -26,6 +26,7 @@ class GroupResult:
     n: int
     passed: int
     errors: int
+    critical_failures: int = 0
     gate: Gate | None = None
     gate_failures: tuple[str, ...] = field(default_factory=tuple)
 
@@ -68,6 +69,7 @@ class GroupResult:
             "n": self.n,
             "passed": self.passed,
             "errors": self.errors,
+            "critical_failures": self.critical_failures,
             "accuracy": round(acc, 4) if acc is not None else None,
             "ci95": [round(lo, 4), round(hi, 4)],
             "gate": None
@@ -80,10 +82,13 @@ class GroupResult:
         }
 
 
+# What a suite without a gate must still meet: no errors (Gate.error_bound).
+DEFAULT_GATE = Gate()
+
+
 def gate_failures(group: GroupResult, gate: Gate | None) -> tuple[str, ...]:
-    """Why a group fails its suite's gate (empty when it passes or has no gate)."""
-    if gate is None:
-        return ()
+    """Why a group fails its suite's gate, or the default error gate (empty when it passes)."""
+    gate = gate or DEFAULT_GATE
     where = f"{group.suite} on {group.provider}" + (
         f" [{group.variant}]" if group.variant != "active" else ""
     )
@@ -94,14 +99,24 @@ def gate_failures(group: GroupResult, gate: Gate | None) -> tuple[str, ...]:
             failures.append(f"{where}: no case was scored (all {group.n} errored)")
         elif acc < gate.accuracy:
             failures.append(f"{where}: accuracy {acc:.3f} < gate {gate.accuracy:.3f}")
-    if group.error_rate > gate.max_error_rate:
+    if gate.critical_failures is not None and group.critical_failures > gate.critical_failures:
+        failures.append(
+            f"{where}: critical_failures {group.critical_failures} > bound {gate.critical_failures}"
+        )
+    if gate.max_error_rate is not None and group.error_rate > gate.max_error_rate:
         failures.append(
             f"{where}: errors {group.errors}/{group.n} = {group.error_rate:.1%} "
             f"> bound {gate.max_error_rate:.1%}"
         )
-    if gate.max_errors is not None and group.errors > gate.max_errors:
-        failures.append(f"{where}: {group.errors} errors > bound {gate.max_errors}")
+    bound = gate.error_bound
+    if bound is not None and group.errors > bound:
+        failures.append(f"{where}: {group.errors} errors > bound {bound}")
     return tuple(failures)
+
+
+def is_critical_failure(row: Mapping[str, Any]) -> bool:
+    """A failed (not errored) row of a case tagged `critical`."""
+    return row["status"] == "fail" and "critical" in (row.get("tags") or [])
 
 
 def summarize(
@@ -126,6 +141,7 @@ def summarize(
             n=len(members),
             passed=sum(1 for r in members if r["status"] == "pass"),
             errors=sum(1 for r in members if r["status"] == "error"),
+            critical_failures=sum(1 for r in members if is_critical_failure(r)),
         )
         gate = (gates or {}).get(suite)
         results.append(

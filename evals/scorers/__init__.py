@@ -3,7 +3,7 @@
 from evals.dataset.models import Target
 from evals.scorers.base import Check, Score, Scorer, text_checks
 from evals.scorers.classify import CLASSIFY
-from evals.scorers.converse import CONVERSE
+from evals.scorers.conversation import CONVERSATION
 from evals.scorers.forget_match import FORGET_MATCH
 from evals.scorers.memory_block import MEMORY_BLOCK
 
@@ -11,12 +11,12 @@ SCORERS: dict[Target, Scorer] = {
     "classify": CLASSIFY,
     "memory_block": MEMORY_BLOCK,
     "forget_match": FORGET_MATCH,
-    "converse": CONVERSE,
+    "conversation": CONVERSATION,
 }
 
 __all__ = [
     "CLASSIFY",
-    "CONVERSE",
+    "CONVERSATION",
     "FORGET_MATCH",
     "MEMORY_BLOCK",
     "SCORERS",

@@ -16,16 +16,18 @@ class Check:
     got: Any
     passed: bool
     why: str = ""
+    turn: int | None = None  # which turn of a conversation the check is about
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form for result rows."""
-        return {
+        out = {
             "name": self.name,
             "expected": self.expected,
             "got": self.got,
             "pass": self.passed,
             "why": self.why,
         }
+        return out if self.turn is None else {**out, "turn": self.turn}
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from evals.scorers.base import Check, Score, Scorer, text_checks
 def intent_and_param_checks(
     intent: str | None, params: dict[str, TextCheck], got: dict[str, Any]
 ) -> list[Check]:
-    """Checks shared by the classify and converse scorers."""
+    """The intent check and one check per expected parameter."""
     checks: list[Check] = []
     if intent is not None:
         ok = got.get("intent") == intent

@@ -114,3 +114,65 @@ def test_without_a_key_claude_replays_each_suites_recorded_cassette(tmp_path, mo
     assert missing.exit_code == 2
     assert "no cassette for suite claude_two" in missing.stderr
     assert "converse record --suite claude_two" in missing.stderr
+
+
+CONVERSATION_ANSWERS = {
+    "answers": [
+        {"kind": "classify", "message": "I'm allergic to shellfish",
+         "tool_input": {"intent": "remember_about_me", "personal_fact": "You're allergic to shellfish"}},
+        {"kind": "classify", "message": "yes", "tool_input": {"intent": "remember_about_me"}},
+        {"kind": "respond", "text": "I'll remember that you're allergic to shellfish — is that right?"},
+        {"kind": "respond", "message": "yes", "text": "Got it."},
+    ]
+}  # fmt: skip
+
+CONVERSATION_SUITE = {
+    "name": "claude_talk",
+    "target": "conversation",
+    "gate": {"accuracy": 1.0},
+    "cases": [
+        {"id": "confirm", "turns": [
+            {"message": "I'm allergic to shellfish", "project": "Cooking",
+             "expect": {"action": "held", "memory": [{"state": "held", "text": {"contains": ["shellfish"]}}]}},
+            {"message": "yes", "project": "Cooking",
+             "expect": {"action": "committed", "reply": {"contains": ["got it"]},
+                        "memory": [{"state": "committed", "text": {"contains": ["shellfish"]}}],
+                        "memory_only": True}},
+        ]},
+    ],
+}  # fmt: skip
+
+
+def test_claude_replays_a_conversation_from_a_synthetic_cassette(tmp_path, monkeypatch):
+    from evals.cassettes.session import cassette_claude
+    from evals.dataset import ConversationCase
+    from evals.runner.conversation import run_conversation
+    from evals.runner.providers import Bound
+    from evals.runner.sandbox import Sandbox
+    from pipeline.prompting import default_library
+
+    suite_path = write_yaml(tmp_path / "claude_talk.yaml", CONVERSATION_SUITE)
+    answers = write_yaml(tmp_path / "answers.yaml", CONVERSATION_ANSWERS)
+    cassette = tmp_path / "synthetic" / "claude_talk.yaml"
+    cassette.parent.mkdir()
+    (case,) = load_suite(suite_path).cases
+    assert isinstance(case, ConversationCase)
+    sandbox = Sandbox()
+    with cassette_claude(cassette, mode="record", rerecord="this test", answers=answers) as session:
+        providers = session.providers
+        bound = Bound("claude", "claude", "", "", providers.classifier, providers.responder,
+                      default_library())  # fmt: skip
+        recorded = run_conversation(case, bound, sandbox)
+    sandbox.close()
+    assert recorded.error is None, recorded.error
+
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    result = CliRunner().invoke(
+        app,
+        ["eval", "--no-progress", "--no-report", "--json", "--provider", "claude",
+         "--cassette", str(cassette), "--suite", str(suite_path)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    (entry,) = json.loads(result.stdout)["results"]
+    assert (entry["n"], entry["passed"], entry["errors"]) == (1, 1, 0)
+    assert entry["model"] == "synthetic-fixture"

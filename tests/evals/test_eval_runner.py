@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from evals.dataset import load_suite
-from evals.runner import RunConfig, RunDir, plan, run_eval
+from evals.dataset.models import Gate
+from evals.runner import RunConfig, RunDir, plan, run_eval, summarize
 from evals.runner.results import read_rows
 from tests.evals.conftest import CLASSIFY_SUITE, Counting, factory_for, scripted
 
@@ -53,7 +54,7 @@ def test_rows_carry_provenance_and_errors_are_not_wrong_answers(
     assert group.accuracy == pytest.approx(2 / 3)
     assert group.gate_failures == (
         "tiny_classify on scripted: accuracy 0.667 < gate 0.900",
-        "tiny_classify on scripted: errors 1/4 = 25.0% > bound 5.0%",
+        "tiny_classify on scripted: 1 errors > bound 0",
     )
     assert out.run.path.parent.parent == reports_root
 
@@ -86,10 +87,30 @@ def test_gate_with_its_own_error_bound(make_suite):
 
     suite["gate"] = {"accuracy": 0.5, "max_errors": 0}
     out = run_eval(config(make_suite(suite)), progress=False, factory=factory_for(provider))
-    assert out.groups[0].gate_failures == (
-        "bounded on scripted: errors 1/2 = 50.0% > bound 5.0%",
-        "bounded on scripted: 1 errors > bound 0",
-    )
+    assert out.groups[0].gate_failures == ("bounded on scripted: 1 errors > bound 0",)
+
+    suite["gate"] = {"accuracy": 0.5}  # no bound of its own: errors must be 0
+    out = run_eval(config(make_suite(suite)), progress=False, factory=factory_for(provider))
+    assert out.groups[0].gate_failures == ("bounded on scripted: 1 errors > bound 0",)
+
+
+def test_critical_failures_count_failed_cases_tagged_critical_and_have_a_bound():
+    def row(case: str, status: str, tags: list[str]) -> dict[str, object]:
+        return {"suite": "s", "provider": "p", "variant": "active", "target": "classify",
+                "case_id": case, "status": status, "tags": tags}  # fmt: skip
+
+    rows = [
+        row("a", "fail", ["critical"]),
+        row("b", "error", ["critical"]),  # an error is not a failed answer
+        row("c", "fail", ["other"]),
+        row("d", "pass", ["critical"]),
+    ]
+    (strict,) = summarize(rows, {"s": Gate(critical_failures=0, max_errors=1)})
+    assert strict.critical_failures == 1
+    assert strict.gate_failures == ("s on p: critical_failures 1 > bound 0",)
+    assert strict.as_json()["critical_failures"] == 1
+    (lenient,) = summarize(rows, {"s": Gate(critical_failures=1, max_errors=1)})
+    assert lenient.gate_passed
 
 
 def test_cache_hits_skip_the_provider_unless_no_cache(classify_suite):
@@ -199,31 +220,6 @@ def test_memory_block_and_forget_targets_run_through_a_real_store(make_suite):
     assert statuses(out.rows) == {"order": "pass", "tie": "pass"}
     assert {r["provider"] for r in out.rows} == {"pipeline"}
     assert {r["provider_label"] for r in out.rows} == {"pipeline (deterministic code, no model)"}
-
-
-def test_converse_target_runs_whole_turns(make_suite, script_file):
-    suite = {
-        "name": "tiny_converse",
-        "target": "converse",
-        "cases": [
-            {"id": "remember", "project": "Weeknight cooking", "message": "I'm allergic to shellfish",
-             "memories": [{"content": "Your birthday is March 15th", "age": "3 days"}],
-             "expect": {"intent": "remember_about_me", "reply": {"contains": ["shellfish"]},
-                        "memory": {"held": ["shellfish"], "committed": ["March 15th"]}}},
-            {"id": "refine", "project": "Weeknight cooking", "message": "no, just shrimp",
-             "history": [{"operator": "I'm allergic to shellfish"},
-                         {"companion": "I'll remember you're allergic to all shellfish. Right?",
-                          "intent": "remember_about_me"}],
-             "expect": {"intent": "remember_about_me",
-                        "params": {"personal_fact": {"contains": ["shrimp"]}}}},
-        ],
-    }  # fmt: skip
-    out = run_eval(config(make_suite(suite), script=script_file), progress=False)
-    rows = {r["case_id"]: r for r in out.rows}
-    assert rows["remember"]["status"] == "pass", rows["remember"]["why"]
-    assert rows["remember"]["got"]["memory"]["held"] == ["You're allergic to all shellfish"]
-    assert rows["refine"]["status"] == "pass", rows["refine"]["why"]
-    assert any(p["family"] == "persona" for p in rows["remember"]["prompts"])
 
 
 class OneHotEmbedder:

@@ -6,11 +6,10 @@ import pytest
 
 from evals.dataset.models import (
     ClassifyExpect,
-    ConverseExpect,
     ForgetExpect,
     MemoryBlockExpect,
 )
-from evals.scorers import CLASSIFY, CONVERSE, FORGET_MATCH, MEMORY_BLOCK
+from evals.scorers import CLASSIFY, FORGET_MATCH, MEMORY_BLOCK
 from evals.stats import mcnemar_exact, wilson
 
 
@@ -74,22 +73,6 @@ def test_forget_match_compares_matched_as_a_set():
     assert not score.passed
     assert "action confirm_retraction, expected ambiguous" in score.why
     assert "missing ['You moved to Miami']" in score.why
-
-
-def test_converse_checks_reply_and_memory_state():
-    expect = ConverseExpect.model_validate(
-        {"intent": "remember_about_me", "reply": {"contains": ["shellfish"]},
-         "memory": {"held": ["shellfish"], "committed": ["birthday"]}}
-    )  # fmt: skip
-    got = {
-        "intent": "remember_about_me",
-        "params": {},
-        "reply": "I'll remember that you're allergic to SHELLFISH — right?",
-        "memory": {"held": ["You're allergic to shellfish"], "committed": [], "retracted": []},
-    }
-    score = CONVERSE(expect, got)
-    assert not score.passed
-    assert score.why == "no committed personal memory contains 'birthday'"
 
 
 @pytest.mark.parametrize(

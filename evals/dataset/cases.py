@@ -1,0 +1,15 @@
+"""Which case model each suite target reads."""
+
+from __future__ import annotations
+
+from evals.dataset.conversation import ConversationCase
+from evals.dataset.models import CaseBase, ClassifyCase, ForgetCase, MemoryBlockCase, Target
+
+Case = ClassifyCase | MemoryBlockCase | ForgetCase | ConversationCase
+
+CASE_MODELS: dict[Target, type[CaseBase]] = {
+    "classify": ClassifyCase,
+    "memory_block": MemoryBlockCase,
+    "forget_match": ForgetCase,
+    "conversation": ConversationCase,
+}

@@ -1,0 +1,104 @@
+"""The `conversation` target's cases: whole conversations and the memory they must leave behind.
+
+Kept apart from models.py because a conversation case is a small language of its own: turns
+that are messages or operator erasures, each with optional checks on the stored memory.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import Discriminator, Field, Tag, field_validator, model_validator
+
+from evals.dataset.models import CaseBase, Memory, NonEmpty, Strict, TextCheck, known_intent
+from pipeline.domain import NormativeForce
+
+
+class Note(Memory):
+    """Project knowledge stored before turn 1; `age` defaults to the moment the case starts."""
+
+    project: NonEmpty
+    age: str = "0 minutes"
+
+
+class FactCheck(Strict):
+    """One stored fact the memory must hold: its force (default held or committed) and text."""
+
+    state: NormativeForce | None = None
+    text: TextCheck = Field(default_factory=TextCheck)
+
+
+class MemoryExpect(Strict):
+    """Checks on personal memory after a turn (what an erase turn may check)."""
+
+    memory: list[FactCheck] | None = None
+    # alone (no `memory`), it means no held or committed personal fact exists at all
+    memory_only: bool = False
+
+
+class TurnExpect(MemoryExpect):
+    """Checks after a message turn; every key is optional."""
+
+    intent: str | None = None
+    action: NonEmpty | None = None
+    notes: list[FactCheck] | None = None
+    reply: TextCheck | None = None
+
+    @field_validator("intent")
+    @classmethod
+    def _intent(cls, value: str | None) -> str | None:
+        return None if value is None else known_intent(value)
+
+
+class MessageTurn(Strict):
+    """The operator says something, in a project or outside any."""
+
+    message: NonEmpty
+    project: NonEmpty | None = None
+    expect: TurnExpect | None = None
+
+    @model_validator(mode="after")
+    def _notes_need_project(self) -> MessageTurn:
+        if self.expect is not None and self.expect.notes is not None and self.project is None:
+            raise ValueError("expect.notes checks the turn's project knowledge; set `project`")
+        return self
+
+
+class EraseTurn(Strict):
+    """The operator permanently erases the one personal fact whose content contains `erase`."""
+
+    erase: NonEmpty
+    expect: MemoryExpect | None = None
+
+
+def _turn_kind(raw: Any) -> str:
+    if isinstance(raw, EraseTurn) or (isinstance(raw, dict) and "erase" in raw):
+        return "erase"
+    return "message"
+
+
+# Told apart by the `erase` key, so a typo reports one turn kind's fields, not both kinds'.
+Turn = Annotated[
+    Annotated[MessageTurn, Tag("message")] | Annotated[EraseTurn, Tag("erase")],
+    Discriminator(_turn_kind),
+]
+
+
+class ConversationCase(CaseBase):
+    """Seeds, then turns run in order on a fresh store."""
+
+    memories: list[Memory] = Field(default_factory=list)
+    notes: list[Note] = Field(default_factory=list)
+    turns: list[Turn] = Field(min_length=1)
+
+    @property
+    def expect(self) -> tuple[MessageTurn | EraseTurn, ...]:
+        """The turns carry the expectations; the scorer reads them all."""
+        return tuple(self.turns)
+
+    @property
+    def projects(self) -> list[str]:
+        """Every project the case names, in order of first mention."""
+        named = [n.project for n in self.notes]
+        named += [t.project for t in self.turns if isinstance(t, MessageTurn) and t.project]
+        return list(dict.fromkeys(named))

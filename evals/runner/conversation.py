@@ -1,0 +1,161 @@
+"""The conversation target: whole conversations through converse() on a fresh store.
+
+The answer is a transcript: per turn what was said, how it was classified and handled, the
+reply, and the person's personal memory and the turn's project knowledge afterwards.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from typing import Any
+
+from evals.dataset.conversation import ConversationCase, EraseTurn, MessageTurn
+from evals.dataset.load import SuiteError
+from evals.runner.outcome import NOW, Outcome
+from evals.runner.providers import Bound
+from evals.runner.sandbox import Sandbox
+from pipeline.converse import TurnOutcome, converse
+from pipeline.domain import Person, PromptRef, Usage
+from pipeline.errors import ConverseError
+from pipeline.memory import manage
+from pipeline.store import Store
+from pipeline.store.assertions import list_assertions
+
+Facts = list[dict[str, Any]]
+
+
+def facts(store: Store, engagement_id: int) -> Facts:
+    """Every assertion of an engagement by display number: number, state, content."""
+    with store.read() as session:
+        stored = list_assertions(session, engagement_id)
+    return [
+        {"number": a.display_number, "state": a.force.value, "content": a.content}
+        for a in sorted(stored, key=lambda a: a.display_number)
+    ]
+
+
+def erase_one(store: Store, person: Person, needle: str) -> dict[str, Any]:
+    """Erase the one personal fact containing `needle`, as `converse memory erase` does."""
+    with store.write() as session:
+        stored = manage.personal_assertions(session, person, include_retracted=True)
+        hits = sorted(
+            (a for a in stored if needle.casefold() in a.content.casefold()),
+            key=lambda a: a.display_number,
+        )
+        if len(hits) != 1:
+            found = "; ".join(f"#{a.display_number} {a.content!r}" for a in hits)
+            raise SuiteError(
+                f"erase {needle!r} matches {len(hits)} personal facts"
+                + (f" ({found})" if found else ""),
+                "an erase turn names text found in exactly one personal fact",
+            )
+        (erased,) = manage.erase(session, person, [hits[0].display_number])
+    return {"number": erased.display_number, "state": erased.force.value, "content": erased.content}
+
+
+def _message_record(turn: MessageTurn, outcome: TurnOutcome) -> dict[str, Any]:
+    return {
+        "message": turn.message,
+        "project": turn.project,
+        "intent": outcome.classified.intent,
+        "params": dict(outcome.classified.params),
+        "action": outcome.route.operation_data.get("action"),
+        "reply": outcome.reply.text,  # whole: reply checks read it
+    }
+
+
+def _turn_error(outcome: TurnOutcome) -> str | None:
+    responder = outcome.companion_turn.meta.get("responder", {})
+    return outcome.classified.error or responder.get("error")
+
+
+def _failure(exc: Exception) -> str:
+    text = exc.one_line() if isinstance(exc, ConverseError) else str(exc)
+    return f"{type(exc).__name__}: {text}"
+
+
+class _Conversation:
+    """One case's run: its person, the projects' engagements, and what each turn left."""
+
+    def __init__(self, case: ConversationCase, bound: Bound, sandbox: Sandbox) -> None:
+        self.bound = bound
+        self.store = sandbox.store
+        self.person, self.projects = sandbox.seeded(case.memories, case.notes, case.projects, NOW)
+        assert self.person.personal_engagement_id is not None
+        self.personal_id = self.person.personal_engagement_id
+        self.refs: dict[tuple[str, str, str], PromptRef] = {}
+        self.usage = Usage()
+        self.model = ""
+        self.latency_ms = 0.0
+
+    def start(self) -> dict[str, Any]:
+        """The seeded memory and knowledge, so the first turn's changes can be shown."""
+        return {
+            "memory": facts(self.store, self.personal_id),
+            "notes": {name: facts(self.store, eid) for name, eid in self.projects.items()},
+        }
+
+    def message(self, index: int, turn: MessageTurn) -> tuple[dict[str, Any], str | None]:
+        """Run one message turn; returns its record and the provider's error, if any."""
+        assert self.bound.classifier is not None and self.bound.responder is not None
+        started = time.perf_counter()
+        outcome = converse(
+            self.store,
+            person=self.person.name,
+            message=turn.message,
+            classifier=self.bound.classifier,
+            responder=self.bound.responder,
+            project=turn.project,
+            library=self.bound.library,
+            channel="eval",
+            # one minute apart, so "newest" and relative times are the same on every run
+            now=NOW + timedelta(minutes=index),
+        )
+        self.latency_ms += (time.perf_counter() - started) * 1000
+        for ref in outcome.classified.prompt_refs + outcome.prompt.refs:
+            self.refs.setdefault((ref.family, ref.version, ref.sha256), ref)
+        self.usage = self.usage + outcome.classified.usage + outcome.reply.usage
+        self.model = self.model or outcome.classified.model or ""
+        record = _message_record(turn, outcome)
+        if turn.project is not None:
+            record["notes"] = facts(self.store, self.projects[turn.project])
+        return record, _turn_error(outcome)
+
+
+def run_conversation(case: ConversationCase, bound: Bound, sandbox: Sandbox) -> Outcome:
+    """Every turn in order; the first turn that raises or fails to answer ends the case."""
+    run = _Conversation(case, bound, sandbox)
+    start = run.start()
+    transcript: list[dict[str, Any]] = []
+    error: str | None = None
+    for index, turn in enumerate(case.turns, start=1):
+        said: dict[str, Any] = (
+            {"erase": turn.erase} if isinstance(turn, EraseTurn) else {"message": turn.message}
+        )
+        try:
+            if isinstance(turn, EraseTurn):
+                record, failed = (
+                    {**said, "erased": erase_one(run.store, run.person, turn.erase)},
+                    None,
+                )
+            else:
+                record, failed = run.message(index, turn)
+        except Exception as exc:  # the case errors; the turns before it stay as evidence
+            error = f"turn {index}: {_failure(exc)}"
+            transcript.append({"turn": index, **said, "error": error})
+            break
+        transcript.append({"turn": index, **record, "memory": facts(run.store, run.personal_id)})
+        if failed is not None:
+            error = f"turn {index}: {failed}"
+            transcript[-1]["error"] = error
+            break
+    return Outcome(
+        got={"start": start, "turns": transcript},
+        error=error,
+        model=run.model or bound.model,
+        prompt_refs=tuple(run.refs.values()),
+        usage=run.usage,
+        latency_ms=run.latency_ms,
+        cassette=bound.cassette,
+    )
