@@ -93,7 +93,12 @@ def _text_problems(where: str, check: Any) -> list[str]:
     if not isinstance(check, dict) or not set(check) <= TEXT_KEYS:
         return [f"{where}: a text check has only contains/excludes"]
     words = list(check.get("contains") or []) + list(check.get("excludes") or [])
-    return [f"{where}: empty or non-string needle" for w in words if not str(w).strip()]
+    # A bare number in YAML is an int: quote it, so the check is the substring that was meant.
+    return [f"{where}: needle {w!r} is not a non-empty string" for w in words if not _needle(w)]
+
+
+def _needle(word: Any) -> bool:
+    return isinstance(word, str) and bool(word.strip())
 
 
 def _fact_problems(where: str, facts: Any) -> list[str]:
