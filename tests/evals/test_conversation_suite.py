@@ -174,8 +174,8 @@ def test_cases_are_well_formed(suite: dict[str, Any]) -> None:
         problems += _seed_problems(where, case.get("memories"), project=False)
         problems += _seed_problems(where, case.get("notes"), project=True)
         turns = case.get("turns") or []
-        if not 1 <= len(turns) <= 8:
-            problems.append(f"{where}: 1 to 8 turns")
+        if not 2 <= len(turns) <= 8:
+            problems.append(f"{where}: a conversation has 2 to 8 turns")
         if not any(isinstance(t, dict) and "expect" in t for t in turns):
             problems.append(f"{where}: no turn checks anything")
         for n, turn in enumerate(turns, 1):
