@@ -58,7 +58,10 @@ def _message_record(turn: MessageTurn, outcome: TurnOutcome) -> dict[str, Any]:
     return {
         "message": turn.message,
         "project": turn.project,
-        "intent": outcome.classified.intent,
+        # The intent the turn was served as (the handler that ran), which is what the person
+        # experiences; the classifier's own answer is kept beside it.
+        "intent": outcome.route.intent,
+        "classified": outcome.classified.intent,
         "params": dict(outcome.classified.params),
         "action": outcome.route.operation_data.get("action"),
         "reply": outcome.reply.text,  # whole: reply checks read it

@@ -92,6 +92,7 @@ def run_forget_match(case: ForgetCase, bound: Bound, sandbox: Sandbox) -> Outcom
                 prior_companion=None,
                 now=NOW,
                 embedder=embedder,
+                message=case.message,
             )
         )
     elapsed = (time.perf_counter() - started) * 1000

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pipeline.domain import RouteResult
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.cues import limits_to_project
+from pipeline.intents.recall import answer_from_memory
 from pipeline.intents.remember import keep_in_project, offered_held, retract_rejected_offer
 from pipeline.intents.taxonomy import INTENTS, LIVE_INTENTS
 
@@ -27,6 +28,9 @@ def handle_general_conversation(ctx: HandlerContext) -> RouteResult:
     rejected = retract_rejected_offer(ctx)
     if rejected is not None:
         return rejected
+    recalled = answer_from_memory(ctx)
+    if recalled is not None:
+        return recalled
     return RouteResult(intent="general_conversation", operation_data={"action": "none"})
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from pipeline.domain import Assertion, MemoryChange, NormativeForce, RouteResult
-from pipeline.intents.confirmation import answer_to_confirmation, corrected_description
+from pipeline.intents.confirmation import (
+    answer_to_confirmation,
+    corrected_description,
+    pick_candidate,
+)
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.cues import is_rejection, without_cues
 from pipeline.intents.remember import offered_held, reject_offer
@@ -15,8 +18,6 @@ from pipeline.memory.search import semantic_forget
 from pipeline.store import assertions as repo
 
 INTENT = "forget_about_me"
-_NUMBER = re.compile(r"#?\b(\d{1,6})\b")
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 
 
 def _candidate(a: Assertion) -> dict[str, Any]:
@@ -60,20 +61,6 @@ def _retract(ctx: HandlerContext, assertion_id: int) -> RouteResult | None:
     )
 
 
-def _pick_candidate(description: str, candidates: list[dict[str, Any]]) -> int | None:
-    """A reply to an ambiguous match that names one candidate by number or position."""
-    numbers = {c["display_number"] for c in candidates}
-    for found in _NUMBER.findall(description):
-        if int(found) in numbers:
-            return int(found)
-    lowered = description.lower()
-    for word, position in _ORDINALS.items():
-        if re.search(rf"\b{word}\b", lowered) and abs(position) <= len(candidates):
-            index = position if position < 0 else position - 1
-            return int(candidates[index]["display_number"])
-    return None
-
-
 def _semantic(
     ctx: HandlerContext, description: str, committed: list[Assertion], match: Match
 ) -> Match:
@@ -111,14 +98,15 @@ def handle_forget(ctx: HandlerContext) -> RouteResult:
             return answered
         description = corrected_description(ctx, description)
     if data.get("action") == "ambiguous":
-        number = _pick_candidate(description, list(data.get("candidates", [])))
+        number = pick_candidate(description, list(data.get("candidates", [])))
         if number is not None:
             return _confirm(repo.get_by_number(ctx.session, personal_id, number))
     if is_rejection(ctx.message) and not keywords(description):
         # "Forget it" with nothing pending means "never mind", not a request to match "it".
         if data.get("action") in ("confirm_retraction", "ambiguous"):
             return _kept(description)
-        return RouteResult(intent="general_conversation", operation_data={"action": "none"})
+        data = {"action": "no_match", "forget_description": description, "nothing_described": True}
+        return RouteResult(intent=INTENT, operation_data=data)
     committed = repo.list_assertions(ctx.session, personal_id, [NormativeForce.COMMITTED])
     match = _semantic(ctx, description, committed, match_forget(description, committed))
     if match.action == "confirm_retraction":

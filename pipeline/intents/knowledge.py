@@ -6,11 +6,15 @@ import re
 from typing import Any
 
 from pipeline.domain import ActorKind, Assertion, MemoryChange, NormativeForce, RouteResult
-from pipeline.intents.confirmation import answer_to_confirmation, corrected_description
+from pipeline.intents.confirmation import (
+    answer_to_confirmation,
+    corrected_description,
+    pick_candidate,
+)
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.cues import without_cues
 from pipeline.intents.facts import clean_fact
-from pipeline.memory.matching import match_forget
+from pipeline.memory.matching import keywords, match_forget
 from pipeline.store import assertions as repo
 
 _NUMBERS = re.compile(r"#?\b(\d{1,6})\b")
@@ -59,12 +63,24 @@ def handle_list_knowledge(ctx: HandlerContext) -> RouteResult:
     )
 
 
+def _just_noted(ctx: HandlerContext) -> int | None:
+    """The note the previous companion turn added, if it added one."""
+    prior = ctx.prior_companion
+    if prior is None or prior.intent != "add_knowledge":
+        return None
+    number = prior.operation_data.get("assertion_display_number")
+    return number if isinstance(number, int) else None
+
+
 def handle_commit_knowledge(ctx: HandlerContext) -> RouteResult:
     """Commit held project assertions named by number, by 'all', or by description."""
     assert ctx.project is not None
     reference = ctx.param("knowledge_reference")
     held = repo.list_assertions(ctx.session, ctx.project.id, [NormativeForce.HELD])
     numbers = {int(n) for n in _NUMBERS.findall(reference)}
+    just_noted = _just_noted(ctx)
+    if not numbers and just_noted is not None and not keywords(without_cues(reference)):
+        numbers = {just_noted}  # "lock that in" right after a note: that note
     if numbers:
         chosen = [a for a in held if a.display_number in numbers]
     elif not reference or re.search(r"\b(all|everything|those|these|them)\b", reference.lower()):
@@ -139,9 +155,9 @@ def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
         description = corrected_description(ctx, description)
     live = repo.list_assertions(ctx.session, ctx.project.id, _LIVE)
     if data.get("action") == "ambiguous":
-        numbers = {int(n) for n in _NUMBERS.findall(description)}
-        chosen = [a for a in live if a.display_number in numbers]
-        if len(chosen) == 1:
+        number = pick_candidate(ctx.message or description, list(data.get("candidates", [])))
+        chosen = [a for a in live if a.display_number == number]
+        if chosen:
             return _confirm_note(chosen[0])
     match = match_forget(without_cues(description) or description, live)
     if match.action == "no_match":

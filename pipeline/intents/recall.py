@@ -7,19 +7,28 @@ provider lends an embedder, and by keywords otherwise (keyword hits are always k
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pipeline.domain import Assertion, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.cues import asks_everything
 from pipeline.memory.matching import keyword_score, keywords
-from pipeline.memory.search import search_memory
+from pipeline.memory.search import FORGET_MIN_SIMILARITY, MIN_SIMILARITY, search_memory
 from pipeline.store import assertions as repo
 
 INTENT = "ask_about_past_input"
 MAX_FOUND = 5
 MAX_LISTED = 20
 _LIVE = (NormativeForce.HELD, NormativeForce.COMMITTED)
+_QUESTION_WORDS = frozenset(
+    ["what", "when", "where", "which", "who", "how", "why", "did", "does", "tell", "said", "say"]
+)
+_SELF_QUESTION = re.compile(
+    r"^(?:and |so |ok(?:ay)? |oh |wait )*(?:what|when|where|which|who|how|do|did|does|is|are|was|"
+    r"were|have|has|can|could)\b.*\b(?:i|my|me|we|our|us|i'm|i've)\b",
+    re.IGNORECASE,
+)
 
 
 def _item(a: Assertion, where: str) -> dict[str, Any]:
@@ -45,15 +54,28 @@ def _candidates(ctx: HandlerContext) -> list[tuple[Assertion, str]]:
 
 
 def _search(
-    ctx: HandlerContext, query: str, candidates: list[tuple[Assertion, str]]
+    ctx: HandlerContext,
+    query: str,
+    candidates: list[tuple[Assertion, str]],
+    min_similarity: float = MIN_SIMILARITY,
+    min_keywords: int = 1,
 ) -> list[tuple[Assertion, str]]:
-    keys = keywords(query)
+    keys = keywords(query) - _QUESTION_WORDS
     scored = [(keyword_score(keys, a.content), a, where) for a, where in candidates]
-    hits = [(a, where) for score, a, where in sorted(scored, key=lambda t: -t[0]) if score > 0]
+    ranked = sorted(scored, key=lambda t: -t[0])
+    hits = [(a, where) for score, a, where in ranked if score >= min_keywords]
     if ctx.embedder is not None and query.strip():
         by_id = {a.id: (a, where) for a, where in candidates}
         engagements = sorted({a.engagement_id for a, _ in candidates})
-        for hit in search_memory(ctx.session, engagements, query, ctx.embedder, now=ctx.now):
+        found = search_memory(
+            ctx.session,
+            engagements,
+            query,
+            ctx.embedder,
+            now=ctx.now,
+            min_similarity=min_similarity,
+        )
+        for hit in found:
             pair = by_id.get(hit.assertion_id)  # held personal facts are not recalled
             if pair is not None and all(pair[0].id != a.id for a, _ in hits):
                 hits.append(pair)
@@ -73,6 +95,31 @@ def handle_ask_about_past_input(ctx: HandlerContext) -> RouteResult:
             "query": query,
             "scope": "project" if ctx.project else "personal",
             "everything": everything,
+            "items": [_item(a, where) for a, where in found],
+        },
+    )
+
+
+def answer_from_memory(ctx: HandlerContext) -> RouteResult | None:
+    """A question about the person or their project that what is stored answers ("which hand
+    do I write with?" with "You're left-handed" stored) is answered from memory, even when it
+    was read as plain conversation. Meaning must clearly match (the semantic forget floor)."""
+    message = ctx.message.replace("’", "'").strip()
+    prior = ctx.prior_companion
+    follows_recall = prior is not None and prior.intent == INTENT and message.endswith("?")
+    if not _SELF_QUESTION.match(message) and not follows_recall:
+        return None
+    # Stricter than an explicit recall: two shared words, or a clear match in meaning.
+    found = _search(ctx, message, _candidates(ctx), FORGET_MIN_SIMILARITY, min_keywords=2)
+    if not found:
+        return None
+    return RouteResult(
+        intent=INTENT,
+        operation_data={
+            "action": "found",
+            "query": message,
+            "scope": "project" if ctx.project else "personal",
+            "everything": False,
             "items": [_item(a, where) for a, where in found],
         },
     )

@@ -8,6 +8,7 @@ from pipeline.domain import NormativeForce, RouteResult
 from pipeline.intents import conversation, forget, knowledge, recall, remember, restore
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.cues import (
+    asks_something_else,
     asks_to_forget,
     asks_to_restore,
     forget_object,
@@ -97,6 +98,14 @@ def _redirected(ctx: HandlerContext) -> HandlerContext:
     ):
         # "Yes" / "no, keep it" answers the question the companion just asked.
         return _as(ctx, prior_intent)
+    if (
+        prior_action == "ambiguous"
+        and prior_intent in ("forget_about_me", "retract_knowledge")
+        and name != prior_intent
+        and len(ctx.message.split()) <= 6
+        and not asks_something_else(ctx.message)
+    ):
+        return _as(ctx, prior_intent)  # "the front squat one" picks among the candidates
     forgetting = asks_to_forget(ctx.message)
     if name in ("remember_about_me", "add_knowledge") and forgetting:
         described = forget_object(ctx.message)

@@ -57,6 +57,8 @@ def _forget(data: dict[str, Any]) -> str:
             "I'm not sure which one you mean. Here's what I have: "
             f"{_numbered(list(data.get('candidates', [])))}. Which one?"
         )
+    if data.get("nothing_described"):
+        return "Okay — nothing is forgotten."
     offer = " Want me to list what I remember about you?" if data.get("stored_count") else ""
     return "I don't have anything matching that in my personal notes about you." + offer
 

@@ -376,3 +376,65 @@ def test_spec_example_project_fact_is_held_in_the_project(store, make_person, sa
     say(store, p, "We use PostgreSQL for this project", project="Garden")
     assert _notes(store) == {("We use PostgreSQL for this project", NormativeForce.HELD)}
     assert _live(store) == set()
+
+
+def test_a_question_about_oneself_is_answered_from_memory(store, make_person, say):
+    make_person(store)
+    _seed(store, "You go to the climbing gym on Tuesdays and Thursdays")
+    p = script(
+        {"message": "which days do I go to the climbing gym?", "intent": G},
+        {"message": "what should we talk about?", "intent": G},
+    )
+    outcome = say(store, p, "which days do I go to the climbing gym?")
+    assert outcome.route.intent == "ask_about_past_input"
+    assert "Tuesdays" in outcome.reply.text
+    assert say(store, p, "what should we talk about?").route.intent == G
+
+
+def test_picking_an_ambiguous_note_by_its_words_then_confirming(store, make_person, say):
+    make_person(store)
+    _seed_note(store, "Back squats are 5x5 at 80 kg")
+    _seed_note(store, "Front squats are 3x8 at 50 kg")
+    p = script(
+        {
+            "message": "scrap the squat note",
+            "intent": "retract_knowledge",
+            "params": {"knowledge_description": "the squat note"},
+        },
+        {
+            "message": "the front squat one",
+            "intent": "add_knowledge",
+            "params": {"knowledge": "The front squat one"},
+        },
+        {"message": "yes", "intent": G},
+    )
+    assert (
+        say(store, p, "scrap the squat note", project="Garden").route.operation_data["action"]
+        == "ambiguous"
+    )
+    picked = say(store, p, "the front squat one", project="Garden")
+    assert picked.route.operation_data["matched_fact"] == "Front squats are 3x8 at 50 kg"
+    say(store, p, "yes", project="Garden")
+    assert _notes(store) == {
+        ("Back squats are 5x5 at 80 kg", NormativeForce.COMMITTED),
+        ("Front squats are 3x8 at 50 kg", NormativeForce.RETRACTED),
+    }
+
+
+def test_lock_that_in_commits_the_note_just_added(store, make_person, say):
+    make_person(store)
+    p = script(
+        {
+            "message": "We use PostgreSQL for this project",
+            "intent": "add_knowledge",
+            "params": {"knowledge": "We use PostgreSQL for this project"},
+        },
+        {
+            "message": "lock that in",
+            "intent": "commit_knowledge",
+            "params": {"knowledge_reference": "that"},
+        },
+    )
+    say(store, p, "We use PostgreSQL for this project", project="Garden")
+    say(store, p, "lock that in", project="Garden")
+    assert _notes(store) == {("We use PostgreSQL for this project", NormativeForce.COMMITTED)}

@@ -19,6 +19,7 @@ _CAPABILITY = re.compile(
     r"\bwhat (?:else |exactly )?(?:do|does) (?:you|this|it) do\b|"
     r"\bwhat (?:exactly )?are you (?:\w+ )?(?:good )?for\b|"
     r"\bwhat(?:'s| is) the deal\b|\bhow (?:do|does) (?:you|this|it) work\b|"
+    r"\bhow (?:do|can|would|could) i (?:get|make|ask|have) you to\b|"
     r"\bwhat (?:sorts?|kinds?) of things\b|\b(?:can|could|would|will) (?:i|you)\b[^?]*"
     r"\b(?:get you to|have you|make you|ask you to)\b[^?]*\b(?:forget|drop|remember|delete)\b",
     _F,
