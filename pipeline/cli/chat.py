@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 import typer
@@ -13,6 +15,7 @@ from pipeline.cli.common import (
     err_console,
     handles_errors,
     providers_for,
+    shown,
     store_for,
 )
 from pipeline.cli.render import show_turn
@@ -20,6 +23,7 @@ from pipeline.converse import check_message, converse
 from pipeline.errors import InvalidMessage
 from pipeline.providers.registry import PROVIDER_NAMES
 from pipeline.store.people import get_person, get_project
+from pipeline.text import check_text
 
 QUIT = {"/quit", "/exit", ":q"}
 
@@ -65,8 +69,13 @@ def chat(
         return
     where = f"project {project!r}" if project else "no project"
     console.print(
-        f"Talking to the companion as {person} ({where}). /quit to leave.", highlight=False
+        f"Talking to the companion as {shown(person)} ({shown(where)}). /quit to leave.",
+        highlight=False,
     )
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        # Bad bytes then arrive as lone surrogates that check_text refuses line by line,
+        # instead of a UnicodeDecodeError that would end the conversation.
+        sys.stdin.reconfigure(errors="surrogateescape")
     while True:
         try:
             line = input("you: ")
@@ -75,6 +84,6 @@ def chat(
         if line.strip() in QUIT:
             break
         try:
-            say(line)
+            say(check_text(line))
         except InvalidMessage as exc:
-            err_console.print(f"[red]{exc.one_line()}[/]", highlight=False)
+            err_console.print(f"[red]{shown(exc.one_line())}[/]", highlight=False)

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 import yaml
 
-from pipeline.cli.common import console, default_script, handles_errors
+from pipeline.cli.common import console, default_script, handles_errors, shown
 from pipeline.cli.memory import assertion_table
 from pipeline.cli.render import show_turn
 from pipeline.converse import converse
@@ -39,11 +39,14 @@ def demo(
             person = create_person(session, plan["person"])
             create_project(session, person, plan["project"], plan.get("seed", ""))
         providers = make_providers("scripted", script=path)
-        console.rule(f"[bold]demo[/]: {person.name}, provider {providers.label}")
+        console.rule(f"[bold]demo[/]: {shown(person.name)}, provider {shown(providers.label)}")
         for step in plan["messages"]:
             project = plan["project"] if step.get("project") else None
-            where = f" [dim]in {project}[/]" if project else " [dim](no project)[/]"
-            console.print(f"\n[bold]{person.name}[/]{where}: {step['message']}", highlight=False)
+            where = f" [dim]in {shown(project)}[/]" if project else " [dim](no project)[/]"
+            console.print(
+                f"\n[bold]{shown(person.name)}[/]{where}: {shown(step['message'])}",
+                highlight=False,
+            )
             outcome = converse(
                 store,
                 person=person.name,
