@@ -237,6 +237,6 @@ def _print_summary(
     else:
         console.print("[green]every gate passed[/]")
     done = f"{ran} case runs now" + (f", {skipped} already done" if skipped else "")
-    console.print(f"{done}; rows: {run.results_path}", highlight=False, soft_wrap=True)
+    console.print(f"{done}; rows: {shown(run.results_path)}", highlight=False, soft_wrap=True)
     if report:
-        console.print(f"report: {report}", highlight=False, soft_wrap=True)
+        console.print(f"report: {shown(report)}", highlight=False, soft_wrap=True)

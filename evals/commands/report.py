@@ -32,11 +32,11 @@ def report_command(
     if release is not None and (not _VERSION.fullmatch(release) or ".." in release):
         raise RunError(f"{release!r} is not a release version", "use a version such as 0.2.0")
     built = build_report(run_id, compare=compare)
-    stdout().print(f"report: {built.markdown}", highlight=False, soft_wrap=True)
-    stdout().print(f"report: {built.html}", highlight=False, soft_wrap=True)
+    stdout().print(f"report: {shown(built.markdown)}", highlight=False, soft_wrap=True)
+    stdout().print(f"report: {shown(built.html)}", highlight=False, soft_wrap=True)
     if release:
         path = write_release(run_id, release)
-        stdout().print(f"release report: {path}", highlight=False, soft_wrap=True)
+        stdout().print(f"release report: {shown(path)}", highlight=False, soft_wrap=True)
 
 
 @handles_errors

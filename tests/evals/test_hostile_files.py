@@ -229,3 +229,22 @@ def test_case_ids_and_notes_print_as_typed(make_suite, tmp_path):
     assert one_line(missing) == (
         f"error: run {run_id} has no case '{hostile}2' — check the case id (or SUITE/CASE)"
     )
+
+
+def test_paths_with_brackets_print_as_they_are(classify_suite, script_file, tmp_path, monkeypatch):
+    root = tmp_path / "[bold]reports[/] [/x]"
+    monkeypatch.setenv("CONVERSE_REPORTS_DIR", str(root))
+    ran = runner.invoke(
+        app,
+        ["eval", "--no-progress", "--suite", str(classify_suite), "--provider", "scripted",
+         "--script", str(script_file)],
+    )  # fmt: skip
+    assert ran.exit_code == 1, ran.output  # the gate fails; the run itself worked
+    run_id = ran.stderr.splitlines()[0].removeprefix("run ")
+    assert f"rows: {root / 'runs' / run_id / 'results.jsonl'}" in ran.stdout
+    assert f"report: {root / 'runs' / run_id / 'report.html'}" in ran.stdout
+    reported = runner.invoke(app, ["report", run_id])
+    assert reported.stdout.splitlines() == [
+        f"report: {root / 'runs' / run_id / 'report.md'}",
+        f"report: {root / 'runs' / run_id / 'report.html'}",
+    ]
