@@ -12,6 +12,9 @@ import re
 from pipeline.errors import InvalidMessage
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# C0 and C1 controls other than newline and tab: ESC starts terminal escape sequences (colours,
+# cursor moves, window titles) and CR overwrites what was printed.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def text_problem(text: str) -> str | None:
@@ -32,5 +35,6 @@ def check_text(text: str, what: str = "the message") -> str:
 
 
 def printable(text: str) -> str:
-    """The text with lone surrogates replaced, so a terminal can always print it."""
-    return text.encode("utf-8", "replace").decode("utf-8")
+    """The text safe for a terminal: lone surrogates replaced, control characters as \\xNN."""
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)

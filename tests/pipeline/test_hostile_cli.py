@@ -115,6 +115,13 @@ def test_typed_text_prints_as_typed_through_every_command(hostile, monkeypatch):
     assert FACT in found and HOSTILE in found  # the fact, and the project's name as its place
 
 
+def test_terminal_control_characters_print_visibly(hostile):
+    name = "Mal\x1b[31mlory\x1b]0;pwned\x07\x08Eve\x9b"
+    visible = "Mal\\x1b[31mlory\\x1b]0;pwned\\x07\\x08Eve\\x9b"
+    assert ok(["person", "add", name]) == f"Created {visible} (personal memory ready).\n"
+    assert ok(["person", "list"]) == f"{visible}\n"
+
+
 def test_memory_show_prints_the_block_byte_exact(hostile):
     url, script = hostile
     ok(["person", "add", "Ana"])
