@@ -30,7 +30,8 @@ REVIEWS = "reviews.jsonl"
 FSYNC_SECONDS = 0.5
 # What new_run_id() makes; ids from the command line must match it before any path is built.
 RUN_ID = re.compile(r"\d{8}-\d{6}-[0-9a-f]{4}")
-# A row needs these fields with these types (bool is not an int here); `None` means optional.
+# A row needs these fields with these types, and the optional ones are null or of their type
+# (bool is not an int here): the report reads them without further checks.
 _ROW_FIELDS: dict[str, tuple[type, ...]] = {
     "suite": (str,),
     "case_id": (str,),
@@ -200,17 +201,17 @@ def row_problem(row: Any) -> str | None:
     for name, types in _ROW_FIELDS.items():
         value = row.get(name)
         if not isinstance(value, types) or isinstance(value, bool):
-            return f"field {name} is missing or not a {types[0].__name__}"
+            return f"field {name} is missing or not of type {types[0].__name__}"
     for name, types in _OPTIONAL_FIELDS.items():
         value = row.get(name)
         if value is not None and (not isinstance(value, types) or isinstance(value, bool)):
-            return f"field {name} is not a {types[0].__name__}"
+            return f"field {name} is not of type {types[0].__name__}"
     if row["status"] not in _STATUSES:
         return f"field status is {row['status']!r}"
     tokens = row.get("tokens") or {}
     for name in ("input", "output"):
         if name in tokens and (not isinstance(tokens[name], int) or isinstance(tokens[name], bool)):
-            return f"field tokens.{name} is not an int"
+            return f"field tokens.{name} is not of type int"
     return None
 
 

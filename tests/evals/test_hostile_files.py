@@ -169,8 +169,8 @@ def test_bad_rows_are_skipped_counted_and_named(run_id):
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
         f"warning: {run.results_path}: skipped 4 unreadable row(s): line {n + 1} (not UTF-8), "
-        f"{n + 2} (field suite is missing or not a str), {n + 3} (not JSON), "
-        f"{n + 4} (field epoch is missing or not a int)"
+        f"{n + 2} (field suite is missing or not of type str), {n + 3} (not JSON), "
+        f"{n + 4} (field epoch is missing or not of type int)"
     ]
     assert "report.html" in result.stdout
     assert RunDir.existing(run_id).rows() == good
