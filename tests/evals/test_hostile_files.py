@@ -248,3 +248,20 @@ def test_paths_with_brackets_print_as_they_are(classify_suite, script_file, tmp_
         f"report: {root / 'runs' / run_id / 'report.md'}",
         f"report: {root / 'runs' / run_id / 'report.html'}",
     ]
+
+
+def test_a_well_typed_row_with_damaged_details_still_reports(run_id):
+    run = RunDir.existing(run_id)
+    row = dict(run.rows()[0])
+    row.update(
+        case_id="damaged",
+        status="fail",
+        expected={"intent": "remember_about_me", "params": {"fact": "not a check"}},
+        got={"intent": "general_conversation", "params": ["not", "a", "mapping"]},
+    )
+    with run.results_path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(row) + "\n")
+    result = runner.invoke(app, ["report", run_id])
+    assert result.exit_code == 0, result.output
+    markdown = (run.path / "report.md").read_text(encoding="utf-8")
+    assert "remember_about_me; fact not a check" in markdown
