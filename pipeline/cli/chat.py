@@ -11,6 +11,7 @@ import typer
 from pipeline.cli.common import (
     DbOption,
     PersonOption,
+    checked_name,
     console,
     err_console,
     handles_errors,
@@ -31,7 +32,9 @@ QUIT = {"/quit", "/exit", ":q"}
 @handles_errors
 def chat(
     person: str = PersonOption,
-    project: str | None = typer.Option(None, "--project", help="Talk inside this project."),
+    project: str | None = typer.Option(
+        None, "--project", help="Talk inside this project.", callback=checked_name
+    ),
     provider: str | None = typer.Option(
         None, "--provider", help=f"One of {', '.join(PROVIDER_NAMES)}.", envvar="CONVERSE_PROVIDER"
     ),

@@ -7,7 +7,15 @@ import json
 import typer
 from rich.table import Table
 
-from pipeline.cli.common import DbOption, PersonOption, console, handles_errors, shown, store_for
+from pipeline.cli.common import (
+    DbOption,
+    PersonOption,
+    checked_name,
+    console,
+    handles_errors,
+    shown,
+    store_for,
+)
 from pipeline.clock import utcnow
 from pipeline.errors import InvalidMessage
 from pipeline.memory.relative_time import relative_time
@@ -22,7 +30,10 @@ def search(
     person: str = PersonOption,
     k: int = typer.Option(DEFAULT_K, "--k", help="At most this many results."),
     project: str | None = typer.Option(
-        None, "--project", help="Only this project (default: personal memory and every project)."
+        None,
+        "--project",
+        help="Only this project (default: personal memory and every project).",
+        callback=checked_name,
     ),
     min_similarity: float = typer.Option(
         MIN_SIMILARITY, "--min-similarity", help="Leave out results less similar than this."

@@ -201,6 +201,14 @@ INVALID_UTF8 = "caf\udce9"  # how Python hands over the bytes b"caf\xe9" from ar
             "error: the project name is not valid UTF-8 — send it again as plain UTF-8 text",
         ),
         (
+            ["memory", "list", "--person", INVALID_UTF8],
+            "error: the name is not valid UTF-8 — send it again as plain UTF-8 text",
+        ),
+        (
+            [*CHAT, "--project", "Gar\x00den", "-m", "hi"],
+            "error: the name contains a NUL character — send it again as plain UTF-8 text",
+        ),
+        (
             ["search", "--person", "Ana", "tea\x00"],
             "error: the query contains a NUL character — send it again as plain UTF-8 text",
         ),
