@@ -15,7 +15,7 @@ from evals.runner import RunDir
 
 runner = CliRunner()
 
-# Six levels of nine aliases: 741 bytes that expand to 531,441 copies of "lol".
+# Six levels of nine aliases: 500 bytes that expand to 531,441 copies of "lol".
 BOMB = """\
 name: bomb
 target: classify
