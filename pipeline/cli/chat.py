@@ -15,11 +15,13 @@ from pipeline.cli.common import (
     console,
     err_console,
     handles_errors,
+    is_interactive,
     providers_for,
     shown,
     store_for,
 )
 from pipeline.cli.render import show_turn
+from pipeline.config import MAX_MESSAGE_CHARS
 from pipeline.converse import check_message, converse
 from pipeline.errors import InvalidMessage
 from pipeline.providers.registry import PROVIDER_NAMES
@@ -81,12 +83,37 @@ def chat(
         sys.stdin.reconfigure(errors="surrogateescape")
     while True:
         try:
-            line = input("you: ")
-        except EOFError:
-            break
-        if line.strip() in QUIT:
-            break
-        try:
+            line = read_line()
+            if line is None or line.strip() in QUIT:
+                break
             say(check_text(line))
         except InvalidMessage as exc:
             err_console.print(f"[red]{shown(exc.one_line())}[/]", highlight=False)
+
+
+def read_line() -> str | None:
+    """The next line the person typed, None at the end of input.
+
+    From a pipe, a line is read at most MAX_MESSAGE_CHARS + 1 characters at a time, so one
+    endless line cannot fill memory; the rest of an over-long line is read and dropped.
+    A terminal already bounds its lines, and input() keeps line editing there.
+    """
+    if is_interactive():
+        try:
+            return input("you: ")
+        except EOFError:
+            return None
+    sys.stdout.write("you: ")
+    sys.stdout.flush()
+    line = sys.stdin.readline(MAX_MESSAGE_CHARS + 1)
+    if not line:
+        return None
+    if len(line) > MAX_MESSAGE_CHARS and not line.endswith("\n"):
+        rest = line
+        while rest and not rest.endswith("\n"):
+            rest = sys.stdin.readline(65_536)
+        raise InvalidMessage(
+            f"the message is longer than {MAX_MESSAGE_CHARS:,} characters",
+            "split it into shorter messages",
+        )
+    return line.removesuffix("\n")

@@ -243,6 +243,21 @@ def test_the_conversation_goes_on_after_a_line_of_bad_bytes(hostile):
     assert "new, held" in result.stdout
 
 
+def test_an_endless_line_on_stdin_is_cut_short_and_the_conversation_goes_on(hostile):
+    ok(["person", "add", "Ana"])
+    result = runner.invoke(
+        app,
+        [*CHAT, "--script", "fixtures/scripted/demo.yaml"],
+        input="x" * 3_000_000 + "\nI'm allergic to shellfish\n" + "y" * 8_000 + "\n/quit\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        "the message is longer than 8,000 characters — split it into shorter messages"
+    ]
+    assert "new, held" in result.stdout
+    assert "memory: unchanged" in result.stdout  # 8,000 is within the limit: a turn, no error
+
+
 def test_a_sqlite_file_in_a_missing_folder_is_refused(tmp_path, monkeypatch):
     missing = tmp_path / "no" / "such" / "x.db"
     monkeypatch.setenv("CONVERSE_DB_URL", f"sqlite:///{missing}")
