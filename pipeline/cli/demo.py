@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import typer
 import yaml
@@ -19,6 +20,41 @@ from pipeline.store import open_store
 from pipeline.store.people import create_person, create_project, get_person
 
 
+def _plan(path: Path) -> dict[str, Any]:
+    """The fixture's `conversation` section, or a ConverseError saying what is wrong."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConverseError(
+            f"cannot read {path}: {exc.strerror}", "pass an existing conversation fixture"
+        ) from None
+    except UnicodeDecodeError:
+        raise ConverseError(f"{path} is not UTF-8 text", "save it as UTF-8") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ConverseError(f"{path} is not valid YAML{where}", "fix the file") from None
+    plan = data.get("conversation") if isinstance(data, dict) else None
+    if not plan:
+        raise ConverseError(
+            f"{path} has no `conversation` section", "add one (see fixtures/scripted/demo.yaml)"
+        )
+    steps = plan.get("messages") if isinstance(plan, dict) else None
+    if not (
+        isinstance(plan, dict)
+        and isinstance(plan.get("person"), str)
+        and isinstance(plan.get("project"), str)
+        and isinstance(plan.get("seed", ""), str)
+        and isinstance(steps, list)
+        and all(isinstance(s, dict) and isinstance(s.get("message"), str) for s in steps)
+    ):
+        raise ConverseError(
+            f"{path}: `conversation` needs a person, a project and messages (each a message:)",
+            "see fixtures/scripted/demo.yaml",
+        )
+    return plan
+
+
 @handles_errors
 def demo(
     script: Path | None = typer.Option(None, "--script", help="Conversation fixture to walk."),
@@ -28,11 +64,7 @@ def demo(
 ) -> None:
     """Walk a scripted conversation offline and print personal memory after each turn."""
     path = script or default_script()
-    plan = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("conversation")
-    if not plan:
-        raise ConverseError(
-            f"{path} has no `conversation` section", "add one (see fixtures/scripted/demo.yaml)"
-        )
+    plan = _plan(path)
     with tempfile.TemporaryDirectory() as tmp:
         store = open_store(db_url or f"sqlite:///{Path(tmp) / 'demo.db'}")
         with store.write() as session:

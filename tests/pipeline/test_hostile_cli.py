@@ -274,3 +274,25 @@ def test_the_default_database_folder_is_still_made(tmp_path, monkeypatch):
     monkeypatch.delenv("CONVERSE_DB_URL", raising=False)
     assert runner.invoke(app, ["person", "list"]).exit_code == 0
     assert Path(".converse/converse.db").is_file()
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (None, "error: cannot read {path}: No such file or directory — pass an existing "
+               "conversation fixture"),
+        (b"a: [", "error: {path} is not valid YAML at line 1 — fix the file"),
+        (b"\xff\xfe", "error: {path} is not UTF-8 text — save it as UTF-8"),
+        (b"conversation: {person: Ana}", "error: {path}: `conversation` needs a person, a project "
+         "and messages (each a message:) — see fixtures/scripted/demo.yaml"),
+        (b"conversation: {person: Ana, project: P, messages: [hi]}", "error: {path}: "
+         "`conversation` needs a person, a project and messages (each a message:) — see "
+         "fixtures/scripted/demo.yaml"),
+    ],
+)  # fmt: skip
+def test_a_bad_demo_fixture_is_one_line(tmp_path, content, expected):
+    path = tmp_path / "demo.yaml"
+    if content is not None:
+        path.write_bytes(content)
+    line = one_line_error(runner.invoke(app, ["demo", "--script", str(path)]))
+    assert line == expected.format(path=path)
