@@ -29,6 +29,19 @@ memory_app = typer.Typer(help="Inspect and manage personal memory.", no_args_is_
 # `memory list` shows this many of the newest assertions unless --limit says otherwise.
 DEFAULT_LIST_LIMIT = 50
 _FORCE_STYLE = {"committed": "green", "held": "yellow", "retracted": "dim"}
+_MAX_NUMBER = 2**63 - 1
+
+
+def _checked_number(value: int) -> int:
+    # Past 64 bits the database driver raises OverflowError instead of finding nothing.
+    if not 1 <= value <= _MAX_NUMBER:
+        raise fail(f"there is no #{value} — see the numbers with `converse memory list`")
+    return value
+
+
+NumberArgument = typer.Argument(
+    ..., help="The number `memory list` shows.", callback=_checked_number
+)
 
 
 def assertion_table(assertions: list[Assertion], title: str) -> Table:
@@ -92,7 +105,9 @@ def memory_show(person: str = PersonOption, db_url: str | None = DbOption) -> No
 
 @memory_app.command("forget")
 @handles_errors
-def memory_forget(number: int, person: str = PersonOption, db_url: str | None = DbOption) -> None:
+def memory_forget(
+    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+) -> None:
     """Retract #NUMBER (reversible with `restore`)."""
     with store_for(db_url).write() as session:
         done = manage.retract(session, get_person(session, person), number)
@@ -101,7 +116,9 @@ def memory_forget(number: int, person: str = PersonOption, db_url: str | None = 
 
 @memory_app.command("restore")
 @handles_errors
-def memory_restore(number: int, person: str = PersonOption, db_url: str | None = DbOption) -> None:
+def memory_restore(
+    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+) -> None:
     """Restore a retracted #NUMBER as committed."""
     with store_for(db_url).write() as session:
         done = manage.restore(session, get_person(session, person), number)

@@ -209,6 +209,14 @@ INVALID_UTF8 = "caf\udce9"  # how Python hands over the bytes b"caf\xe9" from ar
             "error: the name contains a NUL character — send it again as plain UTF-8 text",
         ),
         (
+            ["memory", "forget", "99999999999999999999", "--person", "Ana"],
+            "error: there is no #99999999999999999999 — see the numbers with `converse memory list`",
+        ),
+        (
+            ["memory", "restore", "0", "--person", "Ana"],
+            "error: there is no #0 — see the numbers with `converse memory list`",
+        ),
+        (
             ["search", "--person", "Ana", "tea\x00"],
             "error: the query contains a NUL character — send it again as plain UTF-8 text",
         ),
