@@ -32,6 +32,7 @@ from pipeline.providers.replies import compose_reply
 from pipeline.store import Store
 from pipeline.store.people import get_person, get_project
 from pipeline.store.turns import add_turn, recent_history
+from pipeline.text import check_text
 
 COMPANION_NAME = "Sage"
 
@@ -58,7 +59,7 @@ def check_message(message: str) -> str:
             f"the message is {len(message):,} characters; the limit is {MAX_MESSAGE_CHARS:,}",
             "split it into shorter messages",
         )
-    return message.strip()
+    return check_text(message).strip()
 
 
 @dataclass(frozen=True)

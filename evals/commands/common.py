@@ -10,6 +10,7 @@ from typing import ParamSpec, TypeVar
 import typer
 from rich.console import Console
 
+from pipeline.cli.common import shown
 from pipeline.errors import ConverseError
 
 P = ParamSpec("P")
@@ -23,12 +24,12 @@ EXIT_INTERRUPTED = 130
 
 def stdout() -> Console:
     """A console on the current stdout (wide tables when it is a log, not a terminal)."""
-    return Console(width=None if sys.stdout.isatty() else 160)
+    return Console(width=None if sys.stdout.isatty() else 160, emoji=False)
 
 
 def stderr() -> Console:
     """A console on the current stderr."""
-    return Console(stderr=True, width=None if sys.stderr.isatty() else 160)
+    return Console(stderr=True, width=None if sys.stderr.isatty() else 160, emoji=False)
 
 
 def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
@@ -39,7 +40,9 @@ def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except ConverseError as exc:
-            stderr().print(f"[bold red]error:[/] {exc.one_line()}", highlight=False, soft_wrap=True)
+            stderr().print(
+                f"[bold red]error:[/] {shown(exc.one_line())}", highlight=False, soft_wrap=True
+            )
             raise typer.Exit(EXIT_USAGE) from None
 
     return wrapper

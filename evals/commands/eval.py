@@ -24,8 +24,8 @@ from evals.runner import (
     run_eval,
     write_junit,
 )
-from evals.runner.results import new_run_id
-from pipeline.cli.common import default_script
+from evals.runner.results import check_run_id, new_run_id
+from pipeline.cli.common import default_script, shown
 from pipeline.errors import ConverseError
 from pipeline.providers.registry import PROVIDER_NAMES
 
@@ -63,8 +63,8 @@ def summary_table(groups: list[GroupResult], title: str) -> Table:
         gate = "[green]pass[/]" if g.gate_passed else "[bold red]FAIL[/]"
         prompt = ", ".join(f"{k}={v}" for k, v in sorted(g.prompt.items())) or "-"
         table.add_row(
-            g.suite, g.label, g.model or "—", prompt, str(g.n), str(g.passed), str(g.errors),
-            str(g.critical_failures), acc,
+            shown(g.suite), shown(g.label), shown(g.model or "—"), shown(prompt), str(g.n),
+            str(g.passed), str(g.errors), str(g.critical_failures), acc,
             f"{lo:.1%}–{hi:.1%}" if g.scored else "—", gate,
         )  # fmt: skip
     return table
@@ -165,6 +165,8 @@ def eval_command(
             "drop --epochs, or run live with ANTHROPIC_API_KEY",
         )
     existing = resume or retry_errors
+    if existing is not None:
+        check_run_id(existing)
     config: RunConfig | None = None
     if existing is None:
         providers = list(dict.fromkeys(provider)) or default_providers()
@@ -230,10 +232,10 @@ def _print_summary(
     if failures:
         console.print("[bold red]gates failed:[/]", highlight=False)
         for failure in failures:
-            console.print(f"  - {failure}", highlight=False)
+            console.print(f"  - {shown(failure)}", highlight=False)
     else:
         console.print("[green]every gate passed[/]")
     done = f"{ran} case runs now" + (f", {skipped} already done" if skipped else "")
-    console.print(f"{done}; rows: {run.results_path}", highlight=False, soft_wrap=True)
+    console.print(f"{done}; rows: {shown(run.results_path)}", highlight=False, soft_wrap=True)
     if report:
-        console.print(f"report: {report}", highlight=False, soft_wrap=True)
+        console.print(f"report: {shown(report)}", highlight=False, soft_wrap=True)

@@ -10,7 +10,7 @@ from evals.commands.common import handles_errors, stdout
 from evals.dataset import load_suites
 from evals.export import export_promptfoo
 from evals.runner import parse_prompt_options
-from pipeline.cli.common import default_script
+from pipeline.cli.common import default_script, shown
 from pipeline.errors import ConverseError
 
 export_app = typer.Typer(help="Export suites to other eval tools.", no_args_is_help=True)
@@ -36,7 +36,9 @@ def promptfoo_command(
     path = export_promptfoo(
         suites[0], out, provider=provider, variants=parse_prompt_options(prompt), script=script
     )
-    stdout().print(f"wrote {path} ({len(suites[0].cases)} tests)", highlight=False, soft_wrap=True)
     stdout().print(
-        f"run it: cd {out} && npx promptfoo@0.121.20 eval", highlight=False, soft_wrap=True
+        f"wrote {shown(path)} ({len(suites[0].cases)} tests)", highlight=False, soft_wrap=True
+    )
+    stdout().print(
+        f"run it: cd {shown(out)} && npx promptfoo@0.121.20 eval", highlight=False, soft_wrap=True
     )

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
 import typer
 
 from evals.commands.common import handles_errors, stdout
 from evals.report import add_review, build_report, write_release
 from evals.runner import RunDir
+from evals.runner.results import RunError, check_run_id
+from pipeline.cli.common import shown
+from pipeline.text import check_text
+
+# A release version names a file under reports/releases, so it may not hold a path.
+_VERSION = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+-]{0,63}")
 
 
 @handles_errors
@@ -18,12 +26,17 @@ def report_command(
     ),
 ) -> None:
     """Write report.md and report.html for a run (and a release report with --release)."""
+    check_run_id(run_id)
+    if compare is not None:
+        check_run_id(compare)
+    if release is not None and (not _VERSION.fullmatch(release) or ".." in release):
+        raise RunError(f"{release!r} is not a release version", "use a version such as 0.2.0")
     built = build_report(run_id, compare=compare)
-    stdout().print(f"report: {built.markdown}", highlight=False, soft_wrap=True)
-    stdout().print(f"report: {built.html}", highlight=False, soft_wrap=True)
+    stdout().print(f"report: {shown(built.markdown)}", highlight=False, soft_wrap=True)
+    stdout().print(f"report: {shown(built.html)}", highlight=False, soft_wrap=True)
     if release:
         path = write_release(run_id, release)
-        stdout().print(f"release report: {path}", highlight=False, soft_wrap=True)
+        stdout().print(f"release report: {shown(path)}", highlight=False, soft_wrap=True)
 
 
 @handles_errors
@@ -41,6 +54,9 @@ def review_command(
     ),
 ) -> None:
     """Record a reviewer's verdict on a case; reports show it beside the automatic one."""
+    check_run_id(run_id)
+    check_text(note, "the note")
+    check_text(reviewer or "", "the reviewer")
     review = add_review(
         RunDir.existing(run_id),
         case_id,
@@ -51,8 +67,8 @@ def review_command(
         reviewer=reviewer,
     )
     stdout().print(
-        f"recorded: {review.suite}/{review.case_id} on {review.provider} -> {review.verdict} "
-        f"by {review.reviewer} at {review.at}",
+        f"recorded: {shown(review.suite)}/{shown(review.case_id)} on {shown(review.provider)} "
+        f"-> {review.verdict} by {shown(review.reviewer)} at {review.at}",
         highlight=False,
         soft_wrap=True,
     )

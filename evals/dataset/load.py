@@ -1,4 +1,9 @@
-"""Reading suite files: every problem is reported with the file, the case id and the field."""
+"""Reading suite files: every problem is reported with the file, the case id and the field.
+
+A suite file may come from anyone, so reading it is bounded: its size on disk, and the size of
+what it expands to (YAML aliases can make a few hundred bytes stand for gigabytes). Messages are
+held to the limit chat applies, so a suite cannot put into results what a person could not say.
+"""
 
 from __future__ import annotations
 
@@ -16,10 +21,15 @@ from pydantic import ValidationError
 
 from evals.dataset.cases import CASE_MODELS, Case
 from evals.dataset.models import CaseBase, Gate, SuiteHeader, Target
-from pipeline.config import PROJECT_ROOT
+from pipeline.config import MAX_MESSAGE_CHARS, PROJECT_ROOT
 from pipeline.errors import ConverseError
+from pipeline.text import text_problem
 
 _MAX_REPORTED = 20
+# The largest suite in the project is ~80 KB and ~5,000 YAML nodes; these leave ample room.
+MAX_SUITE_BYTES = 2_000_000
+MAX_SUITE_NODES = 200_000  # after alias expansion
+MAX_SUITE_CHARS = 10_000_000  # scalar text after alias expansion
 
 
 class SuiteError(ConverseError):
@@ -67,15 +77,79 @@ def _where(loc: Sequence[int | str]) -> str:
     return ".".join(str(part) for part in loc) or "(the case)"
 
 
-def _case_errors(path: Path, index: int, raw: Any, error: ValidationError) -> list[str]:
+def _label(index: int, raw: Any) -> str:
     case_id = raw.get("id") if isinstance(raw, dict) else None
-    label = f"case {case_id!r}" if isinstance(case_id, str) and case_id else f"case #{index + 1}"
+    return f"case {case_id!r}" if isinstance(case_id, str) and case_id else f"case #{index + 1}"
+
+
+def _case_errors(path: Path, index: int, raw: Any, error: ValidationError) -> list[str]:
+    label = _label(index, raw)
     return [f"{path}: {label}: field {_where(e['loc'])}: {e['msg']}" for e in error.errors()]
+
+
+class _Expansion:
+    """Counts what a composed YAML document expands to, each shared node once per use."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.memo: dict[int, tuple[int, int] | None] = {}
+
+    def size(self, node: yaml.Node) -> tuple[int, int]:
+        """(nodes, scalar characters) of the node with every alias expanded."""
+        key = id(node)
+        if key in self.memo:
+            known = self.memo[key]
+            if known is None:
+                raise SuiteError(f"{self.path}: an alias refers to itself", "remove the cycle")
+            return known
+        self.memo[key] = None
+        nodes, chars = 1, 0
+        if isinstance(node, yaml.ScalarNode):
+            chars = len(node.value)
+        else:
+            children: list[yaml.Node] = (
+                [part for pair in node.value for part in pair]
+                if isinstance(node, yaml.MappingNode)
+                else list(node.value)
+            )
+            for child in children:
+                more_nodes, more_chars = self.size(child)
+                nodes += more_nodes
+                chars += more_chars
+                if nodes > MAX_SUITE_NODES or chars > MAX_SUITE_CHARS:
+                    raise SuiteError(
+                        f"{self.path} expands to more than {MAX_SUITE_NODES:,} YAML nodes or "
+                        f"{MAX_SUITE_CHARS:,} characters (aliases repeat what they name)",
+                        "write the cases out without nested aliases, or split the suite",
+                    )
+        self.memo[key] = (nodes, chars)
+        return nodes, chars
+
+
+def _bounded_yaml(path: Path, text: str) -> Any:
+    """safe_load, refusing documents whose alias expansion exceeds the limits."""
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _Expansion(path).size(node)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
 
 
 def _read(path: Path) -> Any:
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        size = path.stat().st_size
+        if path.is_file() and size > MAX_SUITE_BYTES:
+            raise SuiteError(
+                f"{path} is {size:,} bytes; a suite file may have at most {MAX_SUITE_BYTES:,}",
+                "split it into several suites",
+            )
+        return _bounded_yaml(path, path.read_text(encoding="utf-8"))
+    except RecursionError as exc:
+        raise SuiteError(f"{path} is nested too deeply", "flatten the YAML") from exc
     except FileNotFoundError as exc:
         raise SuiteError(f"suite file {path} not found", "pass an existing .yaml file") from exc
     except IsADirectoryError as exc:
@@ -84,6 +158,36 @@ def _read(path: Path) -> Any:
         raise SuiteError(f"{path} is not valid YAML: {exc}", "fix the file") from exc
     except UnicodeDecodeError as exc:
         raise SuiteError(f"{path} is not UTF-8 text", "save it as UTF-8") from exc
+
+
+def _messages(raw: Any) -> list[tuple[str, Any]]:
+    """(field, value) of every text the pipeline would take as something a person said."""
+    if not isinstance(raw, dict):
+        return []
+    found = [("message", raw.get("message"))]
+    for name, key in (("history", "operator"), ("turns", "message")):
+        entries = raw.get(name)
+        if isinstance(entries, list):
+            found += [
+                (f"{name}.{i}.{key}", entry.get(key))
+                for i, entry in enumerate(entries)
+                if isinstance(entry, dict)
+            ]
+    return [(field, value) for field, value in found if isinstance(value, str)]
+
+
+def _message_problems(path: Path, index: int, raw: Any) -> list[str]:
+    label = _label(index, raw)
+    problems = []
+    for field, text in _messages(raw):
+        if len(text) > MAX_MESSAGE_CHARS:
+            problems.append(
+                f"{path}: {label}: field {field}: the message is {len(text):,} characters; "
+                f"the limit is {MAX_MESSAGE_CHARS:,}"
+            )
+        elif (problem := text_problem(text)) is not None:
+            problems.append(f"{path}: {label}: field {field}: the message {problem}")
+    return problems
 
 
 def load_suite(path: Path) -> Suite:
@@ -101,6 +205,10 @@ def load_suite(path: Path) -> Suite:
     cases: list[Case] = []
     seen: set[str] = set()
     for index, raw in enumerate(header.cases):
+        too_long = _message_problems(path, index, raw)
+        if too_long:
+            problems.extend(too_long)
+            continue
         try:
             case = model.model_validate(raw)
         except ValidationError as exc:

@@ -68,9 +68,13 @@ def describe_expected(target: str, expected: Any) -> str:
         )
     if target == "classify" and "intent" in expected:
         parts = [str(expected["intent"])]
-        for name, check in (expected.get("params") or {}).items():
-            has = ", ".join(check.get("contains", []))
-            lacks = ", ".join(check.get("excludes", []))
+        params = expected.get("params")
+        for name, check in (params if isinstance(params, dict) else {}).items():
+            if not isinstance(check, dict):  # a damaged row: show what it holds
+                parts.append(f"{name} {_short(check, 40)}")
+                continue
+            has = ", ".join(map(str, check.get("contains") or []))
+            lacks = ", ".join(map(str, check.get("excludes") or []))
             parts.append(f"{name} ∋ [{has}]" + (f" ∌ [{lacks}]" if lacks else ""))
         return "; ".join(parts)
     if target == "forget_match":
@@ -83,8 +87,10 @@ def describe_got(target: str, got: Mapping[str, Any]) -> str:
     if target == "conversation":
         return _memory_line(got)
     if target == "classify":
-        params = got.get("params") or {}
-        shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
+        params = got.get("params")
+        shown = ", ".join(
+            f"{k}={v!r}" for k, v in (params if isinstance(params, dict) else {}).items()
+        )
         return f"{got.get('intent')}" + (f" ({shown})" if shown else "")
     if target == "memory_block":
         block = str(got.get("block", ""))

@@ -1,17 +1,20 @@
 """A run's folder: run.json (what was asked), results.jsonl (one row per scored case).
 
 Rows are appended and flushed as each case finishes, so a run that is killed loses at most the
-case in flight; a torn last line is dropped when the run is resumed.
+case in flight; a torn last line is dropped when the run is resumed. Rows that cannot be read
+(not UTF-8, not JSON, not a row) are skipped, counted, and named in one warning on stderr.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
+import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -25,6 +28,30 @@ REVIEWS = "reviews.jsonl"
 # fsync at most this often: flush() already protects against a crash of this process; fsync
 # bounds what a power loss can take.
 FSYNC_SECONDS = 0.5
+# What new_run_id() makes; ids from the command line must match it before any path is built.
+RUN_ID = re.compile(r"\d{8}-\d{6}-[0-9a-f]{4}")
+# A row needs these fields with these types, and the optional ones are null or of their type
+# (bool is not an int here): the report reads them without further checks.
+_ROW_FIELDS: dict[str, tuple[type, ...]] = {
+    "suite": (str,),
+    "case_id": (str,),
+    "provider": (str,),
+    "target": (str,),
+    "status": (str,),
+    "variant": (str,),
+    "epoch": (int,),
+}
+_OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
+    "tags": (list,),
+    "tokens": (dict,),
+    "input": (dict,),
+    "expected": (dict,),
+    "got": (dict,),
+    "prompt": (dict,),
+    "latency_ms": (int, float),
+}
+_STATUSES = ("pass", "fail", "error")
+_LINES_NAMED = 5
 
 
 class RunError(ConverseError):
@@ -46,6 +73,16 @@ def new_run_id() -> str:
     return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
 
 
+def check_run_id(run_id: str) -> str:
+    """The run id, or a RunError when it is not one this project makes (never a path)."""
+    if not RUN_ID.fullmatch(run_id):
+        raise RunError(
+            f"{run_id!r} is not a run id",
+            "run ids look like 20260101-120000-ab12 (see reports/runs)",
+        )
+    return run_id
+
+
 def row_key(row: dict[str, Any]) -> tuple[str, str, str, str, int]:
     """What identifies a row within a run: suite, case, provider, prompt variant, epoch."""
     return (row["suite"], row["case_id"], row["provider"], row["variant"], int(row["epoch"]))
@@ -55,11 +92,14 @@ class RunDir:
     """The folder of one run."""
 
     def __init__(self, run_id: str, root: Path | None = None) -> None:
+        if not run_id or run_id in (".", "..") or "/" in run_id or "\\" in run_id:
+            raise RunError(f"{run_id!r} is not a run id", "a run id is a folder name, not a path")
         self.run_id = run_id
         self.path = (root or reports_dir()) / "runs" / run_id
         self._lock = threading.Lock()
         self._handle: Any = None
         self._synced = 0.0
+        self._warned = False
 
     @classmethod
     def existing(cls, run_id: str, root: Path | None = None) -> RunDir:
@@ -87,8 +127,21 @@ class RunDir:
         tmp.replace(self.path / RUN_META)
 
     def read_meta(self) -> dict[str, Any]:
-        """run.json."""
-        data: dict[str, Any] = json.loads((self.path / RUN_META).read_text(encoding="utf-8"))
+        """run.json, or a RunError when it cannot be read."""
+        path = self.path / RUN_META
+        try:
+            data = json.loads(path.read_bytes().decode("utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else exc.__class__.__name__
+            raise RunError(
+                f"{path} cannot be read ({reason})",
+                "restore it from a backup, or start a new run",
+            ) from None
+        if not isinstance(data, dict):
+            raise RunError(
+                f"{path} is not a run description (a JSON object)",
+                "restore it from a backup, or start a new run",
+            )
         return data
 
     def repair(self) -> int:
@@ -128,27 +181,75 @@ class RunDir:
                 self._handle = None
 
     def rows(self) -> list[dict[str, Any]]:
-        """Every complete row, in the order written (a torn last line is skipped)."""
-        return read_rows(self.results_path)
+        """Every complete row, in the order written (a torn last line is skipped).
+
+        Unreadable rows are reported once per RunDir, however often the rows are read.
+        """
+        rows = read_rows(self.results_path, None if self._warned else warn_stderr)
+        self._warned = True
+        return rows
 
     def latest_rows(self) -> list[dict[str, Any]]:
         """One row per key: the last written (a retried case replaces its error)."""
         return latest(self.rows())
 
 
-def read_rows(path: Path) -> list[dict[str, Any]]:
-    """Rows of a results file, skipping a torn or unreadable line."""
+def row_problem(row: Any) -> str | None:
+    """Why a parsed line is not a row, or None when it is one."""
+    if not isinstance(row, dict):
+        return "not a JSON object"
+    for name, types in _ROW_FIELDS.items():
+        value = row.get(name)
+        if not isinstance(value, types) or isinstance(value, bool):
+            return f"field {name} is missing or not of type {types[0].__name__}"
+    for name, types in _OPTIONAL_FIELDS.items():
+        value = row.get(name)
+        if value is not None and (not isinstance(value, types) or isinstance(value, bool)):
+            return f"field {name} is not of type {types[0].__name__}"
+    if row["status"] not in _STATUSES:
+        return f"field status is {row['status']!r}"
+    tokens = row.get("tokens") or {}
+    for name in ("input", "output"):
+        if name in tokens and (not isinstance(tokens[name], int) or isinstance(tokens[name], bool)):
+            return f"field tokens.{name} is not of type int"
+    return None
+
+
+def warn_stderr(message: str) -> None:
+    """The default for warnings while reading: one line on stderr."""
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def read_rows(path: Path, warn: Callable[[str], None] | None = warn_stderr) -> list[dict[str, Any]]:
+    """Rows of a results file; a torn last line is dropped, unreadable lines are skipped.
+
+    Skipped lines are counted and named (the first few) in one warning, so a damaged file
+    still reports what it holds.
+    """
     if not path.is_file():
         return []
     rows: list[dict[str, Any]] = []
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            if not line.endswith("\n"):
+    bad: list[str] = []
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            if not raw.endswith(b"\n"):
                 break
             try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:
+                row = json.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                bad.append(f"{number} (not UTF-8)")
                 continue
+            except json.JSONDecodeError:
+                bad.append(f"{number} (not JSON)")
+                continue
+            problem = row_problem(row)
+            if problem:
+                bad.append(f"{number} ({problem})")
+                continue
+            rows.append(row)
+    if bad and warn is not None:
+        named = ", ".join(bad[:_LINES_NAMED]) + (", ..." if len(bad) > _LINES_NAMED else "")
+        warn(f"{path}: skipped {len(bad):,} unreadable row(s): line {named}")
     return rows
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 import typer
@@ -9,17 +11,22 @@ import typer
 from pipeline.cli.common import (
     DbOption,
     PersonOption,
+    checked_name,
     console,
     err_console,
     handles_errors,
+    is_interactive,
     providers_for,
+    shown,
     store_for,
 )
 from pipeline.cli.render import show_turn
+from pipeline.config import MAX_MESSAGE_CHARS
 from pipeline.converse import check_message, converse
 from pipeline.errors import InvalidMessage
 from pipeline.providers.registry import PROVIDER_NAMES
 from pipeline.store.people import get_person, get_project
+from pipeline.text import check_text
 
 QUIT = {"/quit", "/exit", ":q"}
 
@@ -27,7 +34,9 @@ QUIT = {"/quit", "/exit", ":q"}
 @handles_errors
 def chat(
     person: str = PersonOption,
-    project: str | None = typer.Option(None, "--project", help="Talk inside this project."),
+    project: str | None = typer.Option(
+        None, "--project", help="Talk inside this project.", callback=checked_name
+    ),
     provider: str | None = typer.Option(
         None, "--provider", help=f"One of {', '.join(PROVIDER_NAMES)}.", envvar="CONVERSE_PROVIDER"
     ),
@@ -65,16 +74,46 @@ def chat(
         return
     where = f"project {project!r}" if project else "no project"
     console.print(
-        f"Talking to the companion as {person} ({where}). /quit to leave.", highlight=False
+        f"Talking to the companion as {shown(person)} ({shown(where)}). /quit to leave.",
+        highlight=False,
     )
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        # Bad bytes then arrive as lone surrogates that check_text refuses line by line,
+        # instead of a UnicodeDecodeError that would end the conversation.
+        sys.stdin.reconfigure(errors="surrogateescape")
     while True:
         try:
-            line = input("you: ")
-        except EOFError:
-            break
-        if line.strip() in QUIT:
-            break
-        try:
-            say(line)
+            line = read_line()
+            if line is None or line.strip() in QUIT:
+                break
+            say(check_text(line))
         except InvalidMessage as exc:
-            err_console.print(f"[red]{exc.one_line()}[/]", highlight=False)
+            err_console.print(f"[red]{shown(exc.one_line())}[/]", highlight=False)
+
+
+def read_line() -> str | None:
+    """The next line the person typed, None at the end of input.
+
+    From a pipe, a line is read at most MAX_MESSAGE_CHARS + 1 characters at a time, so one
+    endless line cannot fill memory; the rest of an over-long line is read and dropped.
+    A terminal already bounds its lines, and input() keeps line editing there.
+    """
+    if is_interactive():
+        try:
+            return input("you: ")
+        except EOFError:
+            return None
+    sys.stdout.write("you: ")
+    sys.stdout.flush()
+    line = sys.stdin.readline(MAX_MESSAGE_CHARS + 1)
+    if not line:
+        return None
+    if len(line) > MAX_MESSAGE_CHARS and not line.endswith("\n"):
+        rest = line
+        while rest and not rest.endswith("\n"):
+            rest = sys.stdin.readline(65_536)
+        raise InvalidMessage(
+            f"the message is longer than {MAX_MESSAGE_CHARS:,} characters",
+            "split it into shorter messages",
+        )
+    return line.removesuffix("\n")

@@ -11,25 +11,54 @@ from typing import Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from pipeline.config import fixtures_dir
-from pipeline.errors import ConverseError
+from pipeline.errors import ConverseError, InvalidMessage
 from pipeline.providers.registry import Providers, make_providers
 from pipeline.store import Store, open_store
+from pipeline.text import check_text, printable
 
-console = Console()
-err_console = Console(stderr=True)
+# No :emoji: codes: people's text must print as typed.
+console = Console(emoji=False)
+err_console = Console(stderr=True, emoji=False)
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-PersonOption = typer.Option(..., "--person", "-p", help="Whose memory.", envvar="CONVERSE_PERSON")
+
+def checked_name(value: str | None) -> str | None:
+    """An option callback: a name with bad bytes is refused before any lookup sends it on."""
+    if value is not None:
+        try:
+            check_text(value, "the name")
+        except InvalidMessage as exc:
+            raise fail(exc.one_line()) from None
+    return value
+
+
+PersonOption = typer.Option(
+    ...,
+    "--person",
+    "-p",
+    help="Whose memory.",
+    envvar="CONVERSE_PERSON",
+    callback=checked_name,
+)
 DbOption = typer.Option(None, "--db-url", help="Database URL.", envvar="CONVERSE_DB_URL")
+
+
+def shown(text: object) -> str:
+    """Text people typed, made safe to print with Rich: markup escaped, bad bytes replaced.
+
+    Every name, fact, query and message goes through here before it reaches a console.
+    """
+    return escape(printable(str(text)))
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
     """Print a one-line error and return the exit to raise."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    err_console.print(f"[bold red]error:[/] {shown(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 

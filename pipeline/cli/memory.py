@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import typer
 from rich.table import Table
 
@@ -9,9 +11,11 @@ from pipeline.cli.common import (
     DbOption,
     PersonOption,
     console,
+    err_console,
     fail,
     handles_errors,
     is_interactive,
+    shown,
     store_for,
 )
 from pipeline.clock import utcnow
@@ -22,7 +26,22 @@ from pipeline.store.people import get_person
 
 memory_app = typer.Typer(help="Inspect and manage personal memory.", no_args_is_help=True)
 
+# `memory list` shows this many of the newest assertions unless --limit says otherwise.
+DEFAULT_LIST_LIMIT = 50
 _FORCE_STYLE = {"committed": "green", "held": "yellow", "retracted": "dim"}
+_MAX_NUMBER = 2**63 - 1
+
+
+def _checked_number(value: int) -> int:
+    # Past 64 bits the database driver raises OverflowError instead of finding nothing.
+    if not 1 <= value <= _MAX_NUMBER:
+        raise fail(f"there is no #{value} — see the numbers with `converse memory list`")
+    return value
+
+
+NumberArgument = typer.Argument(
+    ..., help="The number `memory list` shows.", callback=_checked_number
+)
 
 
 def assertion_table(assertions: list[Assertion], title: str) -> Table:
@@ -35,7 +54,7 @@ def assertion_table(assertions: list[Assertion], title: str) -> Table:
         style = _FORCE_STYLE[a.force.value]
         table.add_row(
             str(a.display_number),
-            a.content,
+            shown(a.content),
             f"[{style}]{a.force.value}[/]",
             a.actor.value,
             relative_time(a.created_at, now),
@@ -48,15 +67,25 @@ def assertion_table(assertions: list[Assertion], title: str) -> Table:
 def memory_list(
     person: str = PersonOption,
     all_: bool = typer.Option(False, "--all", help="Include retracted assertions."),
+    limit: int = typer.Option(
+        DEFAULT_LIST_LIMIT, "--limit", min=0, help="Show the newest N (0 shows every one)."
+    ),
     db_url: str | None = DbOption,
 ) -> None:
-    """List personal assertions (held and committed; --all adds retracted)."""
+    """List personal assertions, newest first (held and committed; --all adds retracted)."""
     with store_for(db_url).read() as session:
         found = manage.personal_assertions(session, get_person(session, person), all_)
     if not found:
-        console.print(f"Nothing is stored in {person}'s personal memory.", highlight=False)
+        console.print(f"Nothing is stored in {shown(person)}'s personal memory.", highlight=False)
         return
-    console.print(assertion_table(found, f"{person}'s personal memory"))
+    shown_rows = found[:limit] if limit else found
+    console.print(assertion_table(shown_rows, f"{shown(person)}'s personal memory"))
+    hidden = len(found) - len(shown_rows)
+    if hidden:
+        console.print(
+            f"{hidden:,} older assertion(s) not shown — pass --limit 0 to list all",
+            highlight=False,
+        )
 
 
 @memory_app.command("show")
@@ -66,25 +95,34 @@ def memory_show(person: str = PersonOption, db_url: str | None = DbOption) -> No
     with store_for(db_url).read() as session:
         found = get_person(session, person)
         block = load_personal_memory(session, found.personal_engagement_id or -1)
-    console.print(block or "(empty: nothing committed yet)", highlight=False, markup=False)
+    if not block:
+        err_console.print("(empty: nothing committed yet)", highlight=False)
+        return
+    # Straight to stdout: a console would wrap long lines and read brackets as markup.
+    sys.stdout.write(block + "\n")
+    sys.stdout.flush()
 
 
 @memory_app.command("forget")
 @handles_errors
-def memory_forget(number: int, person: str = PersonOption, db_url: str | None = DbOption) -> None:
+def memory_forget(
+    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+) -> None:
     """Retract #NUMBER (reversible with `restore`)."""
     with store_for(db_url).write() as session:
         done = manage.retract(session, get_person(session, person), number)
-    console.print(f"Retracted #{done.display_number}: {done.content}", highlight=False)
+    console.print(f"Retracted #{done.display_number}: {shown(done.content)}", highlight=False)
 
 
 @memory_app.command("restore")
 @handles_errors
-def memory_restore(number: int, person: str = PersonOption, db_url: str | None = DbOption) -> None:
+def memory_restore(
+    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+) -> None:
     """Restore a retracted #NUMBER as committed."""
     with store_for(db_url).write() as session:
         done = manage.restore(session, get_person(session, person), number)
-    console.print(f"Restored #{done.display_number}: {done.content}", highlight=False)
+    console.print(f"Restored #{done.display_number}: {shown(done.content)}", highlight=False)
 
 
 @memory_app.command("erase")

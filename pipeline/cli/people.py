@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from pipeline.cli.common import DbOption, PersonOption, console, handles_errors, store_for
+from pipeline.cli.common import DbOption, PersonOption, console, handles_errors, shown, store_for
 from pipeline.store.people import (
     create_person,
     create_project,
@@ -13,6 +13,7 @@ from pipeline.store.people import (
     list_persons,
     list_projects,
 )
+from pipeline.text import check_text
 
 person_app = typer.Typer(help="Create and list people.", no_args_is_help=True)
 project_app = typer.Typer(help="Create and list a person's projects.", no_args_is_help=True)
@@ -22,9 +23,10 @@ project_app = typer.Typer(help="Create and list a person's projects.", no_args_i
 @handles_errors
 def person_add(name: str, db_url: str | None = DbOption) -> None:
     """Create a person (and their personal memory)."""
+    check_text(name, "the name")
     with store_for(db_url).write() as session:
         person = create_person(session, name)
-    console.print(f"Created {person.name} (personal memory ready).")
+    console.print(f"Created {shown(person.name)} (personal memory ready).", highlight=False)
 
 
 @person_app.command("list")
@@ -36,7 +38,7 @@ def person_list(db_url: str | None = DbOption) -> None:
     if not people:
         console.print("No people yet — add one with `converse person add NAME`.")
     for person in people:
-        console.print(person.name, highlight=False)
+        console.print(shown(person.name), highlight=False)
 
 
 @project_app.command("add")
@@ -48,9 +50,13 @@ def project_add(
     db_url: str | None = DbOption,
 ) -> None:
     """Create a project for a person."""
+    check_text(name, "the project name")
+    check_text(seed, "the project description")
     with store_for(db_url).write() as session:
         project = create_project(session, get_person(session, person), name, seed)
-    console.print(f"Created project {project.name!r} for {person}.", highlight=False)
+    console.print(
+        f"Created project {shown(repr(project.name))} for {shown(person)}.", highlight=False
+    )
 
 
 @project_app.command("list")
@@ -61,5 +67,5 @@ def project_list(person: str = PersonOption, db_url: str | None = DbOption) -> N
         projects = list_projects(session, get_person(session, person))
     table = Table("project", "about")
     for project in projects:
-        table.add_row(project.name, project.seed)
-    console.print(table if projects else f"{person} has no projects yet.")
+        table.add_row(shown(project.name), shown(project.seed))
+    console.print(table if projects else f"{shown(person)} has no projects yet.", highlight=False)

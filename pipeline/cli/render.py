@@ -4,29 +4,31 @@ from __future__ import annotations
 
 from rich.console import Console
 
+from pipeline.cli.common import shown
 from pipeline.converse import TurnOutcome
 
 
 def show_turn(console: Console, outcome: TurnOutcome, provider_label: str) -> None:
     """The reply, what changed in memory, and any degradation."""
     console.print(
-        f"[bold cyan]companion[/] [dim]({provider_label})[/]: {outcome.reply.text}", highlight=False
+        f"[bold cyan]companion[/] [dim]({shown(provider_label)})[/]: {shown(outcome.reply.text)}",
+        highlight=False,
     )
     classified = outcome.classified
     detail = f"intent {classified.intent}"
     if classified.params:
         detail += " " + ", ".join(f"{k}={v!r}" for k, v in classified.params.items())
-    console.print(f"  [dim]{detail}[/]", highlight=False)
+    console.print(f"  [dim]{shown(detail)}[/]", highlight=False)
     if classified.error:
         console.print(
-            f"  [yellow]classifier failed ({classified.error}); treated as conversation, "
+            f"  [yellow]classifier failed ({shown(classified.error)}); treated as conversation, "
             "nothing stored was changed[/]",
             highlight=False,
         )
     responder_error = outcome.companion_turn.meta.get("responder", {}).get("error")
     if responder_error:
         console.print(
-            f"  [yellow]responder failed ({responder_error}); offline reply shown[/]",
+            f"  [yellow]responder failed ({shown(responder_error)}); offline reply shown[/]",
             highlight=False,
         )
     for change in outcome.route.changes:
@@ -37,7 +39,7 @@ def show_turn(console: Console, outcome: TurnOutcome, provider_label: str) -> No
         else:
             what = f"{change.before.value} → {change.after.value}"
         console.print(
-            f"  [green]memory:[/] #{change.display_number} {change.content!r}: {what}",
+            f"  [green]memory:[/] #{change.display_number} {shown(repr(change.content))}: {what}",
             highlight=False,
         )
     if not outcome.route.changes:

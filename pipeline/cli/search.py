@@ -7,12 +7,21 @@ import json
 import typer
 from rich.table import Table
 
-from pipeline.cli.common import DbOption, PersonOption, console, handles_errors, store_for
+from pipeline.cli.common import (
+    DbOption,
+    PersonOption,
+    checked_name,
+    console,
+    handles_errors,
+    shown,
+    store_for,
+)
 from pipeline.clock import utcnow
 from pipeline.errors import InvalidMessage
 from pipeline.memory.relative_time import relative_time
 from pipeline.memory.search import DEFAULT_K, MIN_SIMILARITY, search_memory
 from pipeline.store.people import get_person, get_project, list_projects
+from pipeline.text import check_text
 
 
 @handles_errors
@@ -21,7 +30,10 @@ def search(
     person: str = PersonOption,
     k: int = typer.Option(DEFAULT_K, "--k", help="At most this many results."),
     project: str | None = typer.Option(
-        None, "--project", help="Only this project (default: personal memory and every project)."
+        None,
+        "--project",
+        help="Only this project (default: personal memory and every project).",
+        callback=checked_name,
     ),
     min_similarity: float = typer.Option(
         MIN_SIMILARITY, "--min-similarity", help="Leave out results less similar than this."
@@ -30,6 +42,7 @@ def search(
     db_url: str | None = DbOption,
 ) -> None:
     """Find held and committed memories by meaning; score = 0.7 similarity + 0.3 recency."""
+    check_text(query, "the query")
     if not query.strip():
         raise InvalidMessage("the query is empty", "say what to look for")
     if k < 1:
@@ -72,9 +85,11 @@ def search(
         )
         return
     if not hits:
-        console.print(f"Nothing in {person}'s memory matches {query!r}.", highlight=False)
+        console.print(
+            f"Nothing in {shown(person)}'s memory matches {shown(repr(query))}.", highlight=False
+        )
         return
-    table = Table(title=f"{person}: {query}", title_justify="left")
+    table = Table(title=f"{shown(person)}: {shown(query)}", title_justify="left")
     for column in ("score", "similarity", "where", "#", "content", "state", "noted"):
         table.add_column(column)
     now = utcnow()
@@ -82,9 +97,9 @@ def search(
         table.add_row(
             f"{h.score:.3f}",
             f"{h.similarity:.3f}",
-            scopes[h.engagement_id],
+            shown(scopes[h.engagement_id]),
             str(h.display_number),
-            h.content,
+            shown(h.content),
             h.force.value,
             relative_time(h.created_at, now),
         )

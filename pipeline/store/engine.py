@@ -18,7 +18,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from pipeline.config import database_url
+from pipeline.config import DEFAULT_DB_URL, database_url
 from pipeline.errors import SchemaOutdated, StoreUnavailable
 
 T = TypeVar("T")
@@ -65,6 +65,31 @@ def _sqlite_hooks(engine: Engine) -> None:
         driver.execute("BEGIN IMMEDIATE" if options.get("write") else "BEGIN DEFERRED")
 
 
+def _sqlite_folder(database: str) -> None:
+    """Refuse a SQLite file in a folder that does not exist; only the default one is made.
+
+    A mistyped path would otherwise grow a folder tree and an empty database that hides the
+    real one.
+    """
+    folder = Path(database).parent
+    if folder.is_dir():
+        return
+    default = make_url(DEFAULT_DB_URL).database
+    if default is not None and folder.resolve() == Path(default).parent.resolve():
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            return
+        except OSError as exc:
+            raise StoreUnavailable(
+                f"cannot create the folder for the database {database!r}: {exc.strerror}",
+                "set CONVERSE_DB_URL to a writable location",
+            ) from exc
+    raise StoreUnavailable(
+        f"the folder of the database {database!r} does not exist",
+        "create it first, or set CONVERSE_DB_URL to a file in an existing folder",
+    )
+
+
 def _make_engine(url: str) -> Engine:
     try:
         parsed = make_url(url)
@@ -76,13 +101,7 @@ def _make_engine(url: str) -> Engine:
     if parsed.get_backend_name() == "postgresql" and parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        try:
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreUnavailable(
-                f"cannot create the folder for the database {parsed.database!r}: {exc.strerror}",
-                "set CONVERSE_DB_URL to a writable location",
-            ) from exc
+        _sqlite_folder(parsed.database)
     try:
         engine = create_engine(parsed, pool_pre_ping=parsed.get_backend_name() != "sqlite")
     except (NoSuchModuleError, ImportError) as exc:
