@@ -45,7 +45,7 @@ _OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
     "tags": (list,),
     "tokens": (dict,),
     "input": (dict,),
-    "expected": (dict,),
+    "expected": (dict, list),  # a conversation lists its checked turns
     "got": (dict,),
     "prompt": (dict,),
     "latency_ms": (int, float),
