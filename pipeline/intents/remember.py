@@ -75,6 +75,16 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
         )
     if not fact:
         return RouteResult(intent=INTENT, operation_data={"error": "no_personal_fact"})
+    known = repo.find_live(ctx.session, personal_id, fact)
+    if known is not None:  # said again (a retry, a resend): the same fact, not a second copy
+        return RouteResult(
+            intent=INTENT,
+            operation_data={
+                "action": known.force.value,
+                "personal_fact": known.content,
+                "assertion_display_number": known.display_number,
+            },
+        )
     created = repo.add_assertion(ctx.session, personal_id, fact, ActorKind.COMPANION)
     return RouteResult(
         intent=INTENT,
