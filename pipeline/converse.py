@@ -1,5 +1,5 @@
-"""The one orchestration function: context -> memory -> classify -> route -> assemble ->
-respond -> persist."""
+"""The one orchestration function: context -> memory -> classify -> route (rehearsed) ->
+assemble -> respond -> route and persist both turns in one transaction."""
 
 from __future__ import annotations
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sqlalchemy import MetaData, select
+from alembic import command
+from sqlalchemy import Engine, MetaData, create_engine, select
 
-from pipeline.domain import NormativeForce, Role
+from pipeline.domain import ActorKind, NormativeForce, Role
 from pipeline.errors import InvalidMessage, NotFound
 from pipeline.memory import load_personal_memory, manage
 from pipeline.memory.manage import erase_fact, erase_numbers, personal_assertions
-from pipeline.store import Store, open_store
+from pipeline.store import Store, open_store, upgrade
 from pipeline.store import assertions as repo
+from pipeline.store.engine import alembic_config
 from pipeline.store.erasure import ERASED_MARKER
 from pipeline.store.people import get_person
 from pipeline.store.turns import recent_turns
@@ -218,3 +220,69 @@ def test_erase_fact_needs_exactly_one_match(store: Store, make_person, say) -> N
 def _personal_count(store: Store) -> list:
     with store.read() as session:
         return personal_assertions(session, get_person(session, "ana"), include_retracted=True)
+
+
+cross = script(
+    {
+        "message": "My oven runs hot, so I bake this lasagna at 200",
+        "intent": "add_knowledge",
+        "params": {"knowledge": "Bake this lasagna at 200"},
+        "reply": "Noted. Your oven running hot matters everywhere — remember it across projects?",
+    },
+    {
+        "message": "yes, please",
+        "after": "add_knowledge",
+        "intent": "remember_about_me",
+        "params": {"personal_fact": "Your oven runs hot"},
+    },
+)
+
+
+def test_a_fact_from_a_cross_promotion_offer_blanks_the_turns_that_first_stated_it(
+    store: Store, make_person, say
+) -> None:
+    person, garden = make_person(store)
+    say(store, cross, "My oven runs hot, so I bake this lasagna at 200", project="Garden")
+    say(store, cross, "yes, please", project="Garden")
+
+    erase_fact(store, "ana", "oven")
+
+    assert "oven" not in _every_row(store)
+    with store.read() as session:
+        turns = recent_turns(session, person.id, garden.id, 10)
+    assert [t.content for t in turns] == [ERASED_MARKER] * 4
+
+
+def test_an_older_database_keeps_counting_from_its_largest_number(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = _at_revision(url, "0002")
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO engagements (id, name, visibility, seed, created_at)"
+            " VALUES (1, 'p', 'personal', 's', '2026-01-01')"
+        )
+        for number in (1, 4):
+            conn.exec_driver_sql(
+                "INSERT INTO assertions (engagement_id, display_number, content, actor, force,"
+                " created_at, updated_at) VALUES (1, ?, 'x', 'operator', 'held',"
+                " '2026-01-01', '2026-01-01')",
+                (number,),
+            )
+    engine.dispose()
+    upgrade(url)
+    store = open_store(url)
+    try:
+        with store.write() as session:
+            added = repo.add_assertion(session, 1, "y", ActorKind.OPERATOR)
+        assert added.display_number == 5
+    finally:
+        store.dispose()
+
+
+def _at_revision(url: str, revision: str) -> Engine:
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        config = alembic_config(url)
+        config.attributes["connection"] = conn
+        command.upgrade(config, revision)
+    return engine
