@@ -2,8 +2,8 @@
 
 Which turns carried an assertion is recorded when the turn is stored (`link_turns`), never
 guessed later from the text. An erased turn keeps its place, role and intent so the transcript
-stays coherent; its content becomes ERASED_MARKER and every free-text value of its operation
-data and metadata is replaced too.
+stays coherent; its content becomes ERASED_MARKER, every free-text value of its operation
+data and metadata is replaced too, and its operation's action becomes ERASED_ACTION.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pipeline.clock import utcnow
 from pipeline.store.tables import AssertionEmbeddingRow, AssertionRow, TurnAssertionRow, TurnRow
 
 ERASED_MARKER = "[erased at the person's request]"
+ERASED_ACTION = "erased"
 
 # Operation-data keys whose string values are fixed vocabulary, never a person's words.
 _VOCABULARY = frozenset({"action", "error", "scope", "force"})
@@ -83,12 +84,15 @@ def erase_assertions(session: Session, assertion_ids: Iterable[int]) -> Erased:
     for turn_id, data, meta in session.execute(
         select(TurnRow.id, TurnRow.operation_data, TurnRow.meta).where(TurnRow.id.in_(turn_ids))
     ).all():
+        scrubbed = _scrub(data or {})
+        if "action" in scrubbed:  # an erased offer or match can no longer be confirmed
+            scrubbed["action"] = ERASED_ACTION
         session.execute(
             update(TurnRow)
             .where(TurnRow.id == turn_id)
             .values(
                 content=ERASED_MARKER,
-                operation_data=_scrub(data or {}),
+                operation_data=scrubbed,
                 meta={**_scrub_meta(meta or {}), "erased_at": erased_at},
             )
         )

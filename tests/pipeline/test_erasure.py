@@ -164,8 +164,13 @@ def test_display_numbers_of_erased_facts_are_never_reused(store: Store, make_per
         with pytest.raises(NotFound):
             manage.numbered(session, person, 2)
         offered = recent_turns(session, person.id, None, 100)[5]
-    # The erased offer still names #2, which now points at nothing rather than a new fact.
-    assert offered.operation_data["assertion_display_number"] == 2
+    # The erased offer still names #2, which now points at nothing rather than a new fact,
+    # and is no longer an offer a "yes" could confirm.
+    assert offered.operation_data == {
+        "action": "erased",
+        "personal_fact": ERASED_MARKER,
+        "assertion_display_number": 2,
+    }
 
 
 def test_sqlite_file_and_wal_hold_no_erased_bytes_with_another_connection_open(
