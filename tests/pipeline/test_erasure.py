@@ -57,6 +57,13 @@ provider = script(
         "reply": "Stop using that you're allergic to tamarillos?",
     },
     {
+        "message": "yes",
+        "after": "forget_about_me",
+        "intent": "forget_about_me",
+        "params": {"forget_description": "tamarillo allergy"},
+    },
+    {"message": "never mind", "intent": "general_conversation"},
+    {
         "message": "What do you remember about me?",
         "intent": "ask_about_past_input",
         "params": {"query": "allergic tamarillos kumquats Reykjavik"},
@@ -291,3 +298,25 @@ def _at_revision(url: str, revision: str) -> Engine:
         config.attributes["connection"] = conn
         command.upgrade(config, revision)
     return engine
+
+
+def test_retracted_and_rejected_facts_are_erased_from_the_turns_that_retracted_them(
+    store: Store, make_person, say
+) -> None:
+    make_person(store)
+    _tell_and_confirm(store, say)
+    _talk(store, say, "yes")  # confirms the retraction: retracted_fact and a rationale
+    _talk(store, say, "I'm allergic to kumquats", "never mind")  # held, then rejected
+    with store.read() as session:
+        facts = personal_assertions(session, get_person(session, "ana"), include_retracted=True)
+    assert sorted(a.force for a in facts if a.content != KEPT) == [
+        NormativeForce.RETRACTED,
+        NormativeForce.RETRACTED,
+    ]
+
+    erase_fact(store, "ana", "tamarillo")
+    erase_fact(store, "ana", "kumquat")
+
+    rows = _every_row(store)
+    assert not [secret for secret in SECRETS if secret in rows]
+    assert "retracted_fact" in rows  # the keys stay; their values are the marker
