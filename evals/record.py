@@ -4,6 +4,8 @@ Against the real API (ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL if set) the cass
 fixtures/cassettes/real/suites/NAME.yaml; with --synthetic ANSWERS the loopback server answers
 and it goes to fixtures/cassettes/synthetic/suites/NAME.yaml. The suite is read minimally here
 (name, target, and each case's id, message, project and history); scoring is `converse eval`.
+The cassette is replaced only when every call succeeded; otherwise the command exits 1 naming
+the failed cases, and the cassette that was there stays as it was.
 """
 
 from __future__ import annotations
@@ -146,31 +148,39 @@ def record(
     for family, version in overrides.items():
         command += ["--prompt", f"{family}={version}"]
     rerecord = shlex.join(command)
-    degraded = 0
-    with cassette_claude(
-        cassette,
-        mode="record",
-        rerecord=rerecord,
-        answers=synthetic,
-        library=default_library(overrides),
-        overrides=overrides,
-    ) as session:
-        for case in cases:
-            got = session.providers.classifier.classify(case.request)
-            degraded += got.error is not None
-            detail = f"error: {got.error}" if got.error else got.intent
-            console.print(f"  {case.id}: {detail}", markup=False, highlight=False)
-        calls = len(session.cassette.requests)
+    # Recorded beside the cassette and moved into place only when every call succeeded: a
+    # failed recording must never replace a good cassette with an empty or broken one.
+    partial = cassette.with_name(f".{cassette.name}.recording-{os.getpid()}")
+    failed: list[str] = []
+    try:
+        with cassette_claude(
+            partial,
+            mode="record",
+            rerecord=rerecord,
+            answers=synthetic,
+            library=default_library(overrides),
+            overrides=overrides,
+        ) as session:
+            for case in cases:
+                got = session.providers.classifier.classify(case.request)
+                if got.error is not None:
+                    failed.append(case.id)
+                detail = f"error: {got.error}" if got.error else got.intent
+                console.print(f"  {case.id}: {detail}", markup=False, highlight=False)
+            calls = len(session.cassette.requests)
+        if failed:
+            raise ConverseError(
+                f"{len(failed)} of {len(cases)} calls failed ({', '.join(failed)}); "
+                f"{relative(cassette)} was left as it was",
+                f"fix the cause and re-run `{rerecord}`",
+            )
+        if partial.exists():
+            partial.replace(cassette)
+    finally:
+        partial.unlink(missing_ok=True)
     console.print(
         f"Recorded {calls} calls for {len(cases)} cases of {name} to {relative(cassette)} "
         f"({'synthetic: loopback answers' if synthetic is not None else 'real API'}).",
         highlight=False,
         soft_wrap=True,
     )
-    if degraded:
-        console.print(
-            f"{degraded} classifications failed (errors above are recorded too); "
-            f"re-run `{rerecord}` to record them again.",
-            highlight=False,
-            soft_wrap=True,
-        )

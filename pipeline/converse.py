@@ -1,5 +1,5 @@
-"""The one orchestration function: context -> memory -> classify -> route -> assemble ->
-respond -> persist."""
+"""The one orchestration function: context -> memory -> classify -> route (rehearsed) ->
+assemble -> respond -> route and persist both turns in one transaction."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from sqlalchemy.orm import Session
 
 from pipeline.assemble import AssembledPrompt, assemble_prompt
 from pipeline.clock import utcnow
@@ -24,14 +26,16 @@ from pipeline.domain import (
 )
 from pipeline.errors import InvalidMessage, ProviderError
 from pipeline.intents import HandlerContext, route
+from pipeline.links import carried_assertions, stated_before
 from pipeline.memory.block import load_personal_memory
 from pipeline.memory.embeddings import Embedder
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers.base import Classifier, ClassifyRequest, Responder, RespondRequest
 from pipeline.providers.replies import compose_reply
 from pipeline.store import Store
+from pipeline.store.erasure import link_turns
 from pipeline.store.people import get_person, get_project
-from pipeline.store.turns import add_turn, recent_history
+from pipeline.store.turns import add_turn, last_turn_ids, recent_history
 from pipeline.text import check_text
 
 COMPANION_NAME = "Sage"
@@ -138,8 +142,9 @@ def converse(
         prior = loaded.history[-1] if loaded.history else None
         prior_companion = prior if prior is not None and prior.role is Role.COMPANION else None
         engagement_id = loaded.project.id if loaded.project else None
-        with store.write() as session:
-            result = route(
+
+        def handled(session: Session) -> RouteResult:
+            return route(
                 HandlerContext(
                     session=session,
                     person=loaded.person,
@@ -151,17 +156,13 @@ def converse(
                     message=text,
                 )
             )
-            operator_turn = add_turn(
-                session,
-                person_id=person_id,
-                engagement_id=engagement_id,
-                role=Role.OPERATOR,
-                content=text,
-                intent=classified.intent,
-                operation_data={"params": classified.params},
-                channel=channel,
-                meta=_classifier_meta(classified),
-            )
+
+        # The handler runs twice: rehearsed (rolled back) to give the reply its operation
+        # result, then for real with both turns in one transaction after the reply. A process
+        # killed during the model call so leaves nothing half-stored, and no transaction is
+        # held open across the call (docs/reliability.md, "Erasure and crashes").
+        with store.rehearse() as session:
+            result = handled(session)
         prompt = assemble_prompt(
             library,
             companion_name=companion_name,
@@ -181,15 +182,28 @@ def converse(
                 project_name=project_name,
             ),
         )
-        with store.writing() as session:
+        with store.write() as session:
+            stored = handled(session)
+            stated = _stating_turns(session, stored, prior_companion, person_id, engagement_id)
+            operator_turn = add_turn(
+                session,
+                person_id=person_id,
+                engagement_id=engagement_id,
+                role=Role.OPERATOR,
+                content=text,
+                intent=classified.intent,
+                operation_data={"params": classified.params},
+                channel=channel,
+                meta=_classifier_meta(classified),
+            )
             companion_turn = add_turn(
                 session,
                 person_id=person_id,
                 engagement_id=engagement_id,
                 role=Role.COMPANION,
                 content=reply.text,
-                intent=result.intent,
-                operation_data=result.operation_data,
+                intent=stored.intent,
+                operation_data=stored.operation_data,
                 prompt_refs=classified.prompt_refs + prompt.refs,
                 channel=channel,
                 meta={
@@ -200,18 +214,37 @@ def converse(
                         "usage": reply.usage.model_dump(),
                         "error": reply_error,
                     },
+                    # Another process changed this person's memory during the model call.
+                    **({"rehearsal_differed": True} if stored != result else {}),
                     "elapsed_ms": round((time.perf_counter() - started) * 1000, 3),
                 },
             )
+            carried = carried_assertions(
+                session, stored, loaded.person.personal_engagement_id, engagement_id
+            )
+            link_turns(session, [*stated, operator_turn.id, companion_turn.id], carried)
     return TurnOutcome(
         operator_turn=operator_turn,
         companion_turn=companion_turn,
         classified=classified,
-        route=result,
+        route=stored,
         prompt=prompt,
         reply=reply,
         personal_memory=loaded.personal_memory,
     )
+
+
+def _stating_turns(
+    session: Session,
+    stored: RouteResult,
+    prior_companion: HistoryTurn | None,
+    person_id: int,
+    engagement_id: int | None,
+) -> list[int]:
+    """The earlier turns that first stated a fact this turn holds (a cross-promotion offer)."""
+    if not stated_before(stored, prior_companion):
+        return []
+    return last_turn_ids(session, person_id, engagement_id, 2)
 
 
 def _embedder_of(classifier: Classifier) -> Embedder | None:

@@ -145,6 +145,10 @@ def memory_erase(
         if not typer.confirm(f"Permanently erase {listing}? This cannot be undone"):
             console.print("Nothing erased.")
             raise typer.Exit(1)
-    with store.write() as session:
-        erased = manage.erase(session, get_person(session, person), numbers)
-    console.print(f"Erased {len(erased)} assertion(s) permanently.")
+    done = manage.erase_numbers(store, person, numbers)
+    console.print(f"Erased {len(done.erased)} assertion(s) permanently.")
+    if not done.checkpointed:
+        console.print(
+            "Another connection was reading, so old copies may stay in the -wal file until "
+            "the next checkpoint; run the erase again when it is idle."
+        )

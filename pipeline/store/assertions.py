@@ -6,14 +6,15 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, bindparam, delete, func, select
+from sqlalchemy import Row, and_, bindparam, func, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from pipeline.clock import as_utc, utcnow
 from pipeline.domain import ActorKind, Assertion, NormativeForce
 from pipeline.errors import NotFound
-from pipeline.store.tables import AssertionRow
+from pipeline.store.erasure import erase_assertions
+from pipeline.store.tables import AssertionRow, EngagementRow
 
 _COLUMNS = (
     AssertionRow.id,
@@ -50,16 +51,18 @@ def add_assertion(
     force: NormativeForce = NormativeForce.HELD,
     created_at: datetime | None = None,
 ) -> Assertion:
-    """Add an assertion with the engagement's next display number."""
-    last = session.scalar(
-        select(func.max(AssertionRow.display_number)).where(
-            AssertionRow.engagement_id == engagement_id
-        )
-    )
+    """Add an assertion with the engagement's next display number (never an erased one's)."""
+    # The UPDATE takes the engagement row's lock on PostgreSQL, so concurrent adds queue.
+    number = session.execute(
+        update(EngagementRow)
+        .where(EngagementRow.id == engagement_id)
+        .values(last_display_number=EngagementRow.last_display_number + 1)
+        .returning(EngagementRow.last_display_number)
+    ).scalar_one()
     moment = created_at or utcnow()
     row = AssertionRow(
         engagement_id=engagement_id,
-        display_number=(last or 0) + 1,
+        display_number=number,
         content=content,
         actor=actor.value,
         force=force.value,
@@ -118,12 +121,41 @@ def amend_content(session: Session, assertion_id: int, content: str) -> Assertio
 
 
 def erase(session: Session, assertion_ids: Iterable[int]) -> int:
-    """Delete assertions permanently; returns how many were deleted."""
-    ids = list(assertion_ids)
-    if not ids:
-        return 0
-    result = session.execute(delete(AssertionRow).where(AssertionRow.id.in_(ids)))
-    return int(getattr(result, "rowcount", 0) or 0)
+    """Erase assertions permanently (see pipeline.store.erasure); returns how many."""
+    return erase_assertions(session, assertion_ids).assertions
+
+
+def ids_by_number(session: Session, numbers: Iterable[tuple[int, int]]) -> set[int]:
+    """Ids of the assertions with these (engagement id, display number) pairs."""
+    wanted = sorted(set(numbers))
+    if not wanted:
+        return set()
+    found = session.scalars(
+        select(AssertionRow.id).where(
+            or_(
+                *(
+                    and_(AssertionRow.engagement_id == e, AssertionRow.display_number == n)
+                    for e, n in wanted
+                )
+            )
+        )
+    )
+    return set(found)
+
+
+def find_live(session: Session, engagement_id: int, content: str) -> Assertion | None:
+    """A held or committed assertion of the engagement with this content (case ignored)."""
+    row = session.scalar(
+        select(AssertionRow)
+        .where(
+            AssertionRow.engagement_id == engagement_id,
+            AssertionRow.force.in_([NormativeForce.HELD.value, NormativeForce.COMMITTED.value]),
+            func.lower(AssertionRow.content) == " ".join(content.split()).lower(),
+        )
+        .order_by(AssertionRow.id)
+        .limit(1)
+    )
+    return _assertion(row) if row is not None else None
 
 
 def list_assertions(

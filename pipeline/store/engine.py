@@ -41,7 +41,9 @@ def head_revision() -> str:
 
 
 def _sqlite_hooks(engine: Engine) -> None:
-    """WAL, foreign keys, and BEGIN IMMEDIATE for writes so concurrent writers queue, not fail."""
+    """WAL, foreign keys, secure delete, and BEGIN IMMEDIATE for writes so concurrent writers
+    queue, not fail. secure_delete zeroes the bytes of deleted and overwritten rows, so erased
+    text does not linger in free pages of the file."""
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn: Any, _record: Any) -> None:
@@ -49,6 +51,7 @@ def _sqlite_hooks(engine: Engine) -> None:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute("PRAGMA secure_delete=ON")
         if engine.url.database not in (None, "", ":memory:"):
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
@@ -162,6 +165,17 @@ class Store:
             session.flush()
 
     @contextmanager
+    def rehearse(self) -> Iterator[Session]:
+        """A write transaction that is always rolled back: what a handler would do, unstored."""
+        with (
+            self.engine.connect().execution_options(write=True) as conn,
+            conn.begin() as transaction,
+            Session(bind=conn, expire_on_commit=False) as session,
+        ):
+            yield session
+            transaction.rollback()
+
+    @contextmanager
     def person_lock(self, person_id: int) -> Iterator[None]:
         """Serialize turns of one person; other persons are not blocked.
 
@@ -189,6 +203,16 @@ class Store:
         if key not in self._memo:
             self._memo[key] = compute()
         return cast(T, self._memo[key])
+
+    def checkpoint(self) -> bool:
+        """On SQLite, copy the WAL into the database file and truncate it, so no stale page
+        of an erased row stays in the -wal file; False when a reader kept it from finishing.
+        PostgreSQL has nothing to do here: dead row versions go at the next VACUUM."""
+        if self.dialect != "sqlite" or self.engine.url.database in (None, "", ":memory:"):
+            return True
+        with self.engine.connect().execution_options(snapshotless=True) as conn:
+            row = conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+        return int(row[0]) == 0
 
     def dispose(self) -> None:
         """Close every pooled connection."""

@@ -50,6 +50,8 @@ class EngagementRow(Base):
     seed: Mapped[str] = mapped_column(Text)
     owner_person_id: Mapped[int | None] = mapped_column(ForeignKey("persons.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The last display number handed out; erased numbers are never handed out again.
+    last_display_number: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class AssertionRow(Base):
@@ -105,3 +107,18 @@ class AssertionEmbeddingRow(Base):
     content_sha256: Mapped[str] = mapped_column(String(64))
     vector: Mapped[bytes] = mapped_column()
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TurnAssertionRow(Base):
+    """A turn that carried an assertion's text (stated, restated, refined, confirmed or
+    matched it): what erasing the assertion must blank."""
+
+    __tablename__ = "turn_assertions"
+    __table_args__ = (Index("ix_turn_assertions_assertion", "assertion_id"),)
+
+    turn_id: Mapped[int] = mapped_column(
+        ForeignKey("conversation_turns.id", ondelete="CASCADE"), primary_key=True
+    )
+    assertion_id: Mapped[int] = mapped_column(
+        ForeignKey("assertions.id", ondelete="CASCADE"), primary_key=True
+    )

@@ -142,3 +142,21 @@ def recent_history(
         )
         for role, content, intent, data in reversed(rows)
     ]
+
+
+def last_turn_ids(
+    session: Session | Connection, person_id: int, engagement_id: int | None, limit: int
+) -> list[int]:
+    """Ids of the person's last `limit` turns in this engagement (or outside any), newest first."""
+    where = (
+        TurnRow.engagement_id.is_(None)
+        if engagement_id is None
+        else (TurnRow.engagement_id == engagement_id)
+    )
+    found = session.scalars(
+        select(TurnRow.id)
+        .where(TurnRow.person_id == person_id, where)
+        .order_by(TurnRow.id.desc())
+        .limit(limit)
+    )
+    return list(found)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from evals.cassettes import check_file, synthetic_answers
 from evals.cassettes.session import cassette_claude
@@ -99,3 +99,53 @@ def test_suites_that_make_no_model_calls_are_not_recorded(tmp_path: Path) -> Non
     assert result.output.startswith(
         "error: suite blocks targets memory_block; only classify suites are recorded"
     )
+
+
+FAILING = """\
+answers:
+  - kind: classify
+    error: {status: 529, type: overloaded_error, message: Overloaded}
+"""
+
+
+def _record(suite: Path, answers: Path, out: Path) -> Result:
+    return runner.invoke(
+        app, ["record", "--suite", str(suite), "--synthetic", str(answers), "--out", str(out)]
+    )
+
+
+def test_a_recording_whose_calls_fail_exits_1_and_keeps_the_good_cassette(
+    suite: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    assert _record(suite, synthetic_answers(), out).exit_code == 0
+    cassette = out / "synthetic" / "suites" / "mini_boundaries.yaml"
+    good = cassette.read_bytes()
+    failing = tmp_path / "failing.yaml"
+    failing.write_text(FAILING, encoding="utf-8")
+
+    result = _record(suite, failing, out)
+
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[:2] == [
+        "  shellfish: error: the Messages API answered HTTP 529 overloaded_error: Overloaded",
+        "  yes-after-offer: error: the Messages API answered HTTP 529 overloaded_error: Overloaded",
+    ]
+    assert lines[2].startswith(
+        "error: 2 of 2 calls failed (shellfish, yes-after-offer); "
+        f"{cassette} was left as it was — fix the cause and re-run `converse record --suite "
+    )
+    assert cassette.read_bytes() == good
+    assert sorted(p.name for p in cassette.parent.iterdir()) == ["mini_boundaries.yaml"]
+
+
+def test_a_first_recording_that_fails_writes_no_cassette(suite: Path, tmp_path: Path) -> None:
+    failing = tmp_path / "failing.yaml"
+    failing.write_text(FAILING, encoding="utf-8")
+
+    result = _record(suite, failing, tmp_path / "out")
+
+    assert result.exit_code == 1
+    folder = tmp_path / "out" / "synthetic" / "suites"
+    assert not folder.exists() or list(folder.iterdir()) == []

@@ -1,0 +1,104 @@
+"""Permanent erasure: an assertion, its embeddings, and the text of every turn that carried it.
+
+Which turns carried an assertion is recorded when the turn is stored (`link_turns`), never
+guessed later from the text. An erased turn keeps its place, role and intent so the transcript
+stays coherent; its content becomes ERASED_MARKER, every free-text value of its operation
+data and metadata is replaced too, and its operation's action becomes ERASED_ACTION.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session
+
+from pipeline.clock import utcnow
+from pipeline.store.tables import AssertionEmbeddingRow, AssertionRow, TurnAssertionRow, TurnRow
+
+ERASED_MARKER = "[erased at the person's request]"
+ERASED_ACTION = "erased"
+
+# Operation-data keys whose string values are fixed vocabulary, never a person's words.
+_VOCABULARY = frozenset({"action", "error", "scope", "force"})
+
+
+@dataclass(frozen=True)
+class Erased:
+    """What one erasure removed."""
+
+    assertions: int
+    turns: int
+
+
+def link_turns(
+    session: Session | Connection, turn_ids: Iterable[int], assertion_ids: Collection[int]
+) -> None:
+    """Record that these turns carried these assertions' text."""
+    rows = [{"turn_id": t, "assertion_id": a} for t in turn_ids for a in sorted(assertion_ids)]
+    if rows:
+        session.execute(insert(TurnAssertionRow), rows)
+
+
+def linked_turns(session: Session | Connection, assertion_ids: Collection[int]) -> list[int]:
+    """Ids of the turns that carried any of these assertions, oldest first."""
+    if not assertion_ids:
+        return []
+    found = session.scalars(
+        select(TurnAssertionRow.turn_id)
+        .where(TurnAssertionRow.assertion_id.in_(list(assertion_ids)))
+        .distinct()
+    )
+    return sorted(found)
+
+
+def _scrub(value: Any, key: str | None = None) -> Any:
+    if isinstance(value, dict):
+        return {k: _scrub(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(v, key) for v in value]
+    if isinstance(value, str) and key not in _VOCABULARY:
+        return ERASED_MARKER
+    return value
+
+
+def _scrub_meta(value: Any, key: str | None = None) -> Any:
+    # Metadata is provider, model and usage, except error messages, which may quote the message.
+    if isinstance(value, dict):
+        return {k: _scrub_meta(v, k) for k, v in value.items()}
+    if key == "error" and isinstance(value, str):
+        return ERASED_MARKER
+    return value
+
+
+def erase_assertions(session: Session, assertion_ids: Iterable[int]) -> Erased:
+    """Delete assertions and their embeddings, and blank every turn that carried them."""
+    ids = sorted(set(assertion_ids))
+    if not ids:
+        return Erased(0, 0)
+    turn_ids = linked_turns(session, ids)
+    erased_at = utcnow().isoformat()
+    for turn_id, data, meta in session.execute(
+        select(TurnRow.id, TurnRow.operation_data, TurnRow.meta).where(TurnRow.id.in_(turn_ids))
+    ).all():
+        scrubbed = _scrub(data or {})
+        if "action" in scrubbed:  # an erased offer or match can no longer be confirmed
+            scrubbed["action"] = ERASED_ACTION
+        session.execute(
+            update(TurnRow)
+            .where(TurnRow.id == turn_id)
+            .values(
+                content=ERASED_MARKER,
+                operation_data=scrubbed,
+                meta={**_scrub_meta(meta or {}), "erased_at": erased_at},
+            )
+        )
+    session.execute(delete(TurnAssertionRow).where(TurnAssertionRow.assertion_id.in_(ids)))
+    session.execute(
+        delete(AssertionEmbeddingRow).where(AssertionEmbeddingRow.assertion_id.in_(ids))
+    )
+    result = session.execute(delete(AssertionRow).where(AssertionRow.id.in_(ids)))
+    return Erased(int(getattr(result, "rowcount", 0) or 0), len(turn_ids))
