@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -164,8 +165,9 @@ def _prompt_label(item: WorkItem, bound: Bound, outcome: Outcome) -> dict[str, s
     """family -> version that a row is grouped by in every table.
 
     Which templates a conversation renders depends on the intents its turns hit, so it is
-    labelled by every active version instead; otherwise each case would be a group of its own.
-    The row's `prompts` still lists exactly the templates used.
+    labelled by the whole active set, named by a short digest of its family=version pairs
+    (a table row stays readable; otherwise each case would be a group of its own), plus any
+    `--prompt` override. The row's `prompts` lists exactly the templates used.
     """
     used = {ref.family: ref.version for ref in outcome.prompt_refs}
     if item.suite.target != "conversation":
@@ -174,7 +176,10 @@ def _prompt_label(item: WorkItem, bound: Bound, outcome: Outcome) -> dict[str, s
         active = bound.library.active()
     except ConverseError:
         active = {}
-    return {f: v for f, v in used.items() if f not in active} | active | item.variant
+    pairs = {f: v for f, v in used.items() if f not in active} | active
+    listed = ",".join(f"{f}={v}" for f, v in sorted(pairs.items()))
+    digest = hashlib.sha256(listed.encode()).hexdigest()[:8]
+    return {"prompts": f"active set {digest}"} | item.variant
 
 
 def build_row(
