@@ -125,6 +125,9 @@ class OnnxEncoder:
 
     def encode(self, texts: Sequence[str]) -> Vectors:
         """Vectors in the order of `texts`; batches are sorted by length to pad little."""
+        if len(texts) == 1:
+            with self._lock:
+                return self._one(texts[0])
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.zeros((len(texts), 384), dtype=np.float32)
         with self._lock:
@@ -132,6 +135,20 @@ class OnnxEncoder:
                 rows = order[start : start + BATCH]
                 out[rows] = self._batch([texts[i] for i in rows])
         return out
+
+    def _one(self, text: str) -> Vectors:
+        """One text, the per-message path: no padding, so the mean is over every position."""
+        encoding = self.model.tokenizer.encode(text)
+        ids = np.array([encoding.ids], dtype=np.int64)
+        (hidden,) = self.model.session.run(
+            ["last_hidden_state"],
+            {
+                "input_ids": ids,
+                "attention_mask": np.ones_like(ids),
+                "token_type_ids": np.zeros_like(ids),
+            },
+        )
+        return normalized(np.asarray(hidden, dtype=np.float32).mean(axis=1))
 
     def _batch(self, texts: list[str]) -> Vectors:
         encodings = self.model.tokenizer.encode_batch(texts)
