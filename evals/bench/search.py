@@ -6,10 +6,16 @@ MemoryIndex (timed as `index_s`), and queried: every query scores all n rows wit
 of unit vectors — so the run needs no model and finishes in well under two minutes; search
 cost does not depend on where the vectors came from. The search is exact, so recall@5
 against a brute-force ranking is 1.0 (measured, not assumed).
+
+`--cold` (`run_cold`) measures the other end: a person with 10,000 facts and no stored
+vectors, searched once with the real embedder, as `converse search` does — every vector is
+embedded in batches and stored, then the query runs (`cold_s`), with the process's peak
+resident memory (`peak_mb`).
 """
 
 from __future__ import annotations
 
+import resource
 import statistics
 import tempfile
 import time
@@ -22,8 +28,15 @@ from sqlalchemy import insert
 
 from pipeline.clock import utcnow
 from pipeline.domain import ActorKind, NormativeForce
-from pipeline.memory.embeddings import Vectors, normalized, to_bytes
-from pipeline.memory.search import MIN_SIMILARITY, RECENCY_RATE, RECENCY_WEIGHT, MemoryIndex
+from pipeline.memory.backfill import fill_vectors
+from pipeline.memory.embeddings import Embedder, Vectors, normalized, to_bytes
+from pipeline.memory.search import (
+    MIN_SIMILARITY,
+    RECENCY_RATE,
+    RECENCY_WEIGHT,
+    MemoryIndex,
+    search_memory,
+)
 from pipeline.store import Store, open_store
 from pipeline.store import embeddings as repo
 from pipeline.store.people import create_person
@@ -50,6 +63,85 @@ def _vectors(rng: np.random.Generator, centers: Vectors, n: int) -> tuple[Vector
     labels = rng.integers(0, len(centers), size=n)
     noise = rng.standard_normal((n, centers.shape[1]), dtype=np.float32) * 0.06
     return normalized(centers[labels] + noise), labels
+
+
+_SUBJECTS = ("You", "Your sister", "Your partner", "Your team", "Your landlord", "Your doctor")
+_VERBS = ("prefer", "avoid", "mentioned", "booked", "planned", "worry about", "started")
+
+
+def _fact_texts(rng: np.random.Generator, n: int) -> list[str]:
+    """Sentences shaped like remembered facts, 6-14 words, from a fixed vocabulary."""
+    out = []
+    for _ in range(n):
+        words = rng.choice(_TOPICS, size=int(rng.integers(2, 6)))
+        out.append(
+            f"{rng.choice(_SUBJECTS)} {rng.choice(_VERBS)} {' and '.join(words[:2])} "
+            f"on {rng.choice(('Mondays', 'weekends', 'the 14th', 'holidays'))} "
+            + " ".join(words[2:])
+        )
+    return out
+
+
+def _insert_facts(store: Store, contents: list[str]) -> list[int]:
+    """A person whose personal memory holds these committed facts (no vectors)."""
+    with store.write() as session:
+        person = create_person(session, "bench")
+    assert person.personal_engagement_id is not None
+    now = utcnow()
+    with store.write() as session:
+        session.execute(
+            insert(AssertionRow),
+            [
+                {
+                    "engagement_id": person.personal_engagement_id,
+                    "display_number": i + 1,
+                    "content": content,
+                    "actor": ActorKind.COMPANION.value,
+                    "force": NormativeForce.COMMITTED.value,
+                    "created_at": now,
+                    "updated_at": now,
+                }
+                for i, content in enumerate(contents)
+            ],
+        )
+    return [person.personal_engagement_id]
+
+
+def run_cold(
+    n: int = 10_000, embedder: Embedder | None = None, seed: int = 7, show_progress: bool = True
+) -> dict[str, Any]:
+    """Time a first search over n facts with no stored vectors; returns the figures."""
+    if embedder is None:
+        from pipeline.providers.local.model import MiniLMEmbedder
+
+        embedder = MiniLMEmbedder()
+    started = time.perf_counter()
+    embedder.embed(["load the model before the clock starts"])
+    load_s = time.perf_counter() - started
+    contents = _fact_texts(np.random.default_rng(seed), n)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = open_store(f"sqlite:///{Path(tmp) / 'cold.db'}")
+        scope = _insert_facts(store, contents)
+        started = time.perf_counter()
+        embedded = fill_vectors(store, scope, embedder, show_progress=show_progress)
+        with store.write() as session:
+            hits = search_memory(session, scope, "what do I avoid on weekends?", embedder)
+        cold_s = time.perf_counter() - started
+        started = time.perf_counter()
+        with store.write() as session:
+            search_memory(session, scope, "what do I avoid on weekends?", embedder)
+        warm_s = time.perf_counter() - started
+        store.dispose()
+    return {
+        "cold_s": round(cold_s, 2),
+        "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "n": n,
+        "embedded": embedded,
+        "per_fact_ms": round(cold_s / max(1, embedded) * 1000, 3),
+        "warm_s": round(warm_s, 3),
+        "hits": len(hits),
+        "load_s": round(load_s, 3),
+    }
 
 
 def _seed(store: Store, vectors: Vectors, contents: list[str], ages_days: np.ndarray) -> list[int]:
@@ -81,6 +173,7 @@ def _seed(store: Store, vectors: Vectors, contents: list[str], ages_days: np.nda
                 {
                     "assertion_id": aid,
                     "model": MODEL,
+                    "embedder": MODEL,
                     "dim": DIM,
                     "content_sha256": "synthetic",
                     "vector": to_bytes(vectors[i]),
@@ -164,3 +257,4 @@ def run(
 
 
 TARGETS = {"p95_ms": "≤ 20", "recall_at_5": "≥ 0.95 (1.0: exact)"}
+COLD_TARGETS = {"cold_s": "≤ 60 (2 cores)", "peak_mb": "printed"}

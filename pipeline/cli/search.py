@@ -56,11 +56,14 @@ def search(
             scopes = {p.id: p.name for p in list_projects(session, found)}
             if found.personal_engagement_id is not None:
                 scopes[found.personal_engagement_id] = "personal"
-    from pipeline.providers.local import MiniLMEmbedder  # loads torch: only when searching
+    from pipeline.memory.backfill import fill_vectors
+    from pipeline.providers.local import MiniLMEmbedder  # loads the model: only when searching
 
-    with store.write() as session:  # vectors missing from the store are computed and kept
+    embedder = MiniLMEmbedder()
+    fill_vectors(store, list(scopes), embedder)  # missing vectors: in batches, each one kept
+    with store.write() as session:
         hits = search_memory(
-            session, list(scopes), query, MiniLMEmbedder(), k=k, min_similarity=min_similarity
+            session, list(scopes), query, embedder, k=k, min_similarity=min_similarity
         )
     if as_json:
         print(

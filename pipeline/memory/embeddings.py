@@ -35,6 +35,15 @@ class Embedder(Protocol):
         ...
 
 
+def embedder_id(embedder: Embedder) -> str:
+    """Which embedder made a vector: its `embedder_id` if it has one, else its model name.
+
+    Stored beside each vector: the same model run another way (int8 ONNX, torch) gives
+    slightly different vectors, which are recomputed rather than mixed.
+    """
+    return str(getattr(embedder, "embedder_id", "") or embedder.model_name)
+
+
 def normalized(vectors: npt.ArrayLike) -> Vectors:
     """Rows scaled to unit length (zero rows stay zero), as float32."""
     array = np.atleast_2d(np.asarray(vectors, dtype=np.float32))

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from pipeline.clock import utcnow
 from pipeline.domain import Assertion, NormativeForce
-from pipeline.memory.embeddings import Embedder, Vectors, from_bytes, to_bytes
+from pipeline.memory.embeddings import Embedder, Vectors, embedder_id, from_bytes, to_bytes
 from pipeline.memory.matching import Match, keywords
 from pipeline.store import embeddings as repo
 from pipeline.store.embeddings import StoredVector
@@ -57,11 +57,33 @@ def content_sha256(content: str) -> str:
     return hashlib.sha256(content.encode("utf-8")).hexdigest()
 
 
+def is_current(stored: StoredVector | None, content: str, embedder: Embedder) -> bool:
+    """Whether a stored vector can be used: same embedder, same length, same content."""
+    return (
+        stored is not None
+        and stored.embedder == embedder_id(embedder)
+        and stored.dim == embedder.dim
+        and stored.content_sha256 == content_sha256(content)
+    )
+
+
+def stored_vectors(
+    embedder: Embedder, items: Sequence[tuple[int, str]], vectors: Vectors
+) -> list[StoredVector]:
+    """Freshly computed vectors of (assertion id, content) pairs in their stored form."""
+    made_by = embedder_id(embedder)
+    return [
+        StoredVector(aid, embedder.dim, content_sha256(content), to_bytes(vec), made_by)
+        for (aid, content), vec in zip(items, vectors, strict=True)
+    ]
+
+
 def ensure_vectors(
     session: Session, items: Sequence[tuple[int, str]], embedder: Embedder
 ) -> Vectors:
-    """Vectors of (assertion id, content) pairs, in order; missing or stale ones are computed
-    in one batch and stored, so each content is embedded once per model."""
+    """Vectors of (assertion id, content) pairs, in order; missing or stale ones (another
+    content, or another embedder) are computed in one batch and stored, so each content is
+    embedded once per embedder."""
     if not items:
         return np.zeros((0, embedder.dim), dtype=np.float32)
     stored = repo.load_vectors(session, [aid for aid, _ in items], embedder.model_name)
@@ -78,26 +100,16 @@ def _complete(
     missing: list[int] = []
     for row, (aid, content) in enumerate(items):
         found = stored.get(aid)
-        if (
-            found is not None
-            and found.dim == embedder.dim
-            and found.content_sha256 == content_sha256(content)
-        ):
+        if found is not None and is_current(found, content, embedder):
             matrix[row] = from_bytes(found.vector, found.dim)
         else:
             missing.append(row)
     if missing:
         fresh = embedder.embed([items[row][1] for row in missing])
         matrix[missing] = fresh
+        fresh_items = [items[row] for row in missing]
         repo.save_vectors(
-            session,
-            embedder.model_name,
-            [
-                StoredVector(
-                    items[row][0], embedder.dim, content_sha256(items[row][1]), to_bytes(vec)
-                )
-                for row, vec in zip(missing, fresh, strict=True)
-            ],
+            session, embedder.model_name, stored_vectors(embedder, fresh_items, fresh)
         )
     return matrix
 

