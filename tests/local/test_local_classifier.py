@@ -46,7 +46,8 @@ def test_clear_cases(
 
 def test_result_names_the_provider_model_and_examples(classifier: LocalClassifier) -> None:
     got = ask(classifier, "Just so you know, I'm vegetarian")
-    assert (got.provider, got.model) == ("local", "all-MiniLM-L6-v2")
+    assert got.provider == "local"
+    assert got.model.startswith("all-MiniLM-L6-v2 (onnx-int8:")
     assert got.params == {"personal_fact": "You're vegetarian"}
     assert got.prompt_refs[0].family == "local_model/examples"
     assert len(got.prompt_refs[0].sha256) == 64

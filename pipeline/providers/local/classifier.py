@@ -82,7 +82,13 @@ class LocalClassifier:
         min_confidence: float = MIN_CONFIDENCE,
     ) -> None:
         self.embedder: Embedder = embedder or MiniLMEmbedder()
-        self.model = self.embedder.model_name
+        # The row's model names the runtime too: the ONNX and torch embedders are compared.
+        embedder_id = getattr(self.embedder, "embedder_id", "")
+        self.model = (
+            f"{self.embedder.model_name} ({embedder_id})"
+            if embedder_id
+            else self.embedder.model_name
+        )
         self.min_confidence = min_confidence
         self._examples_path = examples
         self._state: _State | None = None
