@@ -44,7 +44,9 @@ _CORRECTION_ANYWHERE = re.compile(
 
 _ASKS_SOMETHING_ELSE = re.compile(
     rf"^(?:{_INTERJECTION}[,\s]+|no[,\s]+|actually[,\s]+|sorry[,\s]+|and[,\s]+)*"
-    r"(?:what|how|why|who|where|when|which|can you|could you|do you|will you|would you|are you)\b",
+    r"(?:(?:what|how|why|who|where|when|which)(?:'s|\s+(?:else|exactly|long|much|many|often|"
+    r"is|are|was|were|do|does|did|can|could|would|will|should|have|has))\b|can you|could you|"
+    r"do you|will you|would you|are you)\b",
     _F,
 )
 

@@ -13,8 +13,10 @@ from pipeline.intents.cues import (
     asks_to_restore,
     forget_object,
     is_affirmation,
+    is_correction,
     is_first_person_clause,
     is_rejection,
+    without_cues,
 )
 from pipeline.intents.taxonomy import INTENTS
 from pipeline.memory.matching import match_forget
@@ -94,10 +96,14 @@ def _redirected(ctx: HandlerContext) -> HandlerContext:
         prior_action == "confirm_retraction"
         and prior_intent in ("forget_about_me", "retract_knowledge")
         and name != prior_intent
-        and (is_affirmation(ctx.message) or is_rejection(ctx.message))
+        and (
+            is_affirmation(ctx.message)
+            or is_rejection(ctx.message)
+            or (is_correction(ctx.message) and not asks_to_restore(ctx.message))
+        )
     ):
-        # "Yes" / "no, keep it" answers the question the companion just asked.
-        return _as(ctx, prior_intent)
+        # "Yes" / "no, keep it" / "no, where I live" answers the question just asked.
+        return _as(ctx, prior_intent, without_cues(ctx.message))
     if (
         prior_action == "ambiguous"
         and prior_intent in ("forget_about_me", "retract_knowledge")

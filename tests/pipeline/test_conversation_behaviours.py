@@ -438,3 +438,26 @@ def test_lock_that_in_commits_the_note_just_added(store, make_person, say):
     say(store, p, "We use PostgreSQL for this project", project="Garden")
     say(store, p, "lock that in", project="Garden")
     assert _notes(store) == {("We use PostgreSQL for this project", NormativeForce.COMMITTED)}
+
+
+def test_a_correction_to_a_forget_question_is_matched_again_whatever_it_was_read_as(
+    store, make_person, say
+):
+    make_person(store)
+    _seed(store, "You live in Denver", "Your son plays violin")
+    p = script(
+        {
+            "message": "please forget about my son",
+            "intent": F,
+            "params": {"forget_description": "my son"},
+        },
+        {
+            "message": "no no, where I live",
+            "intent": R,
+            "params": {"personal_fact": "No no, where you live"},
+        },
+    )
+    say(store, p, "please forget about my son")
+    again = say(store, p, "no no, where I live")
+    assert again.route.operation_data["matched_fact"] == "You live in Denver"
+    assert _live(store) == {"You live in Denver", "Your son plays violin"}
