@@ -14,7 +14,7 @@ from pipeline.intents.confirmation import (
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.cues import without_cues
 from pipeline.intents.facts import clean_fact
-from pipeline.memory.matching import keywords, match_forget
+from pipeline.memory.matching import keywords, match_forget, match_loosely
 from pipeline.store import assertions as repo
 
 _NUMBERS = re.compile(r"#?\b(\d{1,6})\b")
@@ -159,7 +159,10 @@ def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
         chosen = [a for a in live if a.display_number == number]
         if chosen:
             return _confirm_note(chosen[0])
-    match = match_forget(without_cues(description) or description, live)
+    described = without_cues(description) or description
+    match = match_forget(described, live)
+    if match.action == "no_match":
+        match = match_loosely(described, live)
     if match.action == "no_match":
         return RouteResult(intent="retract_knowledge", operation_data={"action": "no_match"})
     if match.action == "ambiguous":

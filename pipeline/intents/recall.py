@@ -24,6 +24,9 @@ _LIVE = (NormativeForce.HELD, NormativeForce.COMMITTED)
 _QUESTION_WORDS = frozenset(
     ["what", "when", "where", "which", "who", "how", "why", "did", "does", "tell", "said", "say"]
 )
+_WH_QUESTION = re.compile(
+    r"^(?:and |so |ok(?:ay)? |oh |wait )*(?:what|when|where|which|who|how)\b.*\?$", re.IGNORECASE
+)
 _SELF_QUESTION = re.compile(
     r"^(?:and |so |ok(?:ay)? |oh |wait )*(?:what|when|where|which|who|how|do|did|does|is|are|was|"
     r"were|have|has|can|could)\b.*\b(?:i|my|me|we|our|us|i'm|i've)\b",
@@ -107,7 +110,9 @@ def answer_from_memory(ctx: HandlerContext) -> RouteResult | None:
     message = ctx.message.replace("’", "'").strip()
     prior = ctx.prior_companion
     follows_recall = prior is not None and prior.intent == INTENT and message.endswith("?")
-    if not _SELF_QUESTION.match(message) and not follows_recall:
+    # In a project, the notes are the person's own too: "what's the budget again?".
+    about_project = ctx.project is not None and bool(_WH_QUESTION.match(message))
+    if not _SELF_QUESTION.match(message) and not follows_recall and not about_project:
         return None
     # Stricter than an explicit recall: two shared words, or a clear match in meaning.
     found = _search(ctx, message, _candidates(ctx), FORGET_MIN_SIMILARITY, min_keywords=2)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
 from pipeline.domain import Assertion, MemoryChange, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.cues import without_cues
-from pipeline.memory.matching import Match, keywords, match_forget
+from pipeline.memory.matching import Match, keywords, match_forget, match_loosely
 from pipeline.store import assertions as repo
 
 
@@ -54,7 +52,7 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
     else:
         match = match_forget(_description(ctx), retracted)
         if match.action == "no_match":
-            match = _singular_match(_description(ctx), retracted)
+            match = match_loosely(_description(ctx), retracted)
     if match.action != "confirm_retraction":
         return RouteResult(
             intent=intent,
@@ -79,22 +77,6 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
             ),
         ),
     )
-
-
-def _singular(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") else word
-
-
-def _singular_match(description: str, retracted: list[Assertion]) -> Match:
-    """A second try that ignores plural endings ("the tile note" -> "Tiles are ..."); a
-    restore names what was removed only loosely, and only retracted facts are candidates."""
-    keys = {_singular(k) for k in keywords(description)}
-    found = [
-        a
-        for a in retracted
-        if keys & {_singular(w) for w in re.findall(r"[\w']+", a.content.lower())}
-    ]
-    return Match("confirm_retraction", (found[0],)) if len(found) == 1 else Match("no_match", ())
 
 
 def _item(a: Assertion) -> dict[str, object]:

@@ -157,3 +157,19 @@ def match_forget(description: str, candidates: Sequence[Assertion]) -> Match:
     if best == 0:
         return Match("no_match", ())
     return _decide([a for score, a in scored if score == best])
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def match_loosely(description: str, candidates: Sequence[Assertion]) -> Match:
+    """A second try that ignores plural endings ("the vent note" -> "The greenhouse vents
+    open at 24 degrees"), taken only when the exact rule found nothing; a unique hit only."""
+    keys = {_singular(k) for k in keywords(description)}
+    found = [
+        a
+        for a in candidates
+        if keys & {_singular(w.strip("'")) for w in _WORD.findall(a.content.lower())}
+    ]
+    return Match("confirm_retraction", (found[0],)) if len(found) == 1 else Match("no_match", ())

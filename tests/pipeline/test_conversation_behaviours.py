@@ -461,3 +461,23 @@ def test_a_correction_to_a_forget_question_is_matched_again_whatever_it_was_read
     again = say(store, p, "no no, where I live")
     assert again.route.operation_data["matched_fact"] == "You live in Denver"
     assert _live(store) == {"You live in Denver", "Your son plays violin"}
+
+
+def test_a_note_is_found_by_its_singular_and_a_project_question_by_its_notes(
+    store, make_person, say
+):
+    make_person(store)
+    _seed_note(store, "The greenhouse vents open at 24 degrees")
+    _seed_note(store, "Budget for the kitchen is 12k")
+    p = script(
+        {
+            "message": "delete the vent note",
+            "intent": "retract_knowledge",
+            "params": {"knowledge_description": "the vent note"},
+        },
+        {"message": "what's the kitchen budget again?", "intent": G},
+    )
+    asked = say(store, p, "delete the vent note", project="Garden")
+    assert asked.route.operation_data["matched_fact"] == "The greenhouse vents open at 24 degrees"
+    answered = say(store, p, "what's the kitchen budget again?", project="Garden")
+    assert answered.route.intent == "ask_about_past_input" and "12k" in answered.reply.text
