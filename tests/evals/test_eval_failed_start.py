@@ -110,3 +110,20 @@ def test_a_failure_before_any_row_removes_the_new_folder(
     with pytest.raises(LaterFailure):
         run_eval(config, run_id="r1", progress=False)
     assert run_folders(reports_root) == []
+
+
+def test_ctrl_c_before_the_run_started_offers_no_resume(
+    reports_root, classify_suite, script_file, monkeypatch
+):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("evals.commands.eval.run_eval", interrupted)
+    result = runner.invoke(
+        app,
+        [*EVAL, "--suite", str(classify_suite), "--provider", "scripted", "--script",
+         str(script_file)],
+    )  # fmt: skip
+    assert result.exit_code == 130
+    assert result.stderr.splitlines()[-1] == "interrupted before the run started; nothing was saved"
+    assert run_folders(reports_root) == []
