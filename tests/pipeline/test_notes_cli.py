@@ -36,6 +36,12 @@ def env(tmp_path, monkeypatch):
         {"message": "spray quassia", "intent": "add_knowledge", "params": {"knowledge": NOTE}},
         {"message": "soil", "intent": "add_knowledge", "params": {"knowledge": KEPT_NOTE}},
         {
+            "message": "lock in 1",
+            "intent": "commit_knowledge",
+            "params": {"knowledge_reference": "#1"},
+        },
+        {"message": "what do we have", "intent": "list_knowledge"},
+        {
             "message": "shellfish",
             "intent": "remember_about_me",
             "params": {"personal_fact": FACT},
@@ -158,7 +164,9 @@ def test_list_shows_the_newest_and_counts_the_rest(env):
 def test_erase_removes_the_note_and_every_turn_that_stated_it(env):
     url, _ = env
     say(env, "spray quassia")
+    assert "memory: notes#1 " in say(env, "lock in 1")  # committed: the reply restates it
     say(env, "soil")
+    say(env, "what do we have")  # the list names both notes
     say(env, "shellfish")
     assert SECRET in every_row(url)
 
@@ -171,10 +179,14 @@ def test_erase_removes_the_note_and_every_turn_that_stated_it(env):
     assert KEPT_NOTE.casefold() in rows and FACT.casefold() in rows
     engine = create_engine(url)
     with engine.connect() as conn:
-        contents = conn.execute(text("select content from conversation_turns order by id")).all()
+        turns = conn.execute(text("select content from conversation_turns order by id")).all()
     engine.dispose()
-    assert [c for (c,) in contents[:2]] == [ERASED_MARKER] * 2  # the stating turn, both sides
-    assert ERASED_MARKER not in [c for (c,) in contents[2:]]
+    contents = [c for (c,) in turns]
+    # Both sides of the turns that added, committed and listed the note; not the others.
+    erased = [ERASED_MARKER] * 2
+    assert contents[:4] == erased * 2 and contents[6:8] == erased
+    assert ERASED_MARKER not in contents[4:6] + contents[8:]
+    assert contents[4] == "soil" and contents[8] == "shellfish"
     assert "notes#1" not in notes("list", "--all").output
     assert one_line_error(notes("erase", "1", "--yes")) == (
         f"error: project '{PROJECT}' has no notes#1 — see the numbers with "
