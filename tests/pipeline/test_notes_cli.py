@@ -268,3 +268,28 @@ def test_unknown_names_and_empty_projects_are_one_line(env, args, expected):
     before = snapshot(url)
     assert one_line_error(runner.invoke(app, args)) == expected
     assert snapshot(url) == before
+
+
+MARKUP_NOTE = "[bold]Prune[/bold] the :rose: bushes \\[x] [/]"
+MARKUP_PROJECT = "[red]Beds[/red] :seedling:"
+
+
+def test_markup_in_notes_and_project_names_prints_as_typed(env, monkeypatch):
+    url, _ = env
+    assert runner.invoke(app, ["project", "add", MARKUP_PROJECT, "--person", "Ana"]).exit_code == 0
+    store = open_store(url)
+    with store.write() as session:
+        project = get_project(session, get_person(session, "Ana"), MARKUP_PROJECT)
+        repo.add_assertion(session, project.id, MARKUP_NOTE, ActorKind.OPERATOR)
+    store.dispose()
+    whose = ["--person", "Ana", "--project", MARKUP_PROJECT]
+
+    listed = runner.invoke(app, ["notes", "list", *whose])
+    assert listed.exit_code == 0, listed.output
+    assert f"Notes in project {MARKUP_PROJECT!r}" in listed.output
+    assert MARKUP_NOTE in listed.output
+    forgot = runner.invoke(app, ["notes", "forget", "1", *whose])
+    assert forgot.output == f"Retracted notes#1: {MARKUP_NOTE}\n"
+    monkeypatch.setattr("pipeline.cli.memory.is_interactive", lambda: True)
+    asked = runner.invoke(app, ["notes", "erase", "1", *whose], input="n\n")
+    assert f"Permanently erase notes#1 {MARKUP_NOTE}? This cannot be undone" in asked.output
