@@ -24,7 +24,7 @@ from evals.runner import (
     run_eval,
     write_junit,
 )
-from evals.runner.results import check_run_id, new_run_id
+from evals.runner.results import RUN_META, check_run_id, new_run_id
 from pipeline.cli.common import default_script, shown
 from pipeline.errors import ConverseError
 from pipeline.providers.registry import PROVIDER_NAMES
@@ -201,9 +201,12 @@ def eval_command(
             argv=sys.argv[1:],
         )
     except KeyboardInterrupt:
-        stderr().print(
-            f"\ninterrupted; finished cases are saved. Resume: converse eval --resume {run_id}"
-        )
+        if (RunDir(run_id).path / RUN_META).is_file():
+            stderr().print(
+                f"\ninterrupted; finished cases are saved. Resume: converse eval --resume {run_id}"
+            )
+        else:  # stopped before the run started: there is nothing to resume
+            stderr().print("\ninterrupted before the run started; nothing was saved")
         raise typer.Exit(EXIT_INTERRUPTED) from None
     report_path: str | None = None
     if report:

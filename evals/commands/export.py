@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import typer
@@ -26,6 +27,12 @@ def promptfoo_command(
         [], "--prompt", help="FAMILY=VERSION; repeat for a side-by-side."
     ),
     script: Path | None = typer.Option(None, "--script", help="Fixture of the scripted provider."),
+    python: str | None = typer.Option(
+        None,
+        "--python",
+        help="The Python promptfoo should start (default: its own; converse on PATH answers "
+        "when that Python cannot import converse-harness).",
+    ),
 ) -> None:
     """Write a promptfoo config: our pipeline as a Python provider, the suite as tests."""
     suites = load_suites([suite])
@@ -34,7 +41,12 @@ def promptfoo_command(
     if provider == "scripted" and script is None:
         script = default_script()
     path = export_promptfoo(
-        suites[0], out, provider=provider, variants=parse_prompt_options(prompt), script=script
+        suites[0],
+        out,
+        provider=provider,
+        variants=parse_prompt_options(prompt),
+        script=script,
+        python=python,
     )
     stdout().print(
         f"wrote {shown(path)} ({len(suites[0].cases)} tests)", highlight=False, soft_wrap=True
@@ -42,3 +54,16 @@ def promptfoo_command(
     stdout().print(
         f"run it: cd {shown(out)} && npx promptfoo@0.121.20 eval", highlight=False, soft_wrap=True
     )
+
+
+@export_app.command("promptfoo-worker", hidden=True)
+def promptfoo_worker() -> None:
+    """Answer the exported provider's requests, one JSON line each, on stdin and stdout."""
+    from evals.export.bridge import serve
+
+    answers = sys.stdout
+    sys.stdout = sys.stderr  # stray prints must not break the JSON lines
+    try:
+        serve(sys.stdin, answers)
+    finally:
+        sys.stdout = answers

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from evals.dataset.cases import CASE_MODELS
 from evals.dataset.models import Target
@@ -63,3 +63,18 @@ def call(config: dict[str, Any], variables: dict[str, Any]) -> dict[str, Any]:
     if outcome.error is not None:
         response["error"] = outcome.error
     return response
+
+
+def serve(requests: TextIO, answers: TextIO) -> None:
+    """Answer one JSON request per line ({"config", "vars"}) with one JSON line each, until
+    the input ends; a case that fails answers with its error, and the next one still runs."""
+    for line in requests:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+            answer = call(request["config"], request["vars"])
+        except Exception as exc:  # one bad test must not end the eval
+            answer = {"error": f"{type(exc).__name__}: {exc}"}
+        answers.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        answers.flush()

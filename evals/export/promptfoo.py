@@ -7,7 +7,6 @@ runner does; the assertions are the suite's expectations written as promptfoo as
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,31 +21,89 @@ from evals.dataset.models import (
     TextCheck,
 )
 from evals.runner.providers import variant_label
-from pipeline.config import PROJECT_ROOT
 from pipeline.errors import ConverseError
 from pipeline.prompting import default_library
 
 PROVIDER_FILE = "converse_provider.py"
 CONFIG_FILE = "promptfooconfig.yaml"
 
-PROVIDER_SOURCE = '''"""promptfoo provider from `converse export promptfoo`: calls our pipeline.
+SCRIPT_FILE = "converse_script.yaml"
 
-Needs the converse-harness package importable by the Python promptfoo runs (the config's
-`pythonExecutable`), or CONVERSE_HARNESS_ROOT pointing at a checkout.
+PROVIDER_SOURCE = '''"""From `converse export promptfoo`: runs each test through converse.
+
+When the Python promptfoo runs this file with (PROMPTFOO_PYTHON, the config's pythonExecutable,
+or `python` on PATH) can import converse-harness, the pipeline is called in this process.
+Otherwise the `converse` command found on PATH answers through `converse export
+promptfoo-worker`, one process kept for the whole eval. CONVERSE_HARNESS_ROOT, when set, names
+a checkout to import from.
 """
 
+import json
 import os
+import shutil
+import subprocess
 import sys
+import threading
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 if os.environ.get("CONVERSE_HARNESS_ROOT"):
     sys.path.insert(0, os.environ["CONVERSE_HARNESS_ROOT"])
 
-from evals.export.bridge import call
+try:
+    from evals.export.bridge import call as _in_process
+except ImportError:
+    _in_process = None
+
+_lock = threading.Lock()
+_worker = None
+
+
+def _config(options):
+    config = dict((options or {}).get("config") or {})
+    if config.get("script"):  # the scripted provider's fixture, exported beside this file
+        config["script"] = os.path.join(HERE, config["script"])
+    return config
+
+
+def _start():
+    converse = shutil.which("converse")
+    if converse is None:
+        return None
+    return subprocess.Popen(
+        [converse, "export", "promptfoo-worker"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
+
+
+def _ask(request):
+    global _worker
+    with _lock:
+        if _worker is None or _worker.poll() is not None:
+            _worker = _start()
+        if _worker is None:
+            return {
+                "error": f"{sys.executable} cannot import converse-harness and `converse` is "
+                "not on PATH — put converse on PATH, or export again with --python PATH"
+            }
+        _worker.stdin.write(json.dumps(request, ensure_ascii=False) + "\\n")
+        _worker.stdin.flush()
+        answer = _worker.stdout.readline()
+    if not answer:
+        return {"error": "`converse export promptfoo-worker` stopped; its error went to stderr"}
+    return json.loads(answer)
 
 
 def call_api(prompt, options, context):
     """promptfoo's entry point: one test's vars -> our pipeline's answer."""
-    return call((options or {}).get("config") or {}, (context or {}).get("vars") or {})
+    config = _config(options)
+    variables = (context or {}).get("vars") or {}
+    if _in_process is not None:
+        return _in_process(config, variables)
+    return _ask({"config": config, "vars": variables})
 '''
 
 
@@ -168,7 +225,7 @@ def _test(suite: Suite, case: Case) -> dict[str, Any]:
 
 
 def _provider_entry(
-    suite: Suite, provider: str, variant: dict[str, str], script: Path | None
+    suite: Suite, provider: str, variant: dict[str, str], script: Path | None, python: str | None
 ) -> dict[str, Any]:
     library = default_library(variant)
     refs = {f: library.source(f)[1] for f in library.active() if f.startswith("classifier")}
@@ -176,10 +233,13 @@ def _provider_entry(
         "target": suite.target,
         "provider": provider,
         "prompt_versions": variant,
-        "pythonExecutable": sys.executable,
     }
+    # No interpreter path unless asked for: the config must run on another machine, where
+    # promptfoo's own Python or the `converse` on PATH stands in (see PROVIDER_SOURCE).
+    if python is not None:
+        config["pythonExecutable"] = python
     if script is not None:
-        config["script"] = str(script.resolve())
+        config["script"] = SCRIPT_FILE
     name = "pipeline" if suite.target == "memory_block" else provider
     label = f"converse {name}" + (f" [{variant_label(variant)}]" if variant else "")
     entry: dict[str, Any] = {"id": f"file://{PROVIDER_FILE}", "label": label, "config": config}
@@ -195,14 +255,21 @@ def export_promptfoo(
     provider: str = "local",
     variants: list[dict[str, str]] | None = None,
     script: Path | None = None,
+    python: str | None = None,
 ) -> Path:
-    """Write promptfooconfig.yaml and the provider file into `out`; returns the config path."""
+    """Write promptfooconfig.yaml and the provider file into `out`; returns the config path.
+
+    The scripted provider's fixture is copied beside them, so the folder runs anywhere;
+    `python` pins the interpreter promptfoo starts (default: promptfoo's choice).
+    """
     if suite.target == "conversation":
         raise ConverseError(
             f"suite {suite.name} is a conversation suite; promptfoo scores one answer per test, "
             "not a memory checked after every turn",
             f"run it with `converse eval --suite {suite.path}`",
         )
+    if script is not None and not script.is_file():
+        raise ConverseError(f"no script file at {script}", "check the --script path")
     out.mkdir(parents=True, exist_ok=True)
     chosen = variants or [{}]
     if suite.target != "classify":
@@ -218,16 +285,18 @@ def export_promptfoo(
                 "raw": "{{message}}" if suite.target != "memory_block" else "{{case_id}}",
             }
         ],
-        "providers": [_provider_entry(suite, provider, v, script) for v in chosen],
+        "providers": [_provider_entry(suite, provider, v, script, python) for v in chosen],
         "tests": [_test(suite, case) for case in suite.cases],
         "evaluateOptions": {"maxConcurrency": 1},
     }
     (out / PROVIDER_FILE).write_text(PROVIDER_SOURCE, encoding="utf-8")
+    if script is not None:
+        (out / SCRIPT_FILE).write_bytes(script.read_bytes())
     path = out / CONFIG_FILE
     header = (
-        f"# Exported by `converse export promptfoo` from {suite.path}\n"
+        f"# Exported by `converse export promptfoo` from suite {suite.name}\n"
         f"# Run: npx promptfoo@0.121.20 eval -c {CONFIG_FILE}   (Node 20; see docs/evals.md)\n"
-        f"# Without an installed converse-harness: CONVERSE_HARNESS_ROOT={PROJECT_ROOT}\n"
+        "# with converse-harness importable by promptfoo's Python, or `converse` on PATH\n"
     )
     text = yaml.safe_dump(config, sort_keys=False, allow_unicode=True, width=100)
     path.write_text(header + text, encoding="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -15,7 +16,15 @@ from evals.runner.cache import ResultCache
 from evals.runner.engine import Executor, RunConfig, Tally, WorkItem, execute, plan
 from evals.runner.gitinfo import git_state
 from evals.runner.providers import Factory, ProviderPool, variant_label
-from evals.runner.results import RunDir, RunError, new_run_id, reports_dir, row_key
+from evals.runner.results import (
+    RESULTS,
+    RUN_META,
+    RunDir,
+    RunError,
+    new_run_id,
+    reports_dir,
+    row_key,
+)
 from evals.runner.sandbox import Sandbox
 from evals.runner.summary import GroupResult, summarize
 from pipeline.errors import ConverseError
@@ -161,6 +170,18 @@ def _start_providers(pool: ProviderPool, items: list[WorkItem]) -> None:
             ) from exc
 
 
+def _discard_if_empty(run: RunDir) -> None:
+    """Remove a new run's folder when it failed before any case finished (e.g. a later
+    phase's provider could not start after an empty first phase): nothing to resume."""
+    run.close()
+    if run.latest_rows():
+        return
+    for name in (RUN_META, RESULTS):
+        (run.path / name).unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # something else was put there: leave it
+        run.path.rmdir()
+
+
 def run_eval(
     config: RunConfig | None = None,
     *,
@@ -193,7 +214,6 @@ def run_eval(
             "config": config_meta(config),
             "suite_info": _suite_info(config.suites),
         }
-        run.write_meta(meta)
     pool = ProviderPool(config.script, config.provider_options, factory, config.cassette)
     items = plan(config, lambda name: _lends_embedder(pool, name))
     done = {row_key(r): r for r in run.latest_rows()}
@@ -210,9 +230,15 @@ def run_eval(
     )
     sandbox = Sandbox()
     tally = Tally()
+    started = existing_id is not None
     try:
         for phase_pool, phase_items in phases:
             _start_providers(phase_pool, phase_items)
+            if not started:
+                # The folder appears only once the run can start: a run that failed to
+                # start must not be offered for resuming (`converse report`, `--resume`).
+                run.write_meta(meta)
+                started = True
             executor = Executor(run, phase_pool, cache, on_row, sandbox)
             done_now = execute(
                 phase_items, executor, config.concurrency, progress=progress, console=console
@@ -220,6 +246,10 @@ def run_eval(
             tally = tally.plus(done_now)
             if phase_pool is not pool:
                 phase_pool.close()
+    except Exception:
+        if existing_id is None:
+            _discard_if_empty(run)
+        raise
     finally:
         sandbox.close()
         run.close()

@@ -1,4 +1,4 @@
-"""The pipeline's own commands: chat, memory, person, project, db, demo, prompts."""
+"""The pipeline's own commands: chat, memory, notes, person, project, db, demo, prompts."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pipeline.cli.claude import claude_options
 from pipeline.cli.db import db_app
 from pipeline.cli.demo import demo
 from pipeline.cli.memory import memory_app
+from pipeline.cli.notes import notes_app
 from pipeline.cli.people import person_app, project_app
 from pipeline.cli.prompts import prompts_app
 from pipeline.cli.search import search
@@ -26,6 +27,7 @@ def build_app() -> typer.Typer:
     app.command("demo")(demo)
     app.command("search")(search)
     app.add_typer(memory_app, name="memory")
+    app.add_typer(notes_app, name="notes")
     app.add_typer(person_app, name="person")
     app.add_typer(project_app, name="project")
     app.add_typer(db_app, name="db")

@@ -23,6 +23,7 @@ from pipeline.domain import Assertion
 from pipeline.memory import load_personal_memory, manage
 from pipeline.memory.relative_time import relative_time
 from pipeline.store.people import get_person
+from pipeline.text import printable
 
 memory_app = typer.Typer(help="Inspect and manage personal memory.", no_args_is_help=True)
 
@@ -44,16 +45,16 @@ NumberArgument = typer.Argument(
 )
 
 
-def assertion_table(assertions: list[Assertion], title: str) -> Table:
-    """A table of assertions with their numbers, force and age."""
+def assertion_table(assertions: list[Assertion], title: str, tag: str = "#") -> Table:
+    """A table of assertions with their tagged numbers (`#3`, `notes#3`), force and age."""
     table = Table(title=title, title_justify="left")
-    for column in ("#", "content", "state", "by", "noted"):
+    for column in ("number", "content", "state", "by", "noted"):
         table.add_column(column)
     now = utcnow()
     for a in assertions:
         style = _FORCE_STYLE[a.force.value]
         table.add_row(
-            str(a.display_number),
+            f"{tag}{a.display_number}",
             shown(a.content),
             f"[{style}]{a.force.value}[/]",
             a.actor.value,
@@ -78,9 +79,14 @@ def memory_list(
     if not found:
         console.print(f"Nothing is stored in {shown(person)}'s personal memory.", highlight=False)
         return
-    shown_rows = found[:limit] if limit else found
-    console.print(assertion_table(shown_rows, f"{shown(person)}'s personal memory"))
-    hidden = len(found) - len(shown_rows)
+    print_newest(found, limit, f"{shown(person)}'s personal memory", "#")
+
+
+def print_newest(found: list[Assertion], limit: int, title: str, tag: str) -> None:
+    """The newest `limit` assertions (0: all) as a table, then how many older ones are hidden."""
+    rows = found[:limit] if limit else found
+    console.print(assertion_table(rows, title, tag))
+    hidden = len(found) - len(rows)
     if hidden:
         console.print(
             f"{hidden:,} older assertion(s) not shown — pass --limit 0 to list all",
@@ -139,13 +145,23 @@ def memory_erase(
         found = get_person(session, person)
         targets = [manage.numbered(session, found, n) for n in numbers]  # validate first
     if not yes:
-        if not is_interactive():
-            raise fail("erase needs confirmation — run it in a terminal or pass --yes")
-        listing = "; ".join(f"#{a.display_number} {a.content}" for a in targets)
-        if not typer.confirm(f"Permanently erase {listing}? This cannot be undone"):
-            console.print("Nothing erased.")
-            raise typer.Exit(1)
-    done = manage.erase_numbers(store, person, numbers)
+        confirm_erase(targets, "#")
+    report_erasure(manage.erase_numbers(store, person, numbers))
+
+
+def confirm_erase(targets: list[Assertion], tag: str) -> None:
+    """Ask before a permanent erase; refuse without a terminal, exit 1 on no."""
+    if not is_interactive():
+        raise fail("erase needs confirmation — run it in a terminal or pass --yes")
+    # The prompt is click's, not Rich's: no markup to escape, but control characters still.
+    listing = "; ".join(f"{tag}{a.display_number} {printable(a.content)}" for a in targets)
+    if not typer.confirm(f"Permanently erase {listing}? This cannot be undone"):
+        console.print("Nothing erased.")
+        raise typer.Exit(1)
+
+
+def report_erasure(done: manage.Erasure) -> None:
+    """How many were erased, and whether old copies may linger in the SQLite WAL."""
     console.print(f"Erased {len(done.erased)} assertion(s) permanently.")
     if not done.checkpointed:
         console.print(

@@ -31,7 +31,10 @@ def show_turn(console: Console, outcome: TurnOutcome, provider_label: str) -> No
             f"  [yellow]responder failed ({shown(responder_error)}); offline reply shown[/]",
             highlight=False,
         )
+    project_id = outcome.companion_turn.engagement_id
     for change in outcome.route.changes:
+        # Project notes and personal facts number separately: `notes#3` is not `#3`.
+        tag = "notes#" if change.engagement_id == project_id else "#"
         if change.before is None:
             what = f"new, {change.after.value}"
         elif change.before is change.after:
@@ -39,7 +42,8 @@ def show_turn(console: Console, outcome: TurnOutcome, provider_label: str) -> No
         else:
             what = f"{change.before.value} → {change.after.value}"
         console.print(
-            f"  [green]memory:[/] #{change.display_number} {shown(repr(change.content))}: {what}",
+            f"  [green]memory:[/] {tag}{change.display_number} "
+            f"{shown(repr(change.content))}: {what}",
             highlight=False,
         )
     if not outcome.route.changes:

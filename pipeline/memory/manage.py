@@ -1,4 +1,5 @@
-"""Direct management of a person's personal memory (the `converse memory` commands)."""
+"""Direct management of stored assertions: a person's personal memory (`converse memory`)
+and, through the same functions on another shelf, a project's notes (`converse notes`)."""
 
 from __future__ import annotations
 
@@ -6,60 +7,115 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from pipeline.domain import Assertion, NormativeForce, Person
+from pipeline.domain import Assertion, Engagement, NormativeForce, Person
 from pipeline.errors import InvalidMessage, NotFound
 from pipeline.store import Store
 from pipeline.store import assertions as repo
 from pipeline.store.erasure import erase_assertions
-from pipeline.store.people import get_person
+from pipeline.store.people import get_person, get_project
 
 
-def _personal_id(person: Person) -> int:
+@dataclass(frozen=True)
+class Shelf:
+    """One engagement's assertions as the commands name them.
+
+    `tag` prefixes a display number (`#3` for personal facts, `notes#3` for project notes) so a
+    number printed by one command group is never taken for the other's.
+    """
+
+    engagement_id: int
+    where: str  # "ana's personal memory", "project 'Garden'"
+    tag: str
+    list_command: str
+    restore_command: str
+
+
+def personal_shelf(person: Person) -> Shelf:
+    """The person's personal memory as a shelf."""
     if person.personal_engagement_id is None:
         raise NotFound(f"{person.name} has no personal memory", "recreate the person")
-    return person.personal_engagement_id
+    return Shelf(
+        engagement_id=person.personal_engagement_id,
+        where=f"{person.name}'s personal memory",
+        tag="#",
+        list_command=f"converse memory list --person {person.name!r}",
+        restore_command="converse memory restore",
+    )
+
+
+def project_shelf(person: Person, project: Engagement) -> Shelf:
+    """The project's notes as a shelf."""
+    named = f"--person {person.name!r} --project {project.name!r}"
+    return Shelf(
+        engagement_id=project.id,
+        where=f"project {project.name!r}",
+        tag="notes#",
+        list_command=f"converse notes list {named}",
+        restore_command=f"converse notes restore N {named}",
+    )
 
 
 def personal_assertions(
     session: Session, person: Person, include_retracted: bool = False
 ) -> list[Assertion]:
     """The person's personal assertions, newest first."""
+    return shelf_assertions(session, personal_shelf(person), include_retracted)
+
+
+def shelf_assertions(
+    session: Session, shelf: Shelf, include_retracted: bool = False
+) -> list[Assertion]:
+    """The shelf's assertions, newest first (held and committed; retracted when asked)."""
     forces = None if include_retracted else [NormativeForce.HELD, NormativeForce.COMMITTED]
-    return repo.list_assertions(session, _personal_id(person), forces)
+    return repo.list_assertions(session, shelf.engagement_id, forces)
 
 
 def numbered(session: Session, person: Person, number: int) -> Assertion:
     """#number of the person's personal memory, or an error saying what exists."""
-    engagement_id = _personal_id(person)
-    if not repo.list_assertions(session, engagement_id, limit=1):
-        raise NotFound(
-            f"nothing is stored in {person.name}'s personal memory", "there is nothing to change"
-        )
+    return on_shelf(session, personal_shelf(person), number)
+
+
+def on_shelf(session: Session, shelf: Shelf, number: int) -> Assertion:
+    """The shelf's assertion with this number, or an error saying what exists."""
+    if not repo.list_assertions(session, shelf.engagement_id, limit=1):
+        raise NotFound(f"nothing is stored in {shelf.where}", "there is nothing to change")
     try:
-        return repo.get_by_number(session, engagement_id, number)
+        return repo.get_by_number(session, shelf.engagement_id, number)
     except NotFound:
         raise NotFound(
-            f"{person.name}'s personal memory has no #{number}",
-            f"see the numbers with `converse memory list --person {person.name!r}`",
+            f"{shelf.where} has no {shelf.tag}{number}",
+            f"see the numbers with `{shelf.list_command}`",
         ) from None
 
 
 def retract(session: Session, person: Person, number: int) -> Assertion:
     """Retract #number (reversible)."""
-    found = numbered(session, person, number)
+    return retract_on(session, personal_shelf(person), number)
+
+
+def retract_on(session: Session, shelf: Shelf, number: int) -> Assertion:
+    """Retract the shelf's assertion with this number (reversible)."""
+    found = on_shelf(session, shelf, number)
     if found.force is NormativeForce.RETRACTED:
         raise InvalidMessage(
-            f"#{number} is already retracted", "restore it with `converse memory restore`"
+            f"{shelf.tag}{number} is already retracted",
+            f"restore it with `{shelf.restore_command}`",
         )
     return repo.set_force(session, found.id, NormativeForce.RETRACTED, "Retracted by the operator")
 
 
 def restore(session: Session, person: Person, number: int) -> Assertion:
     """Bring a retracted #number back as committed."""
-    found = numbered(session, person, number)
+    return restore_on(session, personal_shelf(person), number)
+
+
+def restore_on(session: Session, shelf: Shelf, number: int) -> Assertion:
+    """Bring the shelf's retracted assertion with this number back as committed."""
+    found = on_shelf(session, shelf, number)
     if found.force is not NormativeForce.RETRACTED:
         raise InvalidMessage(
-            f"#{number} is not retracted (it is {found.force.value})", "nothing to restore"
+            f"{shelf.tag}{number} is not retracted (it is {found.force.value})",
+            "nothing to restore",
         )
     return repo.set_force(session, found.id, NormativeForce.COMMITTED)
 
@@ -67,9 +123,14 @@ def restore(session: Session, person: Person, number: int) -> Assertion:
 def erase(session: Session, person: Person, numbers: list[int]) -> list[Assertion]:
     """Erase the numbered assertions permanently, all or none: each assertion, its embeddings,
     and the text of every turn that carried it (docs/memory.md, "Erase")."""
+    return erase_on(session, personal_shelf(person), numbers)
+
+
+def erase_on(session: Session, shelf: Shelf, numbers: list[int]) -> list[Assertion]:
+    """Erase the shelf's numbered assertions permanently, all or none."""
     if not numbers:
         raise InvalidMessage("no assertion numbers given", "name the numbers to erase, e.g. 3 5")
-    found = [numbered(session, person, n) for n in numbers]
+    found = [on_shelf(session, shelf, n) for n in numbers]
     erase_assertions(session, [a.id for a in found])
     return found
 
@@ -86,6 +147,16 @@ def erase_numbers(store: Store, person: str, numbers: list[int]) -> Erasure:
     """Erase #numbers of the person's personal memory, then checkpoint the SQLite WAL."""
     with store.write() as session:
         erased = erase(session, get_person(session, person), numbers)
+    return Erasure(erased, store.checkpoint())
+
+
+def erase_notes(store: Store, person: str, project: str, numbers: list[int]) -> Erasure:
+    """Erase notes#numbers of the person's project, exactly as a personal fact is erased,
+    then checkpoint the SQLite WAL."""
+    with store.write() as session:
+        found = get_person(session, person)
+        shelf = project_shelf(found, get_project(session, found, project))
+        erased = erase_on(session, shelf, numbers)
     return Erasure(erased, store.checkpoint())
 
 

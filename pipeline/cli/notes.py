@@ -1,0 +1,133 @@
+"""`converse notes ...`: inspect and manage a project's notes (its knowledge).
+
+The same rules as `converse memory`, with numbers shown as `notes#3` so that a project note is
+never taken for the personal fact `#3`.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from pipeline.cli.common import (
+    DbOption,
+    PersonOption,
+    checked_name,
+    console,
+    fail,
+    handles_errors,
+    shown,
+    store_for,
+)
+from pipeline.cli.memory import DEFAULT_LIST_LIMIT, confirm_erase, print_newest, report_erasure
+from pipeline.memory import manage
+from pipeline.store.people import get_person, get_project
+
+notes_app = typer.Typer(help="Inspect and manage a project's notes.", no_args_is_help=True)
+
+TAG = "notes#"
+_MAX_NUMBER = 2**63 - 1
+
+
+def _in_range(value: int) -> None:
+    # Past 64 bits the database driver raises OverflowError instead of finding nothing.
+    if not 1 <= value <= _MAX_NUMBER:
+        raise fail(f"there is no {TAG}{value} — see the numbers with `converse notes list`")
+
+
+def _checked_number(value: int) -> int:
+    _in_range(value)
+    return value
+
+
+def _checked_numbers(values: list[int]) -> list[int]:
+    for value in values:
+        _in_range(value)
+    return values
+
+
+ProjectOption = typer.Option(
+    ...,
+    "--project",
+    help="Which project's notes.",
+    envvar="CONVERSE_PROJECT",
+    callback=checked_name,
+)
+NumberArgument = typer.Argument(
+    ..., help="The number `notes list` shows (notes#N).", callback=_checked_number
+)
+
+
+@notes_app.command("list")
+@handles_errors
+def notes_list(
+    person: str = PersonOption,
+    project: str = ProjectOption,
+    all_: bool = typer.Option(False, "--all", help="Include retracted notes."),
+    limit: int = typer.Option(
+        DEFAULT_LIST_LIMIT, "--limit", min=0, help="Show the newest N (0 shows every one)."
+    ),
+    db_url: str | None = DbOption,
+) -> None:
+    """List the project's notes, newest first (held and committed; --all adds retracted)."""
+    with store_for(db_url).read() as session:
+        found = get_person(session, person)
+        engagement = get_project(session, found, project)
+        notes = manage.shelf_assertions(session, manage.project_shelf(found, engagement), all_)
+    if not notes:
+        console.print(f"No notes in project {shown(repr(engagement.name))}.", highlight=False)
+        return
+    print_newest(notes, limit, f"Notes in project {shown(repr(engagement.name))}", TAG)
+
+
+@notes_app.command("forget")
+@handles_errors
+def notes_forget(
+    number: int = NumberArgument,
+    person: str = PersonOption,
+    project: str = ProjectOption,
+    db_url: str | None = DbOption,
+) -> None:
+    """Retract notes#NUMBER (reversible with `restore`)."""
+    with store_for(db_url).write() as session:
+        found = get_person(session, person)
+        shelf = manage.project_shelf(found, get_project(session, found, project))
+        done = manage.retract_on(session, shelf, number)
+    console.print(f"Retracted {TAG}{done.display_number}: {shown(done.content)}", highlight=False)
+
+
+@notes_app.command("restore")
+@handles_errors
+def notes_restore(
+    number: int = NumberArgument,
+    person: str = PersonOption,
+    project: str = ProjectOption,
+    db_url: str | None = DbOption,
+) -> None:
+    """Restore a retracted notes#NUMBER as committed."""
+    with store_for(db_url).write() as session:
+        found = get_person(session, person)
+        shelf = manage.project_shelf(found, get_project(session, found, project))
+        done = manage.restore_on(session, shelf, number)
+    console.print(f"Restored {TAG}{done.display_number}: {shown(done.content)}", highlight=False)
+
+
+@notes_app.command("erase")
+@handles_errors
+def notes_erase(
+    numbers: list[int] = typer.Argument(
+        ..., help="The numbers `notes list` shows.", callback=_checked_numbers
+    ),
+    person: str = PersonOption,
+    project: str = ProjectOption,
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    db_url: str | None = DbOption,
+) -> None:
+    """Delete notes PERMANENTLY, with every turn that stated them (asks first unless --yes)."""
+    store = store_for(db_url)
+    with store.read() as session:
+        found = get_person(session, person)
+        shelf = manage.project_shelf(found, get_project(session, found, project))
+        targets = [manage.on_shelf(session, shelf, n) for n in numbers]  # validate first
+    if not yes:
+        confirm_erase(targets, TAG)
+    report_erasure(manage.erase_notes(store, person, project, numbers))
