@@ -43,8 +43,8 @@ def report_command(
 def review_command(
     run_id: str = typer.Argument(..., help="The run the case belongs to."),
     case_id: str = typer.Argument(..., help="The case id, or SUITE/CASE when ids repeat."),
-    verdict: bool = typer.Option(..., "--pass/--fail", help="The reviewer's verdict."),
-    note: str = typer.Option(..., "--note", help="Why (shown in the report)."),
+    verdict: bool | None = typer.Option(None, "--pass/--fail", help="The reviewer's verdict."),
+    note: str | None = typer.Option(None, "--note", help="Why (shown in the report)."),
     reviewer: str | None = typer.Option(
         None, "--reviewer", help="Who reviews (default: $USER).", envvar="CONVERSE_REVIEWER"
     ),
@@ -53,8 +53,13 @@ def review_command(
         None, "--provider", help="The provider, when the run has several."
     ),
 ) -> None:
-    """Record a reviewer's verdict on a case; reports show it beside the automatic one."""
+    """Record a reviewer's verdict on a case; reports show it, and every earlier one."""
     check_run_id(run_id)
+    # Checked here, not by Typer, so a missing option is one line and exit 2, like every error.
+    if verdict is None:
+        raise RunError("a review needs a verdict", "pass --pass or --fail")
+    if note is None or not note.strip():
+        raise RunError("a review needs a note saying why", 'pass --note "TEXT"')
     check_text(note, "the note")
     check_text(reviewer or "", "the reviewer")
     review = add_review(
