@@ -145,7 +145,7 @@ def latency_tokens(df: pd.DataFrame) -> pd.DataFrame:
 
 def _review_cell(row: pd.Series) -> str:
     if not row["review"]:
-        return ""
+        return "not reviewed"
     earlier = f" (earlier: {row['review_history']})" if row["review_history"] else ""
     return f"{row['review']} by {row['reviewer']}: {row['review_note']}{earlier}"
 
