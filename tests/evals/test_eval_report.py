@@ -207,3 +207,25 @@ def test_report_compare_prints_the_summary_in_the_terminal(ten_cases):
                                 "0.0391", "1", "8"]  # fmt: skip
     assert lines[3] == "1 regression(s), 8 fix(es) in all"
     assert lines[4].startswith("report: ")
+
+
+def test_a_failed_gate_heads_the_report_with_what_broke_it(make_suite):
+    cases = [
+        {"id": f"c{i}", "tags": ["critical"] if i == 0 else [], "project": "Garden",
+         "message": f"fact {i}", "expect": {"intent": "add_knowledge"}}
+        for i in range(4)
+    ]  # fmt: skip
+    gate = {"accuracy": 0.9, "critical_failures": 0}
+    suite = load_suite(
+        make_suite({"name": "gated", "target": "classify", "gate": gate, "cases": cases})
+    )
+    run_with(suite, right={1, 2}, run_id="r4")
+    built = build_report("r4")
+    md = built.markdown.read_text()
+    gates = md.split("## Gates")[1].split("\n## ")[0]
+    assert "- **accuracy**: FAIL — gated on scripted: 50.0% < 90.0%" in gates
+    assert "- **critical_failures**: FAIL — gated on scripted: 1 > 0" in gates
+    assert "- **errors**: PASS — held in 1 of 1 suite × provider group(s)" in gates
+    html = built.html.read_text()
+    assert '<li class="fail"><b>accuracy</b>FAIL' in html
+    assert '<li class="pass"><b>errors</b>PASS' in html
