@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 
 import typer
+from rich.table import Table
 
 from evals.commands.common import handles_errors, stdout
 from evals.report import add_review, build_report, write_release
+from evals.report.compare import Comparison
+from evals.report.document import abbreviate
 from evals.runner import RunDir
 from evals.runner.results import RunError, check_run_id
 from pipeline.cli.common import shown
@@ -20,7 +23,12 @@ _VERSION = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+-]{0,63}")
 @handles_errors
 def report_command(
     run_id: str = typer.Argument(..., help="The run to report on (reports/runs/RUN_ID)."),
-    compare: str | None = typer.Option(None, "--compare", help="A baseline run to compare with."),
+    compare: str | None = typer.Option(
+        None, "--compare", help="A baseline run to compare with (remembered for later builds)."
+    ),
+    no_compare: bool = typer.Option(
+        False, "--no-compare", help="Forget the baseline an earlier --compare remembered."
+    ),
     release: str | None = typer.Option(
         None, "--release", help="Also write reports/releases/VERSION.md from this run."
     ),
@@ -31,7 +39,11 @@ def report_command(
         check_run_id(compare)
     if release is not None and (not _VERSION.fullmatch(release) or ".." in release):
         raise RunError(f"{release!r} is not a release version", "use a version such as 0.2.0")
-    built = build_report(run_id, compare=compare)
+    if compare is not None and no_compare:
+        raise RunError("--compare and --no-compare contradict each other", "pass one of them")
+    built = build_report(run_id, compare=compare, forget_compare=no_compare)
+    if built.comparison is not None:
+        print_comparison(built.comparison)
     stdout().print(f"report: {shown(built.markdown)}", highlight=False, soft_wrap=True)
     stdout().print(f"report: {shown(built.html)}", highlight=False, soft_wrap=True)
     if release:
@@ -39,12 +51,44 @@ def report_command(
         stdout().print(f"release report: {shown(path)}", highlight=False, soft_wrap=True)
 
 
+_SUMMARY_COLUMNS = {
+    "Suite": "suite",
+    "Provider": "provider",
+    "Shared cases": "shared",
+    "Baseline": "baseline",
+    "This run": "this run",
+    "Change": "change",
+    "McNemar exact p": "McNemar p",
+    "Regressions": "regressions",
+    "Fixes": "fixes",
+}
+
+
+def print_comparison(comparison: Comparison) -> None:
+    """The comparison's summary: accuracy per suite in both runs, McNemar's p, the counts."""
+    out = stdout()
+    out.print(f"compared with baseline run {shown(comparison.baseline_id)}", highlight=False)
+    if comparison.changes.empty:
+        out.print("no suite and provider in common with the baseline", highlight=False)
+        return
+    table = Table(box=None, pad_edge=False, highlight=False)
+    for title in _SUMMARY_COLUMNS.values():
+        table.add_column(title, justify="left" if title in ("suite", "provider") else "right")
+    for row in comparison.changes.itertuples(index=False):
+        values = dict(zip(comparison.changes.columns, row, strict=True))
+        values["Provider"] = abbreviate(str(values["Provider"]))
+        table.add_row(*(shown(str(values[name])) for name in _SUMMARY_COLUMNS))
+    out.print(table)
+    regressions, fixes = len(comparison.regressions), len(comparison.fixes)
+    out.print(f"{regressions} regression(s), {fixes} fix(es) in all", highlight=False)
+
+
 @handles_errors
 def review_command(
     run_id: str = typer.Argument(..., help="The run the case belongs to."),
     case_id: str = typer.Argument(..., help="The case id, or SUITE/CASE when ids repeat."),
-    verdict: bool = typer.Option(..., "--pass/--fail", help="The reviewer's verdict."),
-    note: str = typer.Option(..., "--note", help="Why (shown in the report)."),
+    verdict: bool | None = typer.Option(None, "--pass/--fail", help="The reviewer's verdict."),
+    note: str | None = typer.Option(None, "--note", help="Why (shown in the report)."),
     reviewer: str | None = typer.Option(
         None, "--reviewer", help="Who reviews (default: $USER).", envvar="CONVERSE_REVIEWER"
     ),
@@ -53,8 +97,13 @@ def review_command(
         None, "--provider", help="The provider, when the run has several."
     ),
 ) -> None:
-    """Record a reviewer's verdict on a case; reports show it beside the automatic one."""
+    """Record a reviewer's verdict on a case; reports show it, and every earlier one."""
     check_run_id(run_id)
+    # Checked here, not by Typer, so a missing option is one line and exit 2, like every error.
+    if verdict is None:
+        raise RunError("a review needs a verdict", "pass --pass or --fail")
+    if note is None or not note.strip():
+        raise RunError("a review needs a note saying why", 'pass --note "TEXT"')
     check_text(note, "the note")
     check_text(reviewer or "", "the reviewer")
     review = add_review(

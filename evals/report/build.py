@@ -1,7 +1,12 @@
-"""`converse report RUN_ID`: report.md and report.html from a run's rows."""
+"""`converse report RUN_ID`: report.md and report.html from a run's rows.
+
+The page is ordered for a review before a release: the gates' verdicts, the summary, then every
+failure and error, the comparison with a baseline, and the detail (tags, confusions, latency).
+"""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,13 +15,24 @@ from typing import Any
 import pandas as pd
 
 from evals.report import tables
-from evals.report.compare import compare_sections
-from evals.report.document import Image, Section, Table, Text, render_html, render_markdown
+from evals.report.compare import Comparison, compare, compare_sections
+from evals.report.document import (
+    Details,
+    Image,
+    Section,
+    Table,
+    Text,
+    Verdicts,
+    render_html,
+    render_markdown,
+)
 from evals.report.frame import frame
+from evals.report.gates import gate_verdicts
+from evals.report.grouped import failure_blocks, per_tag_blocks
 from evals.report.heatmap import confusion, save_heatmap
 from evals.report.reviews import load_reviews
 from evals.report.transcript import conversation_section
-from evals.runner.results import RunDir, RunError
+from evals.runner.results import RUN_ID, RunDir, RunError
 from evals.runner.run import gates_of
 from evals.runner.summary import GroupResult, summarize
 
@@ -28,6 +44,12 @@ LABEL_NOTE = (
 )
 
 
+# Which baseline a report was last compared with, kept in the run's folder so that a report
+# rebuilt without --compare keeps its comparison.
+BASELINE_FILE = "baseline.json"
+_SHORT = ("Provider", "Prompt")
+
+
 @dataclass(frozen=True)
 class BuiltReport:
     """Where the report went, and what it was built from."""
@@ -36,6 +58,7 @@ class BuiltReport:
     html: Path
     groups: list[GroupResult]
     frame: pd.DataFrame
+    comparison: Comparison | None = None
 
 
 def _slug(*parts: str) -> str:
@@ -61,6 +84,35 @@ def _header(run: RunDir, meta: dict[str, Any], df: pd.DataFrame) -> Section:
     return Section("Run", [Text(line) for line in lines])
 
 
+def _gates(run: RunDir, meta: dict[str, Any], groups: list[GroupResult]) -> Section:
+    git = meta.get("git") or {}
+    commit = (git.get("commit") or "unknown")[:12] + (" (dirty)" if git.get("dirty") else "")
+    failing = [f for g in groups for f in g.gate_failures]
+    overall = "Every gate passed." if not failing else "Gates failed: " + "; ".join(failing) + "."
+    return Section(
+        "Gates",
+        [
+            Verdicts(gate_verdicts(groups)),
+            Text(
+                f"{overall} Run `{run.run_id}` at commit `{commit}`, finished "
+                f"{meta.get('finished_at', '(not finished)')}; details under Run, at the end."
+            ),
+        ],
+    )
+
+
+def _failures(run: RunDir, df: pd.DataFrame) -> Section:
+    failed = df[df["status"] == "fail"]
+    keys = failed[["suite", "case_id", "provider"]].drop_duplicates()
+    open_keys = failed[failed["review"] == ""][["suite", "case_id", "provider"]].drop_duplicates()
+    intro = Text(
+        f"{len(keys)} failing case(s), {len(open_keys)} without a reviewer verdict. Record one "
+        f"with `converse review {run.run_id} SUITE/CASE --pass|--fail --note TEXT`; a release "
+        "report is refused while any failing case has none."
+    )
+    return Section("Failed cases", [intro, *failure_blocks(df)])
+
+
 def _confusions(run: RunDir, df: pd.DataFrame) -> Section:
     section = Section("Confusion matrices")
     with_labels = df[df["expected_label"].notna()]
@@ -77,7 +129,7 @@ def _confusions(run: RunDir, df: pd.DataFrame) -> Section:
         section.blocks += [
             Text(f"**{title}**"),
             Image(path, f"confusion matrix: {title}"),
-            Table(shown),
+            Details("The counts as a table", [Table(shown)]),
         ]
     return section
 
@@ -85,31 +137,32 @@ def _confusions(run: RunDir, df: pd.DataFrame) -> Section:
 def build_sections(
     run: RunDir, meta: dict[str, Any], df: pd.DataFrame, groups: list[GroupResult]
 ) -> list[Section]:
-    """Every section of a run report."""
-    failing = [f for g in groups for f in g.gate_failures]
-    gate_text = "Every gate passed." if not failing else "Gates failed: " + "; ".join(failing) + "."
+    """Every section of a run report, failures first after the summary."""
     sections = [
-        _header(run, meta, df),
-        Section("Summary", [Text(gate_text), Table(tables.summary(groups))]),
-        Section("Accuracy per tag", [Table(tables.per_tag(df))]),
+        _gates(run, meta, groups),
+        Section("Summary", [Table(tables.summary(groups), short=_SHORT)]),
+        _failures(run, df),
+    ]
+    conversations = conversation_section(df)
+    if conversations is not None:
+        sections[-1].blocks.insert(1, Text("Failed conversations are shown turn by turn below."))
+        sections.append(conversations)
+    sections += [
+        Section("Errors", [Table(tables.errors(df), short=_SHORT)]),
+        Section("Accuracy per tag", per_tag_blocks(df)),
         _confusions(run, df),
     ]
     agreement = tables.agreement(df)
     if not agreement.empty:
-        sections.append(Section("Agreement across epochs", [Table(agreement)]))
+        sections.append(Section("Agreement across epochs", [Table(agreement, short=_SHORT)]))
     sections += [
         Section("Latency and tokens", [
             Text("Latency counts answers computed in this run; cached answers are excluded."),
-            Table(tables.latency_tokens(df)),
+            Table(tables.latency_tokens(df), short=_SHORT),
         ]),
-        Section("Reviews", [Table(tables.reviews(df))]),
-        Section("Failed cases", [Table(tables.failures(df))]),
+        Section("Reviews", [Table(tables.reviews(df), short=_SHORT)]),
+        _header(run, meta, df),
     ]  # fmt: skip
-    conversations = conversation_section(df)
-    if conversations is not None:
-        sections[-1].blocks.insert(0, Text("Failed conversations are shown turn by turn below."))
-        sections.append(conversations)
-    sections.append(Section("Errors", [Table(tables.errors(df))]))
     return sections
 
 
@@ -126,19 +179,74 @@ def load_run(
     return run, meta, frame(rows, load_reviews(run)), groups
 
 
+def stored_baseline(run: RunDir) -> str | None:
+    """The baseline the run's report was last compared with (None when none, or unreadable)."""
+    try:
+        data = json.loads((run.path / BASELINE_FILE).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    found = data.get("baseline") if isinstance(data, dict) else None
+    return found if isinstance(found, str) and RUN_ID.fullmatch(found) else None
+
+
+def _baseline(run: RunDir, compare_with: str | None, forget: bool) -> tuple[str | None, bool]:
+    """(the baseline to compare with, whether it was remembered rather than asked for)."""
+    path = run.path / BASELINE_FILE
+    if forget:
+        path.unlink(missing_ok=True)
+        return None, False
+    if compare_with is not None:
+        tmp = run.path / f".{BASELINE_FILE}.tmp"
+        tmp.write_text(json.dumps({"baseline": compare_with}) + "\n", encoding="utf-8")
+        tmp.replace(path)
+        return compare_with, False
+    return stored_baseline(run), True
+
+
+def _comparison(
+    df: pd.DataFrame, baseline_id: str, remembered: bool, root: Path | None
+) -> tuple[Comparison | None, list[Section]]:
+    try:
+        base_run = RunDir.existing(baseline_id, root)
+    except RunError:
+        if not remembered:
+            raise
+        gone = Text(
+            f"This report was compared with run `{baseline_id}`, which no longer exists; "
+            "`converse report RUN --compare OTHER` compares with another run, `--no-compare` "
+            "drops the comparison."
+        )
+        return None, [Section("Comparison with the baseline", [gone])]
+    baseline = frame(base_run.latest_rows(), load_reviews(base_run))
+    comparison = compare(df, baseline, baseline_id)
+    return comparison, compare_sections(comparison, remembered=remembered)
+
+
 def build_report(
-    run_id: str, *, compare: str | None = None, root: Path | None = None
+    run_id: str,
+    *,
+    compare: str | None = None,
+    forget_compare: bool = False,
+    root: Path | None = None,
 ) -> BuiltReport:
-    """Write report.md and report.html into the run's folder."""
+    """Write report.md and report.html into the run's folder.
+
+    `compare` names a baseline run; it is remembered in the run's folder, so a later build
+    without it keeps the comparison until `forget_compare`.
+    """
     run, meta, df, groups = load_run(run_id, root)
+    if compare is not None:
+        RunDir.existing(compare, root)  # before it is remembered
+    baseline_id, remembered = _baseline(run, compare, forget_compare)
     sections = build_sections(run, meta, df, groups)
-    if compare:
-        base_run = RunDir.existing(compare, root)
-        base_rows = base_run.latest_rows()
-        sections[2:2] = compare_sections(df, frame(base_rows, load_reviews(base_run)), compare)
+    comparison = None
+    if baseline_id is not None:
+        comparison, compared = _comparison(df, baseline_id, remembered, root)
+        at = next(i for i, s in enumerate(sections) if s.title == "Accuracy per tag")
+        sections[at:at] = compared
     title = f"converse eval report — run {run_id}"
     markdown = run.path / "report.md"
     page = run.path / "report.html"
     markdown.write_text(render_markdown(title, sections), encoding="utf-8")
     page.write_text(render_html(title, sections), encoding="utf-8")
-    return BuiltReport(markdown, page, groups, df)
+    return BuiltReport(markdown, page, groups, df, comparison)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -31,6 +32,7 @@ def _per_case(df: pd.DataFrame) -> pd.DataFrame:
         expected=("expected_text", "first"),
         got=("got_text", "last"),
         why=("why", "last"),
+        tags=("tags", "first"),
     )
     cases["passed"] = cases["rate"] > 0.5
     cases["tokens"] = cases["tokens"] + cases["out_tokens"]
@@ -85,13 +87,51 @@ def _verdict(p: float | None, delta: float) -> str:
     return "within noise"
 
 
-def compare_sections(
-    current: pd.DataFrame, baseline: pd.DataFrame, baseline_id: str
-) -> list[Section]:
-    """Sections comparing `current` with `baseline` (both from report.frame.frame)."""
+@dataclass(frozen=True)
+class Comparison:
+    """A run against a baseline: per suite × provider, per tag, and case by case."""
+
+    baseline_id: str
+    changes: pd.DataFrame
+    metrics: pd.DataFrame
+    per_tag: pd.DataFrame
+    regressions: pd.DataFrame
+    fixes: pd.DataFrame
+
+
+def _tag_changes(joined: pd.DataFrame, suite: str, label: str) -> list[dict[str, object]]:
+    """Per tag: accuracy on the shared cases before and after, only where a case changed."""
+    records: list[dict[str, object]] = []
+    tagged = joined.explode("tags").dropna(subset=["tags"])
+    for tag, group in tagged.groupby("tags", sort=True):
+        worse = int((group["passed_base"] & ~group["passed"]).sum())
+        better = int((~group["passed_base"] & group["passed"]).sum())
+        if not worse and not better:
+            continue
+        before, after = float(group["passed_base"].mean()), float(group["passed"].mean())
+        records.append(
+            {
+                "Suite": suite,
+                "Provider": label,
+                "Tag": tag,
+                "Shared cases": len(group),
+                "Baseline": pct(before),
+                "This run": pct(after),
+                "Change": f"{after - before:+.1%}",
+                "Regressions": worse,
+                "Fixes": better,
+                "_delta": after - before,
+            }
+        )
+    return records
+
+
+def compare(current: pd.DataFrame, baseline: pd.DataFrame, baseline_id: str) -> Comparison:
+    """Compare `current` with `baseline` (both from report.frame.frame)."""
     cur, base = _per_case(current), _per_case(baseline)
     changes: list[dict[str, object]] = []
     metrics: list[dict[str, object]] = []
+    tags: list[dict[str, object]] = []
     regressions: list[dict[str, object]] = []
     fixes: list[dict[str, object]] = []
     for suite, provider, cv, bv in _pair_variants(cur, base):
@@ -106,7 +146,8 @@ def compare_sections(
         acc_now, acc_base = joined["passed"].mean(), joined["passed_base"].mean()
         delta = float(acc_now - acc_base)
         label = joined["label"].iloc[0]
-        prompt = f"{joined['prompt_base'].iloc[0]} → {joined['prompt'].iloc[0]}"
+        before, after = joined["prompt_base"].iloc[0], joined["prompt"].iloc[0]
+        prompt = after if before == after else f"{before} → {after}"
         changes.append(
             {
                 "Suite": suite,
@@ -124,6 +165,7 @@ def compare_sections(
                 else "no discordant cases",
             }
         )
+        tags += _tag_changes(joined, suite, label)
         lat_p = _wilcoxon(joined["latency"], joined["latency_base"])
         tok_p = _wilcoxon(joined["tokens"], joined["tokens_base"])
         metrics.append(
@@ -152,25 +194,61 @@ def compare_sections(
                         "Why": row.why if bucket is regressions else row.why_base,
                     }
                 )
+    per_tag = pd.DataFrame.from_records(tags)
+    if not per_tag.empty:
+        per_tag = per_tag.sort_values(["_delta", "Suite", "Tag"], kind="stable")
+        per_tag = per_tag.drop(columns=["_delta"]).reset_index(drop=True)
+    return Comparison(
+        baseline_id,
+        pd.DataFrame.from_records(changes),
+        pd.DataFrame.from_records(metrics),
+        per_tag,
+        pd.DataFrame.from_records(regressions),
+        pd.DataFrame.from_records(fixes),
+    )
+
+
+_SHORT = ("Provider", "Prompt")
+
+
+def compare_sections(comparison: Comparison, *, remembered: bool = False) -> list[Section]:
+    """The comparison as report sections: per suite, per tag, regressions and fixes."""
+    how = (
+        " (remembered from an earlier `converse report --compare`; `--no-compare` drops it)"
+        if remembered
+        else ""
+    )
     intro = Text(
-        f"Compared with baseline run `{baseline_id}` on the cases both runs scored. Each case "
-        "is one verdict per run (the majority of its epochs); cases that errored in either run "
-        f"are left out. McNemar's exact test on the discordant cases: p < {ALPHA} is more than "
-        "noise. Latency and tokens: Wilcoxon signed-rank test on the paired cases."
+        f"Compared with baseline run `{comparison.baseline_id}`{how} on the cases both runs "
+        "scored. Each case is one verdict per run (the majority of its epochs); cases that "
+        f"errored in either run are left out. McNemar's exact test on the discordant cases: "
+        f"p < {ALPHA} is more than noise. Latency and tokens: Wilcoxon signed-rank test on the "
+        "paired cases."
+    )
+    tag_note = Text(
+        "Tags where at least one shared case changed verdict, largest drop first; every other "
+        "tag has the same verdicts in both runs."
     )
     return [
-        Section("Comparison with the baseline", [intro, Table(pd.DataFrame.from_records(changes))]),
+        Section("Comparison with the baseline", [intro, Table(comparison.changes, short=_SHORT)]),
+        Section(
+            "Per tag against the baseline",
+            [tag_note, Table(comparison.per_tag, short=_SHORT)],
+            3,
+        ),
         Section(
             "Latency and tokens against the baseline",
-            [Table(pd.DataFrame.from_records(metrics))],
+            [Table(comparison.metrics, short=_SHORT)],
             3,
         ),
         Section(
             "Regressions (passed in the baseline, fail now)",
-            [Table(pd.DataFrame.from_records(regressions))],
+            [Table(comparison.regressions, short=_SHORT)],
             3,
         ),
         Section(
-            "Fixes (failed in the baseline, pass now)", [Table(pd.DataFrame.from_records(fixes))], 3
+            "Fixes (failed in the baseline, pass now)",
+            [Table(comparison.fixes, short=_SHORT)],
+            3,
         ),
     ]

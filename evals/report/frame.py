@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -102,15 +102,27 @@ def describe_got(target: str, got: Mapping[str, Any]) -> str:
     return _short(got)
 
 
+def earlier_verdicts(history: Sequence[Review]) -> str:
+    """The verdicts before the newest, newest first, in a line ("" when there is one)."""
+    return "; ".join(
+        f"{r.verdict} by {r.reviewer} at {r.at}: {r.note}" for r in reversed(history[:-1])
+    )
+
+
 def frame(
-    rows: list[dict[str, Any]], reviews: Mapping[tuple[str, str, str], Review] | None = None
+    rows: list[dict[str, Any]],
+    reviews: Mapping[tuple[str, str, str], Sequence[Review]] | None = None,
 ) -> pd.DataFrame:
-    """One line per row with derived columns: label, expected/got text and reviews."""
+    """One line per row with derived columns: label, expected/got text and reviews.
+
+    `reviews` holds every verdict per (suite, case, provider), oldest first; the newest counts.
+    """
     records = []
     for row in rows:
         target = row["target"]
         tokens = row.get("tokens") or {}
-        review = (reviews or {}).get((row["suite"], row["case_id"], row["provider"]))
+        history = (reviews or {}).get((row["suite"], row["case_id"], row["provider"])) or []
+        review = history[-1] if history else None
         got_label = ERROR_LABEL if row["status"] == "error" else _label(target, row.get("got"))
         records.append(
             {
@@ -148,6 +160,7 @@ def frame(
                 "review_note": review.note if review else "",
                 "reviewer": review.reviewer if review else "",
                 "reviewed_at": review.at if review else "",
+                "review_history": earlier_verdicts(history),
             }
         )
     columns = [
@@ -155,6 +168,6 @@ def frame(
         "prompt", "epoch", "status", "passed", "errored", "expected_label", "got_label",
         "input_text", "expected_text", "got_text", "answer", "why", "checks", "error", "latency_ms",
         "input_tokens", "output_tokens", "cached", "cassette", "review", "review_note", "reviewer",
-        "reviewed_at",
+        "reviewed_at", "review_history",
     ]  # fmt: skip
     return pd.DataFrame.from_records(records, columns=columns)

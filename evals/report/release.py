@@ -8,20 +8,34 @@ from pathlib import Path
 from evals.report import tables
 from evals.report.build import LABEL_NOTE, load_run
 from evals.report.document import Section, Table, Text, render_markdown
-from evals.runner.results import reports_dir
+from evals.runner.results import RunError, reports_dir
 
 
 def write_release(
     run_id: str, version: str, *, root: Path | None = None, out_dir: Path | None = None
 ) -> Path:
-    """Write reports/releases/<VERSION>.md from a run and its reviews."""
+    """Write reports/releases/<VERSION>.md from a run whose every failing case is reviewed.
+
+    A release report is what a team signs off on, so a failure nobody has looked at refuses it
+    (a RunError naming how many, and the command that records a verdict).
+    """
     run, meta, df, groups = load_run(run_id, root)
+    failed = df[df["status"] == "fail"]
+    unreviewed = failed[failed["review"] == ""]
+    open_cases = sorted(
+        {(r.suite, r.case_id, r.provider) for r in unreviewed.itertuples(index=False)}
+    )
+    if open_cases:
+        suite, case, provider = open_cases[0]
+        raise RunError(
+            f"{len(open_cases)} failing case(s) of run {run_id} have no reviewer verdict "
+            f"(first: {suite}/{case} on {provider})",
+            f"record each with `converse review {run_id} SUITE/CASE --pass|--fail --note TEXT "
+            "[--provider P]`, then build the release report again",
+        )
     git = meta.get("git") or {}
     commit = (git.get("commit") or "unknown")[:12] + (" (dirty)" if git.get("dirty") else "")
     failing = [f for g in groups for f in g.gate_failures]
-    failed = df[df["status"] == "fail"]
-    unreviewed = failed[failed["review"] == ""]
-    open_cases = sorted({f"{r.suite}/{r.case_id}" for r in unreviewed.itertuples()})
     sections = [
         Section(
             "Provenance",
@@ -51,15 +65,10 @@ def write_release(
         Section("Reviewer verdicts", [Table(tables.reviews(df))]),
         Section(
             "Failures not yet reviewed",
-            [
-                Text(
-                    f"{len(open_cases)} failing case(s) have no reviewer verdict"
-                    + (": " + ", ".join(f"`{c}`" for c in open_cases[:60]) if open_cases else ".")
-                    + (" …" if len(open_cases) > 60 else "")
-                )
-            ],
+            [Text("0 failing case(s) have no reviewer verdict: a release report is refused "
+                  "while any has none.")],
         ),
-    ]
+    ]  # fmt: skip
     target = (out_dir or reports_dir() / "releases") / f"{version}.md"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(

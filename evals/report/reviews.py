@@ -1,4 +1,7 @@
-"""Reviewers' verdicts on cases, kept beside the run in reviews.jsonl (append-only)."""
+"""Reviewers' verdicts on cases, kept beside the run in reviews.jsonl (append-only).
+
+Every verdict is kept: the newest on a case counts, and the report shows the earlier ones.
+"""
 
 from __future__ import annotations
 
@@ -80,7 +83,7 @@ def add_review(
     provider: str | None = None,
     reviewer: str | None = None,
 ) -> Review:
-    """Record a verdict; a later verdict on the same case replaces the earlier one."""
+    """Append a verdict; the newest verdict on a case counts, and the earlier ones are kept."""
     suite_name, case_id, provider_name = _resolve(run, case, suite, provider)
     review = Review(
         suite=suite_name,
@@ -98,13 +101,13 @@ def add_review(
     return review
 
 
-def load_reviews(run: RunDir) -> dict[tuple[str, str, str], Review]:
-    """The latest verdict per (suite, case, provider)."""
+def load_reviews(run: RunDir) -> dict[tuple[str, str, str], list[Review]]:
+    """Every verdict per (suite, case, provider), oldest first: the last one counts."""
     path = run.path / REVIEWS
-    found: dict[tuple[str, str, str], Review] = {}
+    found: dict[tuple[str, str, str], list[Review]] = {}
     if not path.is_file():
         return found
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         if not line.strip():
             continue
         try:
@@ -112,5 +115,5 @@ def load_reviews(run: RunDir) -> dict[tuple[str, str, str], Review]:
             review = Review(**data)
         except (json.JSONDecodeError, TypeError):
             continue
-        found[review.key] = review
+        found.setdefault(review.key, []).append(review)
     return found

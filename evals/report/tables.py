@@ -145,8 +145,9 @@ def latency_tokens(df: pd.DataFrame) -> pd.DataFrame:
 
 def _review_cell(row: pd.Series) -> str:
     if not row["review"]:
-        return ""
-    return f"{row['review']} by {row['reviewer']}: {row['review_note']}"
+        return "not reviewed"
+    earlier = f" (earlier: {row['review_history']})" if row["review_history"] else ""
+    return f"{row['review']} by {row['reviewer']}: {row['review_note']}{earlier}"
 
 
 def failures(df: pd.DataFrame) -> pd.DataFrame:
@@ -213,6 +214,7 @@ def reviews(df: pd.DataFrame) -> pd.DataFrame:
                 "Note": first["review_note"],
                 "By": first["reviewer"],
                 "When": first["reviewed_at"],
+                "Earlier verdicts (newest first)": first["review_history"] or "—",
             }
         )
     return pd.DataFrame.from_records(records)

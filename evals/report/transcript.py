@@ -134,9 +134,14 @@ def conversation_section(df: pd.DataFrame) -> Section | None:
         got = json.loads(row.answer) or {}
         epoch = f", epoch {row.epoch}" if row.epoch else ""
         title = f"{row.suite} — {row.provider_label} — `{row.case_id}` ({row.status}{epoch})"
+        verdict = (
+            f"Reviewer: {row.review} by {row.reviewer}: {row.review_note}"
+            if row.review
+            else "Not reviewed."
+        )
         section.blocks += [
             Text(f"**{title}**"),
-            Text(_seeds(got)),
+            Text(f"{_seeds(got)} {verdict}"),
             Table(transcript_table(got, row.checks)),
         ]
     return section

@@ -1,0 +1,53 @@
+"""The verdict of each gate over a whole run: accuracy, critical failures and errors."""
+
+from __future__ import annotations
+
+from evals.report.document import GateState, Verdict
+from evals.report.tables import pct
+from evals.runner.summary import DEFAULT_GATE, GroupResult
+
+
+def _where(group: GroupResult) -> str:
+    variant = f" [{group.variant}]" if group.variant != "active" else ""
+    return f"{group.suite} on {group.provider}{variant}"
+
+
+def _verdict(gate: str, gated: int, failures: list[str], total: int) -> Verdict:
+    state: GateState = "fail" if failures else ("pass" if gated else "none")
+    if failures:
+        detail = "; ".join(failures)
+    elif gated:
+        detail = f"held in {gated} of {total} suite × provider group(s)"
+    else:
+        detail = "no suite sets this bound"
+    return Verdict(gate, state, detail)
+
+
+def gate_verdicts(groups: list[GroupResult]) -> list[Verdict]:
+    """One verdict per kind of gate; a group without a gate still may have no errors."""
+    accuracy: list[str] = []
+    critical: list[str] = []
+    errors: list[str] = []
+    acc_gated = crit_gated = 0
+    for g in groups:
+        gate = g.gate or DEFAULT_GATE
+        if gate.accuracy is not None:
+            acc_gated += 1
+            if g.accuracy is None:
+                accuracy.append(f"{_where(g)}: nothing scored")
+            elif g.accuracy < gate.accuracy:
+                accuracy.append(f"{_where(g)}: {pct(g.accuracy)} < {pct(gate.accuracy)}")
+        if gate.critical_failures is not None:
+            crit_gated += 1
+            if g.critical_failures > gate.critical_failures:
+                critical.append(f"{_where(g)}: {g.critical_failures} > {gate.critical_failures}")
+        bound = gate.error_bound
+        too_many = bound is not None and g.errors > bound
+        too_often = gate.max_error_rate is not None and g.error_rate > gate.max_error_rate
+        if too_many or too_often:
+            errors.append(f"{_where(g)}: {g.errors} of {g.n}")
+    return [
+        _verdict("accuracy", acc_gated, accuracy, len(groups)),
+        _verdict("critical_failures", crit_gated, critical, len(groups)),
+        _verdict("errors", len(groups), errors, len(groups)),
+    ]
