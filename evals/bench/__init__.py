@@ -9,7 +9,9 @@ from evals.bench import local as local_bench
 from evals.bench import output, turn
 from evals.bench import search as search_bench
 
-bench_app = typer.Typer(help="Benchmarks (medians and ratios from one run).", no_args_is_help=True)
+bench_app = typer.Typer(
+    help="Benchmarks (medians and ratios from one run, with verdicts).", no_args_is_help=True
+)
 
 
 @bench_app.command("turn")

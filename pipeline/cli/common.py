@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
@@ -15,9 +15,11 @@ from rich.markup import escape
 
 from pipeline.config import fixtures_dir
 from pipeline.errors import ConverseError, InvalidMessage
-from pipeline.providers.registry import Providers, make_providers
 from pipeline.store import Store, open_store
 from pipeline.text import check_text, printable
+
+if TYPE_CHECKING:
+    from pipeline.providers.registry import Providers
 
 # No :emoji: codes: people's text must print as typed.
 console = Console(emoji=False)
@@ -87,6 +89,8 @@ def default_script() -> Path:
 
 def providers_for(name: str | None, script: Path | None = None, **options: Any) -> Providers:
     """Build the named providers (default: claude with a key, else local)."""
+    from pipeline.providers.registry import make_providers  # the pipeline: only when a turn runs
+
     chosen = (
         name
         or os.environ.get("CONVERSE_PROVIDER")
