@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from pipeline.cli.exits import EXIT_USAGE, exit_code
 from pipeline.config import fixtures_dir
 from pipeline.errors import ConverseError, InvalidMessage
 from pipeline.store import Store, open_store
@@ -58,21 +59,25 @@ def shown(text: object) -> str:
     return escape(printable(str(text)))
 
 
-def fail(message: str, code: int = 1) -> typer.Exit:
+def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
     """Print a one-line error and return the exit to raise."""
     err_console.print(f"[bold red]error:[/] {shown(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
 def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
-    """Turn ConverseError into one line on stderr and exit code 1."""
+    """Turn ConverseError into one line on stderr and its exit code (pipeline/cli/exits.py).
+
+    The one error translator of the CLI: every command, the harness's included, goes through
+    it, so the same kind of error exits with the same code everywhere.
+    """
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return func(*args, **kwargs)
         except ConverseError as exc:
-            raise fail(exc.one_line()) from None
+            raise fail(exc.one_line(), exit_code(exc)) from None
 
     return wrapper
 

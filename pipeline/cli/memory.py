@@ -18,6 +18,7 @@ from pipeline.cli.common import (
     shown,
     store_for,
 )
+from pipeline.cli.exits import EXIT_CHECK
 from pipeline.clock import utcnow
 from pipeline.domain import Assertion
 from pipeline.memory import load_personal_memory, manage
@@ -144,7 +145,7 @@ def memory_erase(
         listing = "; ".join(f"#{a.display_number} {a.content}" for a in targets)
         if not typer.confirm(f"Permanently erase {listing}? This cannot be undone"):
             console.print("Nothing erased.")
-            raise typer.Exit(1)
+            raise typer.Exit(EXIT_CHECK)
     done = manage.erase_numbers(store, person, numbers)
     console.print(f"Erased {len(done.erased)} assertion(s) permanently.")
     if not done.checkpointed:
