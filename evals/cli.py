@@ -1,21 +1,40 @@
-"""The console script `converse`: the pipeline's commands plus the harness's own."""
+"""The console script `converse`: the pipeline's commands plus the harness's own.
+
+Each command is imported when it runs (pipeline/cli/lazy.py): pandas, the cassette machinery
+and the benchmarks load only for the commands that use them.
+"""
 
 from __future__ import annotations
 
-from evals.bench import bench_app
-from evals.cassettes.cli import cassettes_app
-from evals.commands import eval_command, export_app, report_command, review_command
-from evals.record import record
-from pipeline.cli import build_app
+from pipeline.cli import LazyCommand, build_app
 
-app = build_app()
-app.add_typer(bench_app, name="bench")
-app.command("eval")(eval_command)
-app.command("report")(report_command)
-app.command("review")(review_command)
-app.add_typer(export_app, name="export")
-app.command("record")(record)
-app.add_typer(cassettes_app, name="cassettes")
+HARNESS_COMMANDS: dict[str, LazyCommand] = {
+    "bench": LazyCommand(
+        "evals.bench:bench_app", "Benchmarks (medians and ratios from one run, with verdicts)."
+    ),
+    "eval": LazyCommand(
+        "evals.commands.eval:eval_command",
+        "Run eval suites on providers and prompt versions; exit 1 when a gate fails.",
+    ),
+    "report": LazyCommand(
+        "evals.commands.report:report_command",
+        "Write report.md and report.html for a run (and a release report with --release).",
+    ),
+    "review": LazyCommand(
+        "evals.commands.report:review_command",
+        "Record a reviewer's verdict on a case; reports show it, and every earlier one.",
+    ),
+    "export": LazyCommand("evals.commands.export:export_app", "Export suites to other eval tools."),
+    "record": LazyCommand(
+        "evals.record:record",
+        "Record a classify suite's Claude calls to a cassette (real API, or --synthetic).",
+    ),
+    "cassettes": LazyCommand(
+        "evals.cassettes.cli:cassettes_app", "Check the recorded model calls."
+    ),
+}
+
+app = build_app(HARNESS_COMMANDS)
 
 
 def main() -> None:

@@ -4,8 +4,8 @@ Against the real API (ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL if set) the cass
 fixtures/cassettes/real/suites/NAME.yaml; with --synthetic ANSWERS the loopback server answers
 and it goes to fixtures/cassettes/synthetic/suites/NAME.yaml. The suite is read minimally here
 (name, target, and each case's id, message, project and history); scoring is `converse eval`.
-The cassette is replaced only when every call succeeded; otherwise the command exits 1 naming
-the failed cases, and the cassette that was there stays as it was.
+The cassette is replaced only when every call succeeded; otherwise the command exits 3 (a
+provider failed) naming the failed cases, and the cassette that was there stays as it was.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from evals.cassettes.stale import relative
 from pipeline.cli.common import console, handles_errors
 from pipeline.config import PROJECT_ROOT
 from pipeline.domain import HistoryTurn, Role
-from pipeline.errors import ConverseError
+from pipeline.errors import ConverseError, ProviderError
 from pipeline.prompting import default_library
 from pipeline.providers.base import ClassifyRequest
 
@@ -169,7 +169,7 @@ def record(
                 console.print(f"  {case.id}: {detail}", markup=False, highlight=False)
             calls = len(session.cassette.requests)
         if failed:
-            raise ConverseError(
+            raise ProviderError(
                 f"{len(failed)} of {len(cases)} calls failed ({', '.join(failed)}); "
                 f"{relative(cassette)} was left as it was",
                 f"fix the cause and re-run `{rerecord}`",

@@ -1,54 +1,81 @@
-"""`converse bench NAME`: benchmarks that print medians and ratios measured in one run."""
+"""`converse bench NAME`: benchmarks that print medians and ratios measured in one run.
+
+Each prints every figure beside its target and verdict (evals/bench/targets.py); with
+`--check` it exits 1 when a figure misses. A benchmark's module is imported only when it runs.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
-from evals.bench import eval as eval_bench
-from evals.bench import local as local_bench
-from evals.bench import output, turn
-from evals.bench import search as search_bench
+from pipeline.cli.exits import EXIT_CHECK
 
-bench_app = typer.Typer(help="Benchmarks (medians and ratios from one run).", no_args_is_help=True)
+bench_app = typer.Typer(
+    help="Benchmarks (medians and ratios from one run, with verdicts).", no_args_is_help=True
+)
+
+JsonOption = typer.Option(False, "--json", help="Print one JSON object.")
+CheckOption = typer.Option(False, "--check", help="Exit 1 when a figure misses its target.")
+
+
+def _report(
+    name: str, figures: dict[str, Any], as_json: bool, check: bool, targets: str | None = None
+) -> None:
+    from evals.bench.output import report
+
+    if not report(name, figures, as_json, targets) and check:
+        raise typer.Exit(EXIT_CHECK)
 
 
 @bench_app.command("turn")
 def bench_turn(
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    as_json: bool = JsonOption,
+    check: bool = CheckOption,
     turns: int = typer.Option(1000, help="Measured turns."),
     assertions: int = typer.Option(10_000, help="Committed personal assertions of the person."),
 ) -> None:
     """Per-turn pipeline overhead (scripted provider, SQLite) and memory-load scaling."""
-    output.report("turn", turn.run(turns=turns, assertions=assertions), as_json, turn.TARGETS)
+    from evals.bench import turn
+
+    _report("turn", turn.run(turns=turns, assertions=assertions), as_json, check)
 
 
 @bench_app.command("eval")
 def bench_eval(
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    as_json: bool = JsonOption,
+    check: bool = CheckOption,
     cases: int = typer.Option(1_000, help="Cases over scripted answers (throughput)."),
     latency_cases: int = typer.Option(160, help="Cases on the fixed-latency provider."),
     latency_ms: float = typer.Option(200.0, help="The fixed provider latency."),
     concurrency: int = typer.Option(16, help="Concurrency for the fixed-latency run."),
 ) -> None:
     """Eval runner overhead: scripted throughput, and concurrency against a fixed latency."""
+    from evals.bench import eval as eval_bench
+
     figures = eval_bench.run(
         cases=cases, latency_cases=latency_cases, latency_ms=latency_ms, concurrency=concurrency
     )
-    output.report("eval", figures, as_json, eval_bench.TARGETS)
+    _report("eval", figures, as_json, check)
 
 
 @bench_app.command("local")
 def bench_local(
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    as_json: bool = JsonOption,
+    check: bool = CheckOption,
     n: int = typer.Option(300, help="Measured classifications (after warm-up)."),
 ) -> None:
     """Local classifier: median ms per message after warm-up; model load time on its own."""
-    output.report("local", local_bench.run(n=n), as_json, local_bench.TARGETS)
+    from evals.bench import local as local_bench
+
+    _report("local", local_bench.run(n=n), as_json, check)
 
 
 @bench_app.command("search")
 def bench_search(
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    as_json: bool = JsonOption,
+    check: bool = CheckOption,
     n: int | None = typer.Option(
         None, help="Stored embeddings searched by every query (default 100,000; 10,000 cold)."
     ),
@@ -59,12 +86,27 @@ def bench_search(
 ) -> None:
     """Semantic memory search: p95 ms per query over n stored embeddings, and recall@5; with
     --cold, the time and peak memory of a first search that must embed every fact."""
+    from evals.bench import search as search_bench
+
     if cold:
         figures = search_bench.run_cold(n=n or 10_000, show_progress=not as_json)
-        output.report("search", figures, as_json, search_bench.COLD_TARGETS)
+        _report("search", figures, as_json, check, targets="search_cold")
         return
-    figures = search_bench.run(n=n or 100_000, queries=queries)
-    output.report("search", figures, as_json, search_bench.TARGETS)
+    _report("search", search_bench.run(n=n or 100_000, queries=queries), as_json, check)
+
+
+@bench_app.command("cli")
+def bench_cli(
+    as_json: bool = JsonOption,
+    check: bool = CheckOption,
+    runs: int = typer.Option(5, min=1, help="Fresh processes per command (the median is kept)."),
+) -> None:
+    """Cold start: wall time of `converse --help`, `memory list` and one `chat -m` turn, each in
+    fresh processes, beside `python -c pass`."""
+    from evals.bench import cli as cli_bench
+    from pipeline.cli.common import handles_errors
+
+    _report("cli", handles_errors(cli_bench.run)(runs=runs), as_json, check)
 
 
 __all__ = ["bench_app"]

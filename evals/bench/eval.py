@@ -22,8 +22,6 @@ from pipeline.providers.base import ClassifyRequest, RespondRequest
 from pipeline.providers.registry import Providers
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
 
-TARGETS = {"cases_per_s": "≥ 200", "overhead_ratio": "≤ 1.3"}
-
 
 def _suite_file(folder: Path, name: str, n: int) -> Path:
     cases = [

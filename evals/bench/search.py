@@ -254,7 +254,3 @@ def run(
         "store_s": round(store_s, 3),
         "index_s": round(index_s, 3),
     }
-
-
-TARGETS = {"p95_ms": "≤ 20", "recall_at_5": "≥ 0.95 (1.0: exact)"}
-COLD_TARGETS = {"cold_s": "≤ 60 (2 cores)", "peak_mb": "printed"}

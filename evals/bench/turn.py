@@ -9,7 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import insert, update
 
 from pipeline.clock import utcnow
 from pipeline.converse import converse
@@ -18,7 +18,7 @@ from pipeline.memory.block import load_personal_memory
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
 from pipeline.store import Store, open_store
 from pipeline.store.people import create_person, create_project
-from pipeline.store.tables import AssertionRow
+from pipeline.store.tables import AssertionRow, EngagementRow
 
 MESSAGE = "What should I plant next to the tomatoes?"
 
@@ -40,6 +40,12 @@ def seed_memory(store: Store, engagement_id: int, n: int) -> None:
     ]
     with store.write() as session:
         session.execute(insert(AssertionRow), rows)
+        # numbers are handed out from here, so a later fact must not reuse #1..#n
+        session.execute(
+            update(EngagementRow)
+            .where(EngagementRow.id == engagement_id)
+            .values(last_display_number=n)
+        )
 
 
 def _person_with_memory(store: Store, name: str, n: int) -> int:
@@ -98,6 +104,3 @@ def run(turns: int = 1000, assertions: int = 10_000, warmup: int = 50) -> dict[s
         "n": turns,
         "assertions": assertions,
     }
-
-
-TARGETS = {"median_ms": "≤ 2", "p99_ms": "≤ 10", "memory_load_ratio": "≤ 1.5"}

@@ -11,6 +11,7 @@ from evals.cassettes.check import CassetteStatus, check_cassettes
 from evals.cassettes.config import cassettes_dir
 from evals.cassettes.stale import relative
 from pipeline.cli.common import console, handles_errors
+from pipeline.cli.exits import EXIT_CHECK
 from pipeline.prompting import default_library
 
 cassettes_app = typer.Typer(help="Check the recorded model calls.", no_args_is_help=True)
@@ -71,4 +72,4 @@ def cassettes_check(
             highlight=False,
         )
     if bad:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_CHECK)

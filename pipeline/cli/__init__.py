@@ -4,35 +4,45 @@ from __future__ import annotations
 
 import typer
 
-from pipeline.cli.chat import chat
 from pipeline.cli.claude import claude_options
-from pipeline.cli.db import db_app
-from pipeline.cli.demo import demo
-from pipeline.cli.memory import memory_app
-from pipeline.cli.notes import notes_app
-from pipeline.cli.people import person_app, project_app
-from pipeline.cli.prompts import prompts_app
-from pipeline.cli.search import search
+from pipeline.cli.lazy import LazyCommand, lazy_group
+
+# Each command's module is imported only when that command runs (see pipeline/cli/lazy.py).
+COMMANDS: dict[str, LazyCommand] = {
+    "chat": LazyCommand(
+        "pipeline.cli.chat:chat",
+        "Talk to the companion; after each reply, see what changed in memory.",
+    ),
+    "demo": LazyCommand(
+        "pipeline.cli.demo:demo",
+        "Walk a scripted conversation offline and print personal memory after each turn.",
+    ),
+    "search": LazyCommand(
+        "pipeline.cli.search:search",
+        "Find held and committed memories by meaning; score = 0.7 similarity + 0.3 recency.",
+    ),
+    "memory": LazyCommand("pipeline.cli.memory:memory_app", "Inspect and manage personal memory."),
+    "notes": LazyCommand("pipeline.cli.notes:notes_app", "Inspect and manage a project's notes."),
+    "person": LazyCommand("pipeline.cli.people:person_app", "Create and list people."),
+    "project": LazyCommand(
+        "pipeline.cli.people:project_app", "Create and list a person's projects."
+    ),
+    "db": LazyCommand("pipeline.cli.db:db_app", "Database migrations."),
+    "prompts": LazyCommand(
+        "pipeline.cli.prompts:prompts_app", "List, show and diff the prompt templates."
+    ),
+}
 
 
-def build_app() -> typer.Typer:
-    """The Typer app with every pipeline command group."""
-    app = typer.Typer(
+def build_app(extra: dict[str, LazyCommand] | None = None) -> typer.Typer:
+    """The Typer app with every pipeline command group, and `extra` commands after them."""
+    return typer.Typer(
         help="converse-harness: a memory-keeping companion and the harness around it.",
         no_args_is_help=True,
         pretty_exceptions_enable=False,
         callback=claude_options,
+        cls=lazy_group({**COMMANDS, **(extra or {})}),
     )
-    app.command("chat")(chat)
-    app.command("demo")(demo)
-    app.command("search")(search)
-    app.add_typer(memory_app, name="memory")
-    app.add_typer(notes_app, name="notes")
-    app.add_typer(person_app, name="person")
-    app.add_typer(project_app, name="project")
-    app.add_typer(db_app, name="db")
-    app.add_typer(prompts_app, name="prompts")
-    return app
 
 
-__all__ = ["build_app"]
+__all__ = ["COMMANDS", "LazyCommand", "build_app"]

@@ -7,17 +7,20 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
+from pipeline.cli.exits import EXIT_USAGE, exit_code
 from pipeline.config import fixtures_dir
 from pipeline.errors import ConverseError, InvalidMessage
-from pipeline.providers.registry import Providers, make_providers
 from pipeline.store import Store, open_store
 from pipeline.text import check_text, printable
+
+if TYPE_CHECKING:
+    from pipeline.providers.registry import Providers
 
 # No :emoji: codes: people's text must print as typed.
 console = Console(emoji=False)
@@ -56,21 +59,25 @@ def shown(text: object) -> str:
     return escape(printable(str(text)))
 
 
-def fail(message: str, code: int = 1) -> typer.Exit:
+def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
     """Print a one-line error and return the exit to raise."""
     err_console.print(f"[bold red]error:[/] {shown(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
 def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
-    """Turn ConverseError into one line on stderr and exit code 1."""
+    """Turn ConverseError into one line on stderr and its exit code (pipeline/cli/exits.py).
+
+    The one error translator of the CLI: every command, the harness's included, goes through
+    it, so the same kind of error exits with the same code everywhere.
+    """
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return func(*args, **kwargs)
         except ConverseError as exc:
-            raise fail(exc.one_line()) from None
+            raise fail(exc.one_line(), exit_code(exc)) from None
 
     return wrapper
 
@@ -87,6 +94,8 @@ def default_script() -> Path:
 
 def providers_for(name: str | None, script: Path | None = None, **options: Any) -> Providers:
     """Build the named providers (default: claude with a key, else local)."""
+    from pipeline.providers.registry import make_providers  # the pipeline: only when a turn runs
+
     chosen = (
         name
         or os.environ.get("CONVERSE_PROVIDER")

@@ -18,6 +18,7 @@ from pipeline.cli.common import (
     shown,
     store_for,
 )
+from pipeline.cli.exits import EXIT_CHECK
 from pipeline.clock import utcnow
 from pipeline.domain import Assertion
 from pipeline.memory import load_personal_memory, manage
@@ -157,7 +158,7 @@ def confirm_erase(targets: list[Assertion], tag: str) -> None:
     listing = "; ".join(f"{tag}{a.display_number} {printable(a.content)}" for a in targets)
     if not typer.confirm(f"Permanently erase {listing}? This cannot be undone"):
         console.print("Nothing erased.")
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_CHECK)
 
 
 def report_erasure(done: manage.Erasure) -> None:

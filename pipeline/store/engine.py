@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import zlib
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
@@ -21,12 +18,17 @@ from sqlalchemy.orm import Session
 from pipeline.config import DEFAULT_DB_URL, database_url
 from pipeline.errors import SchemaOutdated, StoreUnavailable
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 T = TypeVar("T")
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
 
 def alembic_config(url: str) -> Config:
     """An Alembic config pointing at the packaged migrations."""
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
     cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
@@ -35,9 +37,33 @@ def alembic_config(url: str) -> Config:
 
 def head_revision() -> str:
     """The newest migration the code knows."""
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
     assert head is not None
     return head
+
+
+_REVISION = re.compile(r'^(down_revision|revision) = "([^"]+)"$', re.MULTILINE)
+
+
+def _head_from_files() -> str | None:
+    """The newest migration, read from the files' `revision =` lines without Alembic.
+
+    Importing Alembic costs more than the rest of opening a store, and a database at the
+    newest migration (every everyday command) needs only this name. None when the files do
+    not have the plain form, and Alembic is asked instead.
+    """
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (MIGRATIONS_DIR / "versions").glob("*.py"):
+        found = dict(_REVISION.findall(path.read_text(encoding="utf-8")))
+        if "revision" not in found:
+            return None
+        revisions.add(found["revision"])
+        parents.update([found["down_revision"]] if "down_revision" in found else [])
+    heads = revisions - parents
+    return heads.pop() if len(heads) == 1 else None
 
 
 def _sqlite_hooks(engine: Engine) -> None:
@@ -222,11 +248,22 @@ class Store:
 def current_revision(engine: Engine) -> str | None:
     """The migration the database is at, or None for an empty database."""
     with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        # What Alembic's MigrationContext reads, without importing Alembic.
+        if not inspect(conn).has_table("alembic_version"):
+            return None
+        rows = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    if len(rows) > 1:
+        raise SchemaOutdated(
+            f"the database records {len(rows)} migrations at once ({', '.join(rows)})",
+            "point CONVERSE_DB_URL at a converse database",
+        )
+    return rows[0] if rows else None
 
 
 def upgrade(url: str | None = None) -> tuple[str | None, str]:
     """Migrate the database to the newest revision; returns (before, after)."""
+    from alembic import command
+
     url = url or database_url()
     engine = _make_engine(url)
     try:
@@ -261,8 +298,10 @@ def open_store(url: str | None = None) -> Store:
     url = url or database_url()
     engine = _make_engine(url)
     revision = _checked_revision(engine, url)
-    head = head_revision()
+    head = _head_from_files() or head_revision()
     if revision is None:
+        from alembic import command
+
         if inspect(engine).get_table_names():
             engine.dispose()
             raise SchemaOutdated(
@@ -275,6 +314,8 @@ def open_store(url: str | None = None) -> Store:
             command.upgrade(cfg, "head")
     elif revision != head:
         engine.dispose()
+        from alembic.script import ScriptDirectory
+
         known = {
             s.revision for s in ScriptDirectory.from_config(alembic_config(url)).walk_revisions()
         }

@@ -46,7 +46,7 @@ def suite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_recording_against_the_api_without_a_key_is_refused(suite: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["record", "--suite", str(suite), "--out", str(tmp_path / "out")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output == (
         "error: converse record calls the real Anthropic API and ANTHROPIC_API_KEY is not set — "
         "export ANTHROPIC_API_KEY=... (it never reaches a cassette), or pass --synthetic ANSWERS "
@@ -95,7 +95,7 @@ def test_suites_that_make_no_model_calls_are_not_recorded(tmp_path: Path) -> Non
     result = runner.invoke(
         app, ["record", "--suite", str(path), "--synthetic", str(synthetic_answers())]
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.startswith(
         "error: suite blocks targets memory_block; only classify suites are recorded"
     )
@@ -114,7 +114,7 @@ def _record(suite: Path, answers: Path, out: Path) -> Result:
     )
 
 
-def test_a_recording_whose_calls_fail_exits_1_and_keeps_the_good_cassette(
+def test_a_recording_whose_calls_fail_exits_3_and_keeps_the_good_cassette(
     suite: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "out"
@@ -126,7 +126,7 @@ def test_a_recording_whose_calls_fail_exits_1_and_keeps_the_good_cassette(
 
     result = _record(suite, failing, out)
 
-    assert result.exit_code == 1
+    assert result.exit_code == 3
     lines = result.output.splitlines()
     assert lines[:2] == [
         "  shellfish: error: the Messages API answered HTTP 529 overloaded_error: Overloaded",
@@ -146,6 +146,6 @@ def test_a_first_recording_that_fails_writes_no_cassette(suite: Path, tmp_path: 
 
     result = _record(suite, failing, tmp_path / "out")
 
-    assert result.exit_code == 1
+    assert result.exit_code == 3
     folder = tmp_path / "out" / "synthetic" / "suites"
     assert not folder.exists() or list(folder.iterdir()) == []

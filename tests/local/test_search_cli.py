@@ -52,5 +52,5 @@ def test_search_refuses_a_bad_k(tmp_path: Path) -> None:
         build_app(),
         ["search", "-p", "ana", "--db-url", f"sqlite:///{tmp_path / 'c.db'}", "--k", "0", "x"],
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "--k must be at least 1" in result.output

@@ -57,7 +57,7 @@ def snapshot(url):
 
 def one_line_error(result):
     lines = [line for line in result.output.splitlines() if line.strip()]
-    assert result.exit_code != 0
+    assert result.exit_code == 2, result.output  # bad input: pipeline/cli/exits.py
     assert len(lines) == 1, result.output
     return lines[0]
 

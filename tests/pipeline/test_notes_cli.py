@@ -92,7 +92,7 @@ def every_row(url):
 
 def one_line_error(result):
     lines = [line for line in result.output.splitlines() if line.strip()]
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output
     assert len(lines) == 1, result.output
     return lines[0]
 

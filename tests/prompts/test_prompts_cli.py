@@ -70,7 +70,7 @@ def test_diff_prints_a_unified_diff(prompts: Path) -> None:
 
 def test_an_unknown_version_is_one_line_naming_what_exists(prompts: Path) -> None:
     result = runner.invoke(app, ["prompts", "show", "persona", "v9"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output == (
         f"error: no prompt persona/v9 under {prompts} — versions of persona: v1, v2\n"
     )
@@ -78,7 +78,7 @@ def test_an_unknown_version_is_one_line_naming_what_exists(prompts: Path) -> Non
 
 def test_render_of_a_family_that_needs_a_turn_says_so(prompts: Path) -> None:
     result = runner.invoke(app, ["prompts", "show", "instructions/error", "--render"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.splitlines()[-1] == (
         "error: instructions/error needs a turn's data to render — see its snapshot in "
         "tests/prompts, or drop --render to read the source"

@@ -1,66 +1,40 @@
 """The Claude providers: the anthropic SDK's Messages API for classifying and replying.
 
 Settings come from options, then the environment (see `settings.ENV_VARS`); the API key is
-required and is never logged.
+required and is never logged. The SDK takes about a second to import, so the names that need
+it load on first use: reading settings (as every `converse` command does) stays cheap.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
-import anthropic
-import httpx2
-from anthropic import MiddlewareInput
-
-from pipeline.prompting import PromptLibrary, default_library
-from pipeline.providers.claude.classifier import TOOL_NAME, ClaudeClassifier, tool_definition
-from pipeline.providers.claude.responder import ClaudeResponder
 from pipeline.providers.claude.settings import ENV_VARS, ClaudeSettings
-from pipeline.providers.claude.wire import PROMPTS_HEADER, parse_prompts_header
-from pipeline.providers.registry import Providers
+
+if TYPE_CHECKING:
+    from pipeline.providers.claude.classifier import TOOL_NAME, ClaudeClassifier, tool_definition
+    from pipeline.providers.claude.client import claude_providers, make_client
+    from pipeline.providers.claude.responder import ClaudeResponder
+    from pipeline.providers.claude.wire import PROMPTS_HEADER, parse_prompts_header
+
+_LAZY = {
+    "TOOL_NAME": "classifier",
+    "ClaudeClassifier": "classifier",
+    "tool_definition": "classifier",
+    "claude_providers": "client",
+    "make_client": "client",
+    "ClaudeResponder": "responder",
+    "PROMPTS_HEADER": "wire",
+    "parse_prompts_header": "wire",
+}
 
 
-def make_client(
-    settings: ClaudeSettings,
-    *,
-    middleware: Sequence[MiddlewareInput] = (),
-    http_client: httpx2.Client | None = None,
-) -> anthropic.Anthropic:
-    """An SDK client with the settings' key, base URL, timeout and retries."""
-    return anthropic.Anthropic(
-        api_key=settings.require_key(),
-        base_url=settings.base_url,
-        timeout=settings.timeout,
-        max_retries=settings.max_retries,
-        middleware=list(middleware) or None,
-        http_client=http_client,
-    )
-
-
-def claude_providers(
-    *,
-    library: PromptLibrary | None = None,
-    middleware: Sequence[MiddlewareInput] = (),
-    http_client: httpx2.Client | None = None,
-    **options: Any,
-) -> Providers:
-    """The Claude classifier and responder sharing one client.
-
-    `options` are ClaudeSettings fields (classifier_model, timeout, max_retries, base_url,
-    api_key, ...); None means "use the environment or the default". `middleware` and
-    `http_client` go to the SDK client unchanged.
-    """
-    settings = ClaudeSettings.from_env(**options)
-    client = make_client(settings, middleware=middleware, http_client=http_client)
-    library = library or default_library()
-    return Providers(
-        classifier=ClaudeClassifier(client, settings, library),
-        responder=ClaudeResponder(client, settings),
-        label=(
-            f"claude ({settings.classifier_model} classifies, {settings.responder_model} replies)"
-        ),
-    )
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
 
 
 __all__ = [

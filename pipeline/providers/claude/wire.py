@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-
-from anthropic.types import MessageParam, TextBlockParam
+from typing import TYPE_CHECKING
 
 from pipeline.assemble import AssembledPrompt
 from pipeline.domain import HistoryTurn, PromptRef, Role
+
+if TYPE_CHECKING:  # the SDK's types only: reading a cassette's header needs no SDK
+    from anthropic.types import MessageParam, TextBlockParam
 
 # Every request names the templates that produced it, so a recorded exchange (a cassette) can
 # be checked against the current templates without re-running anything.

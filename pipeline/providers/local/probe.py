@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from scipy.optimize import minimize
 
 Matrix = npt.NDArray[np.float32]
 
@@ -29,6 +28,9 @@ def design(embeddings: Matrix, cues: Matrix) -> Matrix:
 
 def fit(inputs: Matrix, labels: npt.NDArray[np.int64], n_classes: int, l2: float = L2) -> Matrix:
     """Weights of shape (features, classes) minimising cross-entropy plus an L2 penalty."""
+    # Only when the examples are embedded anew; a turn reads cached weights and skips SciPy.
+    from scipy.optimize import minimize
+
     n, d = inputs.shape
     x = inputs.astype(np.float64)
     onehot = np.eye(n_classes)[labels]

@@ -1,0 +1,68 @@
+"""Every benchmark's targets, in one table (docs/benchmarks.md lists the same).
+
+A figure with a target gets a verdict beside it, `pass` or `miss`; `converse bench NAME
+--check` exits 1 when any figure misses. Figures not named here are printed without one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+
+@dataclass(frozen=True)
+class Target:
+    """A bound on one figure: at most (`<=`) or at least (`>=`) `value`."""
+
+    op: Literal["<=", ">="]
+    value: float
+    unit: str = ""
+
+    def met(self, figure: float) -> bool:
+        """Whether the measured figure is within the bound."""
+        return figure <= self.value if self.op == "<=" else figure >= self.value
+
+    def __str__(self) -> str:
+        sign = "≤" if self.op == "<=" else "≥"
+        return f"{sign} {self.value:,g}{' ' + self.unit if self.unit else ''}"
+
+
+# Keyed by benchmark (as `converse bench NAME` names it; `search_cold` is `search --cold`),
+# then by the figure's JSON key. Targets hold on this project's 2-core build machine.
+TARGETS: dict[str, dict[str, Target]] = {
+    "turn": {
+        "median_ms": Target("<=", 2, "ms"),
+        "p99_ms": Target("<=", 10, "ms"),
+        "memory_load_ratio": Target("<=", 1.5),
+    },
+    "local": {
+        "median_ms": Target("<=", 5, "ms"),
+        "load_s": Target("<=", 1.0, "s"),
+    },
+    "search": {
+        "p95_ms": Target("<=", 20, "ms"),
+        "recall_at_5": Target(">=", 0.95),
+    },
+    "search_cold": {
+        "cold_s": Target("<=", 60, "s"),
+    },
+    "eval": {
+        "cases_per_s": Target(">=", 200),
+        "overhead_ratio": Target("<=", 1.3),
+    },
+    "cli": {
+        "help_ms": Target("<=", 300, "ms"),
+        "list_ms": Target("<=", 500, "ms"),
+        "chat_turn_ms": Target("<=", 2_500, "ms"),
+    },
+}
+
+
+def verdicts(bench: str, figures: dict[str, object]) -> dict[str, str]:
+    """`pass` or `miss` for every figure of `bench` that has a target."""
+    out: dict[str, str] = {}
+    for key, target in TARGETS[bench].items():
+        value = figures.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            out[key] = "pass" if target.met(float(value)) else "miss"
+    return out

@@ -1,0 +1,83 @@
+"""Start-up: help and everyday commands import no SDK, model runtime or report library."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from evals.cli import HARNESS_COMMANDS, app
+from pipeline.cli import COMMANDS
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = ("anthropic", "torch", "pandas", "matplotlib", "onnxruntime", "scipy", "tokenizers")
+
+# Runs the console script's app in a fresh interpreter, then names the heavy modules loaded.
+PROBE = """
+import json, sys
+from evals.cli import app
+try:
+    app(sys.argv[1:], prog_name="converse")
+except SystemExit as exc:
+    code = exc.code
+heavy = {heavy!r}
+sys.stderr.write(json.dumps({{"code": code, "loaded": [m for m in heavy if m in sys.modules]}}))
+"""
+
+
+def _loaded(args: list[str], db_url: str) -> dict[str, object]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "CONVERSE_DB_URL": db_url,
+        "CONVERSE_PROVIDER": "local",
+    }
+    env.pop("ANTHROPIC_API_KEY", None)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(heavy=HEAVY), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    result: dict[str, object] = json.loads(done.stderr.strip().splitlines()[-1])
+    return result
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["person", "list"],
+        ["memory", "list", "--person", "Ana"],
+        ["memory", "--help"],
+        ["chat", "--help"],
+    ],
+)
+def test_everyday_commands_load_no_heavy_library(args: list[str], tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'start.db'}"
+    assert _loaded(["person", "add", "Ana"], url) == {"code": 0, "loaded": []}
+    assert _loaded(args, url) == {"code": 0, "loaded": []}
+
+
+def test_help_lists_every_command_with_its_own_help() -> None:
+    """The one-line help kept beside each lazy command is the command's own first line."""
+    result = CliRunner().invoke(app, ["--help"])
+    assert result.exit_code == 0
+    for name, entry in {**COMMANDS, **HARNESS_COMMANDS}.items():
+        real = entry.load(name)
+        assert (real.help or "").splitlines()[0] == entry.help, name
+        assert name in result.output
+
+
+def test_newest_migration_read_without_alembic_matches_alembic() -> None:
+    from pipeline.store.engine import _head_from_files, head_revision
+
+    assert _head_from_files() == head_revision()
