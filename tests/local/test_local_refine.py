@@ -104,6 +104,11 @@ def test_correction_body_drops_markers_and_asides() -> None:
             "well, only tree nuts — peanuts don't bother me",
             "You're allergic to tree nuts",
         ),
+        (
+            "Your mother-in-law is visiting for two weeks in July",
+            "three weeks, not two",
+            "Your mother-in-law is visiting for three weeks in July",
+        ),
     ],
 )
 def test_value_number_word_time_narrowing_and_identifier_corrections(

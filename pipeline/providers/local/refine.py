@@ -180,6 +180,19 @@ def _find_words(fact: str, phrase: str) -> tuple[int, int] | None:
     return None
 
 
+def _over_repeated(fact: str, span: tuple[int, int], value: str) -> tuple[int, int]:
+    """The span stretched over words after it that the value already ends with: "two" in
+    "for two weeks in July" replaced by "three weeks" takes "two weeks" with it."""
+    tail = [w.lower() for w in _WORD.findall(value)][1:]
+    after = list(_WORD.finditer(fact[span[1] :]))
+    end = span[1]
+    for i, word in enumerate(tail):
+        if i >= len(after) or after[i].group(0).lower() != word:
+            break
+        end = span[1] + after[i].end()
+    return span[0], end
+
+
 def _replace(fact: str, span: tuple[int, int], value: str) -> str:
     return _clean(fact[: span[0]] + value + fact[span[1] :])
 
@@ -346,7 +359,8 @@ def refine_fact(fact: str, reply: str) -> str:
         if found:
             span = _find_words(fact, _clean(found.group("y")))
             if span is not None:
-                return _replace(fact, span, _value(found.group("x")))
+                value = _value(found.group("x"))
+                return _replace(fact, _over_repeated(fact, span, value), value)
             body = _clean(found.group("x"))
             break
     ends = _last_number(fact, body)
