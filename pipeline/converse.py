@@ -123,11 +123,10 @@ def converse(
 ) -> TurnOutcome:
     """Run one turn end to end and persist it; bad input raises before anything is stored.
 
-    `embedder` gives forget_about_me semantic matching; by default a classifier that carries
-    one (the local provider) lends it, and others leave matching to keywords.
+    `embedder` gives forget_about_me and recall semantic matching: callers pass the one their
+    provider declares (`Providers.embedder`); without one, matching is by keywords.
     """
     text = check_message(message)
-    embedder = embedder if embedder is not None else _embedder_of(classifier)
     library = library or default_library()
     started = time.perf_counter()
     found_person, found_project = _resolve(store, person, project)
@@ -245,11 +244,6 @@ def _stating_turns(
     if not stated_before(stored, prior_companion):
         return []
     return last_turn_ids(session, person_id, engagement_id, 2)
-
-
-def _embedder_of(classifier: Classifier) -> Embedder | None:
-    found = getattr(classifier, "embedder", None)
-    return found if isinstance(found, Embedder) else None
 
 
 def _classifier_meta(classified: ClassifiedIntent) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from evals.dataset import load_suite
 from evals.runner import RunConfig, run_eval
 from pipeline.domain import ClassifiedIntent
 from pipeline.providers.base import ClassifyRequest, RespondRequest
-from pipeline.providers.registry import Providers
+from pipeline.providers.registry import ProviderOptions, Providers, ProviderSpec
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
 
 
@@ -68,7 +68,7 @@ class FixedLatency:
         raise NotImplementedError
 
 
-def _scripted_factory(n: int) -> Any:
+def _scripted_registry(n: int) -> dict[str, ProviderSpec]:
     entries = [
         ScriptEntry(
             message=f"I prefer working in the mornings, variant {i}",
@@ -79,21 +79,26 @@ def _scripted_factory(n: int) -> Any:
     ]
     provider = ScriptedProvider(entries)
 
-    def factory(name: str, **_: Any) -> Providers:
-        return Providers(provider, provider, "scripted (fixture answers, not a model)")
-
-    return factory
-
-
-def _latency_factory(seconds: float) -> Any:
-    provider = FixedLatency(seconds)
-
-    def factory(name: str, **_: Any) -> Providers:
+    def factory(options: ProviderOptions) -> Providers:
         return Providers(
-            provider, provider, f"fixed-latency ({seconds * 1000:.0f} ms sleep, not a model)"
+            provider, provider, "scripted (fixture answers, not a model)", model=provider.model
         )
 
-    return factory
+    return {"scripted": ProviderSpec("scripted", factory, "scripted answers")}
+
+
+def _latency_registry(seconds: float) -> dict[str, ProviderSpec]:
+    provider = FixedLatency(seconds)
+
+    def factory(options: ProviderOptions) -> Providers:
+        return Providers(
+            provider,
+            provider,
+            f"fixed-latency ({seconds * 1000:.0f} ms sleep, not a model)",
+            model=provider.model,
+        )
+
+    return {"fixed-latency": ProviderSpec("fixed-latency", factory, "a sleep, not a model")}
 
 
 def run(
@@ -111,7 +116,7 @@ def run(
             RunConfig([throughput], ["scripted"], concurrency=4),
             root=root,
             progress=False,
-            factory=_scripted_factory(cases),
+            registry=_scripted_registry(cases),
         )
         throughput_s = time.perf_counter() - started
         assert out.tally.passed == cases, out.tally
@@ -122,7 +127,7 @@ def run(
             RunConfig([slow], ["fixed-latency"], concurrency=concurrency, use_cache=False),
             root=root,
             progress=False,
-            factory=_latency_factory(latency_ms / 1000),
+            registry=_latency_registry(latency_ms / 1000),
         )
         wall = time.perf_counter() - started
         assert out.tally.passed == latency_cases, out.tally

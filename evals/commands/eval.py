@@ -27,15 +27,14 @@ from evals.runner import (
 from evals.runner.results import RUN_META, check_run_id, new_run_id
 from pipeline.cli.common import default_script, shown
 from pipeline.errors import ConverseError
-from pipeline.providers.registry import PROVIDER_NAMES
+from pipeline.providers.registry import (
+    PROVIDER_NAMES,
+    check_prompt_families,
+    default_provider,
+    spec_of,
+)
 
-
-def default_providers() -> list[str]:
-    """CONVERSE_PROVIDER, else claude with ANTHROPIC_API_KEY, else local (offline)."""
-    chosen = os.environ.get("CONVERSE_PROVIDER")
-    if chosen:
-        return [chosen]
-    return ["claude" if os.environ.get("ANTHROPIC_API_KEY") else "local"]
+PROVIDER_HELP = f"{', '.join(PROVIDER_NAMES)}; repeat. Default: claude with a key, else local."
 
 
 def summary_table(groups: list[GroupResult], title: str) -> Table:
@@ -70,16 +69,15 @@ def summary_table(groups: list[GroupResult], title: str) -> Table:
     return table
 
 
-def _check_providers(names: list[str]) -> None:
+def _check_providers(names: list[str], variants: list[dict[str, str]]) -> None:
+    """Unknown providers, and --prompt for a provider that does not read it, fail up front."""
+    families = {family for variant in variants for family in variant}
     for name in names:
-        if name not in PROVIDER_NAMES:
-            raise ConverseError(
-                f"unknown provider {name!r}", f"choose from: {', '.join(PROVIDER_NAMES)}"
-            )
+        check_prompt_families(name, families)
 
 
 def _replays(providers: list[str], cassette: Path | None, replay: bool | None) -> bool:
-    if "claude" not in providers or cassette is not None:
+    if not any(spec_of(p).uses_cassettes for p in providers) or cassette is not None:
         return False
     if replay is None:
         replay = not os.environ.get("ANTHROPIC_API_KEY")
@@ -103,7 +101,7 @@ def eval_command(
     provider: list[str] = typer.Option(
         [],
         "--provider",
-        help="local, claude or scripted; repeat. Default: claude with a key, else local.",
+        help=PROVIDER_HELP,
     ),
     prompt: list[str] = typer.Option(
         [],
@@ -169,12 +167,13 @@ def eval_command(
         check_run_id(existing)
     config: RunConfig | None = None
     if existing is None:
-        providers = list(dict.fromkeys(provider)) or default_providers()
-        _check_providers(providers)
+        providers = list(dict.fromkeys(provider)) or [default_provider()]
+        variants = parse_prompt_options(prompt)
+        _check_providers(providers, variants)
         config = RunConfig(
             suites=load_suites(suite),
             providers=providers,
-            variants=parse_prompt_options(prompt),
+            variants=variants,
             epochs=epochs,
             concurrency=concurrency,
             use_cache=not no_cache,

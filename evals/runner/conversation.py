@@ -112,6 +112,7 @@ class _Conversation:
             project=turn.project,
             library=self.bound.library,
             channel="eval",
+            embedder=self.bound.embedder,
             # one minute apart, so "newest" and relative times are the same on every run
             now=NOW + timedelta(minutes=index),
         )

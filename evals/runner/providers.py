@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-import hashlib
-import inspect
 import itertools
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import ConverseError
 from pipeline.prompting import PromptLibrary, default_library
-from pipeline.providers.base import Classifier, Responder
-from pipeline.providers.registry import Providers, make_providers
+from pipeline.providers.base import (
+    Classifier,
+    ProviderOptions,
+    Providers,
+    ProviderSpec,
+    Responder,
+)
+from pipeline.providers.registry import PROVIDER_NAMES, REGISTRY
+
+if TYPE_CHECKING:
+    from pipeline.memory.embeddings import Embedder
 
 # memory_block and forget_match exercise the pipeline's own code, not a model: they run once
 # under this provider name, whatever providers the run was given. forget_match also runs under
@@ -23,7 +30,8 @@ from pipeline.providers.registry import Providers, make_providers
 DETERMINISTIC = "pipeline"
 DETERMINISTIC_LABEL = "pipeline (deterministic code, no model)"
 
-Factory = Callable[..., Providers]
+# The provider table: the registry's, or stand-ins declared the same way (tests, benchmarks).
+Registry = Mapping[str, ProviderSpec]
 
 
 def variant_label(variant: Mapping[str, str]) -> str:
@@ -100,14 +108,8 @@ class Bound:
     library: PromptLibrary
     variant: dict[str, str] = field(default_factory=dict)
     cassette: str | None = None
-
-    @property
-    def embedder(self) -> Any:
-        """The embedding model a classifier lends the pipeline (forget matching), if any."""
-        from pipeline.memory.embeddings import Embedder
-
-        found = getattr(self.classifier, "embedder", None)
-        return found if isinstance(found, Embedder) else None
+    # The embedding model the provider lends the pipeline (forget matching), if any.
+    embedder: Embedder | None = None
 
 
 def _label(name: str, label: str, model: str) -> str:
@@ -119,56 +121,6 @@ def _label(name: str, label: str, model: str) -> str:
     return text
 
 
-def _code_hash(digest: Any, *objects: object) -> None:
-    """Every module beside the ones defining these objects (a provider's package)."""
-    folders: set[Path] = set()
-    for obj in objects:
-        try:
-            source = inspect.getsourcefile(type(obj))
-        except TypeError:
-            source = None
-        if source:
-            folders.add(Path(source).parent)
-        else:
-            digest.update(type(obj).__qualname__.encode())
-    for folder in sorted(folders):
-        for path in sorted(folder.glob("*.py")):
-            digest.update(path.read_bytes())
-
-
-def _data_files(name: str, script: Path | None) -> list[Path]:
-    """Data a provider's answers depend on besides its code."""
-    if name == "scripted":
-        return [script] if script is not None else []
-    if name == "local":
-        try:
-            from pipeline.providers.local.examples import examples_path
-        except ImportError:
-            return []
-        return [examples_path()]
-    return []
-
-
-def _fingerprint(name: str, providers: Providers, script: Path | None) -> str:
-    """What identifies a provider's behaviour beyond its model name and prompts.
-
-    A provider may declare `fingerprint` (a string, or a method returning one); otherwise it is
-    the hash of its package's code and the data files it reads, so editing the local
-    classifier or its examples never replays a stale cached answer.
-    """
-    declared = getattr(providers.classifier, "fingerprint", None)
-    if callable(declared):
-        declared = declared()
-    if isinstance(declared, str) and declared:
-        return declared
-    digest = hashlib.sha256()
-    _code_hash(digest, providers.classifier, providers.responder)
-    for path in _data_files(name, script):
-        if path.is_file():
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
 class ProviderPool:
     """Builds each (provider, variant) once, on first use, from any thread."""
 
@@ -176,14 +128,14 @@ class ProviderPool:
         self,
         script: Path | None = None,
         options: Mapping[str, Mapping[str, str]] | None = None,
-        factory: Factory = make_providers,
+        registry: Registry = REGISTRY,
         cassette: Path | None = None,
     ) -> None:
         self._script = script
         self._cassette = cassette
         self._stack = ExitStack()
         self._options = {k: dict(v) for k, v in (options or {}).items()}
-        self._factory = factory
+        self._registry = registry
         self._built: dict[tuple[str, str], Bound] = {}
         self._locks: dict[tuple[str, str], threading.Lock] = {}
         self._guard = threading.Lock()
@@ -200,6 +152,15 @@ class ProviderPool:
                 self._built[key] = self._build(name, dict(variant))
             return self._built[key]
 
+    def spec(self, name: str) -> ProviderSpec:
+        """What the provider called `name` declares before it is built."""
+        try:
+            return self._registry[name]
+        except KeyError:
+            raise ConverseError(
+                f"unknown provider {name!r}", f"choose one of: {', '.join(PROVIDER_NAMES)}"
+            ) from None
+
     def close(self) -> None:
         """Leave any cassette the providers were bound to."""
         self._stack.close()
@@ -208,13 +169,13 @@ class ProviderPool:
         library = default_library(variant)
         if name == DETERMINISTIC:
             return Bound(name, DETERMINISTIC_LABEL, "", "", None, None, library, variant)
-        providers = self._make(name, library, variant)
-        warm_up = getattr(providers.classifier, "warm_up", None)
-        if callable(warm_up):
-            warm_up()  # load a model now, not inside the first case's latency
-        model = str(getattr(providers.classifier, "model", "") or "")
-        cassette = self._cassette if name == "claude" else None
-        label = _label(name, providers.label, model)
+        spec = self.spec(name)
+        spec.check_prompt_families(variant)
+        cassette = self._cassette if spec.uses_cassettes else None
+        providers = self._make(spec, library, variant, cassette)
+        if providers.warm_up is not None:
+            providers.warm_up()  # load a model now, not inside the first case's latency
+        label = _label(name, providers.label, providers.model)
         if cassette is not None:
             synthetic = "synthetic" in cassette.parts or "synthetic" in cassette.name
             label += (
@@ -225,42 +186,39 @@ class ProviderPool:
         return Bound(
             name=name,
             label=label,
-            model=model,
-            fingerprint=_fingerprint(name, providers, self._script),
+            model=providers.model,
+            fingerprint=providers.fingerprint,
             classifier=providers.classifier,
             responder=providers.responder,
             library=library,
             variant=variant,
             cassette=str(cassette) if cassette is not None else None,
+            embedder=providers.embedder,
         )
 
-    def _make(self, name: str, library: PromptLibrary, variant: dict[str, str]) -> Providers:
-        options: dict[str, Any] = dict(self._options.get(name, {}))
-        if name == "scripted":
-            return self._factory(name, script=self._script, **options)
-        if name == "claude" and self._cassette is not None:
-            from evals.cassettes.session import cassette_claude
+    def _make(
+        self,
+        spec: ProviderSpec,
+        library: PromptLibrary,
+        variant: dict[str, str],
+        cassette: Path | None,
+    ) -> Providers:
+        settings: dict[str, Any] = dict(self._options.get(spec.name, {}))
+        if cassette is None:
+            options = ProviderOptions(settings=settings, library=library, script=self._script)
+            return spec.factory(options)
+        # Cassettes are recorded from the Claude wire format, the one provider declaring them.
+        from evals.cassettes.session import cassette_claude
 
-            session = self._stack.enter_context(
-                cassette_claude(
-                    self._cassette,
-                    mode="replay",
-                    rerecord=f"converse record (cassette {self._cassette})",
-                    library=library,
-                    overrides=variant,
-                    **options,
-                )
+        session = self._stack.enter_context(
+            cassette_claude(
+                cassette,
+                mode="replay",
+                rerecord=f"converse record (cassette {cassette})",
+                library=library,
+                overrides=variant,
+                **settings,
             )
-            providers: Providers = session.providers
-            return providers
-        try:
-            return self._factory(name, script=self._script, library=library, **options)
-        except TypeError as exc:
-            if "library" not in str(exc):
-                raise
-        if variant:
-            raise ConverseError(
-                f"the {name} provider does not take prompt versions",
-                "drop --prompt for this provider",
-            )
-        return self._factory(name, script=self._script, **options)
+        )
+        providers: Providers = session.providers
+        return providers

@@ -15,7 +15,7 @@ from evals.dataset.load import Suite, load_suite
 from evals.runner.cache import ResultCache
 from evals.runner.engine import Executor, RunConfig, Tally, WorkItem, execute, plan
 from evals.runner.gitinfo import git_state
-from evals.runner.providers import Factory, ProviderPool, variant_label
+from evals.runner.providers import DETERMINISTIC, ProviderPool, Registry, variant_label
 from evals.runner.results import (
     RESULTS,
     RUN_META,
@@ -28,7 +28,7 @@ from evals.runner.results import (
 from evals.runner.sandbox import Sandbox
 from evals.runner.summary import GroupResult, summarize
 from pipeline.errors import ConverseError
-from pipeline.providers.registry import make_providers
+from pipeline.providers.registry import REGISTRY
 
 CACHE_FILE = "cache/answers.sqlite"
 
@@ -128,17 +128,22 @@ def suite_cassette(suite: str) -> Path | None:
 
 
 def _phases(
-    config: RunConfig, todo: list[WorkItem], pool: ProviderPool, factory: Factory
+    config: RunConfig, todo: list[WorkItem], pool: ProviderPool, registry: Registry
 ) -> list[tuple[ProviderPool, list[WorkItem]]]:
     """Work grouped by the providers it needs.
 
-    A cassette patches the HTTP client for the whole process, so Claude replaying each suite's
-    own cassette runs one suite at a time, after everything else.
+    A cassette patches the HTTP client for the whole process, so a provider that declares
+    cassettes (Claude), replaying each suite's own cassette, runs one suite at a time, after
+    everything else.
     """
     if not config.replay:
         return [(pool, todo)]
-    replayed = [i for i in todo if i.provider == "claude"]
-    phases = [(pool, [i for i in todo if i.provider != "claude"])]
+
+    def _replayable(provider: str) -> bool:
+        return provider != DETERMINISTIC and pool.spec(provider).uses_cassettes
+
+    replayed = [i for i in todo if _replayable(i.provider)]
+    phases = [(pool, [i for i in todo if not _replayable(i.provider)])]
     for suite in dict.fromkeys(i.suite.name for i in replayed):
         cassette = suite_cassette(suite)
         if cassette is None:
@@ -147,7 +152,7 @@ def _phases(
                 f"record it: converse record --suite {suite} (needs ANTHROPIC_API_KEY, or "
                 "--synthetic ANSWERS), or set ANTHROPIC_API_KEY to run live",
             )
-        suite_pool = ProviderPool(config.script, config.provider_options, factory, cassette)
+        suite_pool = ProviderPool(config.script, config.provider_options, registry, cassette)
         phases.append((suite_pool, [i for i in replayed if i.suite.name == suite]))
     return phases
 
@@ -191,7 +196,7 @@ def run_eval(
     root: Path | None = None,
     progress: bool = True,
     console: Console | None = None,
-    factory: Factory = make_providers,
+    registry: Registry = REGISTRY,
     argv: list[str] | None = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
 ) -> RunOutcome:
@@ -214,7 +219,7 @@ def run_eval(
             "config": config_meta(config),
             "suite_info": _suite_info(config.suites),
         }
-    pool = ProviderPool(config.script, config.provider_options, factory, config.cassette)
+    pool = ProviderPool(config.script, config.provider_options, registry, config.cassette)
     items = plan(config, lambda name: _lends_embedder(pool, name))
     done = {row_key(r): r for r in run.latest_rows()}
     todo: list[WorkItem]
@@ -222,7 +227,7 @@ def run_eval(
         todo = [i for i in items if i.key in done and done[i.key]["status"] == "error"]
     else:
         todo = [i for i in items if i.key not in done]
-    phases = _phases(config, todo, pool, factory)
+    phases = _phases(config, todo, pool, registry)
     cache = (
         ResultCache((root or reports_dir()) / CACHE_FILE)
         if config.use_cache and not retry_errors

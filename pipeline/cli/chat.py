@@ -66,6 +66,7 @@ def chat(
             classifier=providers.classifier,
             responder=providers.responder,
             channel=channel,
+            embedder=providers.embedder,
         )
         show_turn(console, outcome, providers.label)
 

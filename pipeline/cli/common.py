@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -92,16 +91,13 @@ def default_script() -> Path:
     return fixtures_dir() / "scripted" / "demo.yaml"
 
 
-def providers_for(name: str | None, script: Path | None = None, **options: Any) -> Providers:
-    """Build the named providers (default: claude with a key, else local)."""
-    from pipeline.providers.registry import make_providers  # the pipeline: only when a turn runs
+def providers_for(name: str | None, script: Path | None = None, **settings: Any) -> Providers:
+    """Build the named providers (default: the registry's rule, see `default_provider`)."""
+    # the pipeline: only when a turn runs
+    from pipeline.providers.registry import ProviderOptions, default_provider, make_providers
 
-    chosen = (
-        name
-        or os.environ.get("CONVERSE_PROVIDER")
-        or ("claude" if os.environ.get("ANTHROPIC_API_KEY") else "local")
-    )
-    return make_providers(chosen, script=script or default_script(), **options)
+    options = ProviderOptions(settings=settings, script=script or default_script())
+    return make_providers(name or default_provider(), options)
 
 
 def is_interactive() -> bool:

@@ -15,7 +15,7 @@ from pipeline.cli.render import show_turn
 from pipeline.converse import converse
 from pipeline.errors import ConverseError
 from pipeline.memory.manage import personal_assertions
-from pipeline.providers.registry import make_providers
+from pipeline.providers.registry import ProviderOptions, make_providers
 from pipeline.store import open_store
 from pipeline.store.people import create_person, create_project, get_person
 
@@ -70,7 +70,7 @@ def demo(
         with store.write() as session:
             person = create_person(session, plan["person"])
             create_project(session, person, plan["project"], plan.get("seed", ""))
-        providers = make_providers("scripted", script=path)
+        providers = make_providers("scripted", ProviderOptions(script=path))
         console.rule(f"[bold]demo[/]: {shown(person.name)}, provider {shown(providers.label)}")
         for step in plan["messages"]:
             project = plan["project"] if step.get("project") else None
@@ -87,6 +87,7 @@ def demo(
                 classifier=providers.classifier,
                 responder=providers.responder,
                 channel="demo",
+                embedder=providers.embedder,
             )
             show_turn(console, outcome, providers.label)
             with store.read() as session:

@@ -1,40 +1,96 @@
-"""Build providers by name: scripted, local, claude."""
+"""The provider table: each name, its factory and what it declares (docs/providers.md).
+
+Factories import their package inside the function, so reading the table (every command that
+lists providers) loads no SDK or model, and no provider package imports this module.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+import os
+from collections.abc import Iterable, Mapping
 
 from pipeline.errors import ConverseError
-from pipeline.providers.base import Classifier, Responder
-from pipeline.providers.scripted import ScriptedProvider
+from pipeline.providers.base import ProviderOptions, Providers, ProviderSpec
 
-PROVIDER_NAMES = ("local", "claude", "scripted")
+__all__ = [
+    "PROVIDER_NAMES",
+    "REGISTRY",
+    "ProviderOptions",
+    "ProviderSpec",
+    "Providers",
+    "check_prompt_families",
+    "default_provider",
+    "make_providers",
+    "spec_of",
+]
+
+# Every family the assembled system prompt draws on (pipeline/assemble.py), and the classifier's.
+TEMPLATE_FAMILIES = (
+    "classifier",
+    "persona",
+    "engagement_context",
+    "personal_memory",
+    "cross_promotion",
+    "instructions",
+)
 
 
-@dataclass(frozen=True)
-class Providers:
-    """A classifier and a responder, with a label saying what they are."""
+def _local(options: ProviderOptions) -> Providers:
+    from pipeline.providers.local import local_providers
 
-    classifier: Classifier
-    responder: Responder
-    label: str
+    return local_providers(**options.settings)
 
 
-def make_providers(name: str, *, script: Path | None = None, **options: Any) -> Providers:
-    """The providers called `name`; options go to the provider's constructor."""
-    if name == "scripted":
-        if script is None:
-            raise ConverseError("the scripted provider needs a script", "pass --script PATH")
-        scripted = ScriptedProvider.from_file(script)
-        return Providers(scripted, scripted, "scripted (fixture answers, not a model)")
-    if name == "local":
-        from pipeline.providers.local import local_providers
+def _claude(options: ProviderOptions) -> Providers:
+    from pipeline.providers.claude import claude_providers
 
-        return local_providers(**options)
-    if name == "claude":
-        from pipeline.providers.claude import claude_providers
+    return claude_providers(library=options.library, **options.settings)
 
-        return claude_providers(**options)
-    raise ConverseError(f"unknown provider {name!r}", f"choose one of: {', '.join(PROVIDER_NAMES)}")
+
+def _scripted(options: ProviderOptions) -> Providers:
+    from pipeline.providers.scripted import scripted_providers
+
+    return scripted_providers(options.script)
+
+
+REGISTRY: dict[str, ProviderSpec] = {
+    spec.name: spec
+    for spec in (
+        ProviderSpec("local", _local, "all-MiniLM-L6-v2 intents and template replies, offline"),
+        ProviderSpec(
+            "claude",
+            _claude,
+            "the Anthropic Messages API",
+            prompt_families=TEMPLATE_FAMILIES,
+            uses_cassettes=True,
+        ),
+        ProviderSpec("scripted", _scripted, "answers read from a fixture, for tests"),
+    )
+}
+PROVIDER_NAMES = tuple(REGISTRY)
+
+
+def spec_of(name: str) -> ProviderSpec:
+    """The registered provider called `name`."""
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise ConverseError(
+            f"unknown provider {name!r}", f"choose one of: {', '.join(PROVIDER_NAMES)}"
+        ) from None
+
+
+def make_providers(name: str, options: ProviderOptions | None = None) -> Providers:
+    """Build the provider called `name`."""
+    return spec_of(name).factory(options or ProviderOptions())
+
+
+def default_provider(environ: Mapping[str, str] | None = None) -> str:
+    """CONVERSE_PROVIDER, else claude when ANTHROPIC_API_KEY is set, else local (offline)."""
+    env = os.environ if environ is None else environ
+    return env.get("CONVERSE_PROVIDER") or ("claude" if env.get("ANTHROPIC_API_KEY") else "local")
+
+
+def check_prompt_families(name: str, families: Iterable[str]) -> None:
+    """Refuse `--prompt` for a family the named provider does not read."""
+    spec_of(name).check_prompt_families(families)

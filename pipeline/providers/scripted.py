@@ -21,7 +21,13 @@ import yaml
 
 from pipeline.domain import ClassifiedIntent, Reply
 from pipeline.errors import ConverseError
-from pipeline.providers.base import ClassifyRequest, RespondRequest, degraded, validated
+from pipeline.providers.base import (
+    ClassifyRequest,
+    Providers,
+    RespondRequest,
+    degraded,
+    validated,
+)
 from pipeline.providers.replies import compose_reply
 
 NAME = "scripted"
@@ -108,3 +114,17 @@ class ScriptedProvider:
         entry = self._find(request.message, prior.intent if prior and prior.intent else None)
         text = entry.reply if entry is not None and entry.reply else compose_reply(request.route)
         return Reply(text=text, provider=NAME, model=self.model)
+
+
+def scripted_providers(script: Path | None) -> Providers:
+    """The scripted provider over the fixture at `script`; its answers depend on that file."""
+    if script is None:
+        raise ConverseError("the scripted provider needs a script", "pass --script PATH")
+    scripted = ScriptedProvider.from_file(script)
+    return Providers(
+        scripted,
+        scripted,
+        "scripted (fixture answers, not a model)",
+        model=scripted.model,
+        data_files=(script,),
+    )

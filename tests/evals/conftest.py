@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ import yaml
 
 from pipeline.domain import ClassifiedIntent
 from pipeline.providers.base import ClassifyRequest, RespondRequest
-from pipeline.providers.registry import Providers
+from pipeline.providers.registry import REGISTRY, ProviderOptions, Providers, ProviderSpec
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
 
 SCRIPT = {
@@ -149,8 +150,16 @@ def scripted() -> ScriptedProvider:
     )
 
 
-def factory_for(provider: Any, label: str = "counting (fixture answers, not a model)") -> Any:
-    def factory(name: str, **_: Any) -> Providers:
-        return Providers(provider, provider, label)
+def stand_in(
+    provider: Any,
+    label: str = "counting (fixture answers, not a model)",
+    embedder: Any = None,
+) -> dict[str, ProviderSpec]:
+    """The registry with every factory building `provider` (declaring its model and
+    `embedder`); what each provider declares before it is built is kept."""
 
-    return factory
+    def factory(options: ProviderOptions) -> Providers:
+        model = str(getattr(provider, "model", ""))
+        return Providers(provider, provider, label, model=model, embedder=embedder)
+
+    return {name: replace(spec, factory=factory) for name, spec in REGISTRY.items()}

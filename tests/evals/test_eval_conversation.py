@@ -15,7 +15,7 @@ from evals.dataset.conversation import ConversationCase
 from evals.runner import RunConfig, run_eval
 from evals.scorers import CONVERSATION
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
-from tests.evals.conftest import Counting, factory_for, write_yaml
+from tests.evals.conftest import Counting, stand_in, write_yaml
 
 LILA = "My daughter Lila is five and loves picking strawberries"
 SCRIPT = [
@@ -75,7 +75,7 @@ def suite(*cases: dict[str, Any], gate: dict[str, Any] | None = None) -> dict[st
 
 def run(make_suite: Any, data: dict[str, Any], counting: Counting | None = None) -> Any:
     cfg = RunConfig([load_suite(make_suite(data))], ["scripted"], concurrency=1)
-    return run_eval(cfg, progress=False, factory=factory_for(counting or provider()))
+    return run_eval(cfg, progress=False, registry=stand_in(counting or provider()))
 
 
 def test_a_conversation_passes_and_its_row_carries_the_transcript(make_suite):

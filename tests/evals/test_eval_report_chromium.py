@@ -21,7 +21,7 @@ from evals.report import build_report
 from evals.runner import RunConfig, run_eval
 from pipeline.domain import ClassifiedIntent
 from pipeline.intents.taxonomy import INTENTS
-from tests.evals.conftest import factory_for
+from tests.evals.conftest import stand_in
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -159,8 +159,8 @@ def wide_report(make_suite) -> Path:
                       "expect": {"intent": expected}})  # fmt: skip
     suite = load_suite(make_suite({"name": "wide_suite", "target": "classify", "cases": cases}))
     cfg = RunConfig([suite], ["scripted"], use_cache=False)
-    factory = factory_for(WrongByOne(answers), LONG_LABEL)
-    run_eval(cfg, run_id="wide", progress=False, factory=factory)
+    registry = stand_in(WrongByOne(answers), LONG_LABEL)
+    run_eval(cfg, run_id="wide", progress=False, registry=registry)
     return build_report("wide").html
 
 

@@ -10,10 +10,10 @@ import httpx2
 from anthropic import MiddlewareInput
 
 from pipeline.prompting import PromptLibrary, default_library
+from pipeline.providers.base import Providers
 from pipeline.providers.claude.classifier import ClaudeClassifier
 from pipeline.providers.claude.responder import ClaudeResponder
 from pipeline.providers.claude.settings import ClaudeSettings
-from pipeline.providers.registry import Providers
 
 
 def make_client(
@@ -52,6 +52,7 @@ def claude_providers(
     return Providers(
         classifier=ClaudeClassifier(client, settings, library),
         responder=ClaudeResponder(client, settings),
+        model=settings.classifier_model,
         label=(
             f"claude ({settings.classifier_model} classifies, {settings.responder_model} replies)"
         ),

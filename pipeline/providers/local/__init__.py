@@ -6,15 +6,13 @@ Used when ANTHROPIC_API_KEY is not set. docs/local-model.md explains how it deci
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pipeline.errors import ConverseError
+from pipeline.providers.base import Providers
 from pipeline.providers.local.classifier import MIN_CONFIDENCE, LocalClassifier
+from pipeline.providers.local.examples import examples_path
 from pipeline.providers.local.model import MODEL_NAME, MiniLMEmbedder, loaded_model
 from pipeline.providers.local.responder import LocalResponder
-
-if TYPE_CHECKING:
-    from pipeline.providers.registry import Providers
 
 LABEL = f"local ({MODEL_NAME} classifier, template replies — not an LLM)"
 
@@ -26,20 +24,23 @@ def local_providers(
 
     Options may come as strings (`--provider-option local.min_confidence=0.4`).
     """
-    from pipeline.providers.registry import Providers
-
     try:
         threshold = MIN_CONFIDENCE if min_confidence is None else float(min_confidence)
     except ValueError as exc:
         raise ConverseError(
             f"local.min_confidence must be a number, not {min_confidence!r}", "e.g. 0.3"
         ) from exc
-    classifier = LocalClassifier(
-        MiniLMEmbedder(),
-        examples=Path(examples) if examples is not None else None,
-        min_confidence=threshold,
+    path = Path(examples) if examples is not None else None
+    classifier = LocalClassifier(MiniLMEmbedder(), examples=path, min_confidence=threshold)
+    return Providers(
+        classifier,
+        LocalResponder(),
+        LABEL,
+        model=classifier.model,
+        embedder=classifier.embedder,  # lent to the pipeline for semantic forget and recall
+        data_files=(path or examples_path(),),
+        warm_up=classifier.warm_up,
     )
-    return Providers(classifier, LocalResponder(), LABEL)
 
 
 __all__ = [
