@@ -100,6 +100,13 @@ def test_prompt_for_a_provider_reading_no_templates_is_one_clear_usage_error() -
     assert "--prompt does not apply to the local provider" in result.output
 
 
+@pytest.mark.parametrize("name", ["local", "claude"])
+def test_an_unknown_setting_is_a_usage_error_naming_it(name: str) -> None:
+    settings = {**OPTIONS[name].settings, "colour": "blue"}
+    with pytest.raises(ConverseError, match=r"unknown .* option 'colour'"):
+        make_providers(name, ProviderOptions(settings=settings))
+
+
 def test_an_unknown_provider_names_the_known_ones() -> None:
     with pytest.raises(ConverseError, match="choose one of: local, claude, scripted"):
         make_providers("gpt")

@@ -18,12 +18,18 @@ LABEL = f"local ({MODEL_NAME} classifier, template replies — not an LLM)"
 
 
 def local_providers(
-    examples: Path | str | None = None, min_confidence: float | str | None = None
+    examples: Path | str | None = None,
+    min_confidence: float | str | None = None,
+    **unknown: object,
 ) -> Providers:
     """The local classifier and responder; the model loads on the first message.
 
     Options may come as strings (`--provider-option local.min_confidence=0.4`).
     """
+    if unknown:
+        raise ConverseError(
+            f"unknown local option {sorted(unknown)[0]!r}", "options: examples, min_confidence"
+        )
     try:
         threshold = MIN_CONFIDENCE if min_confidence is None else float(min_confidence)
     except ValueError as exc:
