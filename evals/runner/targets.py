@@ -104,7 +104,7 @@ def run_forget_match(case: ForgetCase, bound: Bound, sandbox: Sandbox) -> Outcom
         matched = [c["content"] for c in data.get("candidates", [])]
     else:
         matched = []
-    model = str(getattr(embedder, "model_name", "")) if embedder is not None else ""
+    model = embedder.model_name if embedder is not None else ""
     return Outcome(got={"action": action, "matched": matched}, latency_ms=elapsed, model=model)
 
 
