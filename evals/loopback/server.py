@@ -72,6 +72,7 @@ class LoopbackServer:
         self._answers = list(answers)
         self._lock = threading.Lock()
         self._cache: set[str] = set()
+        self._served: dict[int, int] = {}  # answer index -> errors served (for error.times)
         self.seen: list[Seen] = []
         self._httpd = ThreadingHTTPServer((host, port), _handler_for(self))
         self._httpd.daemon_threads = True
@@ -137,8 +138,12 @@ class LoopbackServer:
         if found.error is not None:
             status = found.error.status or _ERROR_STATUS.get(found.error.type, 500)
             code, text, _ = _error(status, found.error.type, found.error.message)
-            retry = found.error.retry_after
-            return code, text, {"retry-after": str(retry)} if retry is not None else {}
+            headers: dict[str, str] = {}
+            if found.error.retry_after is not None:
+                headers["retry-after"] = str(found.error.retry_after)
+            if found.error.should_retry is not None:
+                headers["x-should-retry"] = "true" if found.error.should_retry else "false"
+            return code, text, headers
         if found.body_raw is not None:
             return 200, found.body_raw, {}
         return 200, json.dumps(self._message(body, found), ensure_ascii=False), {}
@@ -152,13 +157,20 @@ class LoopbackServer:
         return 200, json.dumps({"input_tokens": tokens(text)}), {}
 
     def _match(self, kind: str, message: str, previous: str, system: str) -> Answer | None:
-        best: Answer | None = None
-        for answer in self._answers:
-            if answer.matches(kind, message, previous, system) and (
-                best is None or answer.specificity() > best.specificity()
-            ):
-                best = answer
-        return best
+        best: int | None = None
+        with self._lock:
+            for index, answer in enumerate(self._answers):
+                times = answer.error.times if answer.error is not None else None
+                if times is not None and self._served.get(index, 0) >= times:
+                    continue  # this error has been served as often as scripted
+                if answer.matches(kind, message, previous, system) and (
+                    best is None or answer.specificity() > self._answers[best].specificity()
+                ):
+                    best = index
+            if best is None:
+                return None
+            self._served[best] = self._served.get(best, 0) + 1
+        return self._answers[best]
 
     def _message(self, body: dict[str, Any], answer: Answer) -> dict[str, Any]:
         digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:24]
