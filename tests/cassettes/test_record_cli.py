@@ -210,3 +210,22 @@ def test_a_failure_the_server_says_not_to_retry_is_not_retried(suite: Path, tmp_
         "  shellfish: error: the Messages API answered HTTP 529 overloaded_error: Overloaded",
         "    HTTP 529; not retried: the server sent x-should-retry: false",
     ]
+
+
+TOO_LONG_A_WAIT = """\
+answers:
+  - kind: classify
+    error: {status: 429, type: rate_limit_error, message: Slow down, retry_after: 120}
+"""
+
+
+def test_a_wait_longer_than_the_bound_is_not_waited_for(suite: Path, tmp_path: Path) -> None:
+    answers = tmp_path / "answers.yaml"
+    answers.write_text(TOO_LONG_A_WAIT, encoding="utf-8")
+
+    result = _record(suite, answers, tmp_path / "out")
+
+    assert result.exit_code == 3
+    assert result.output.splitlines()[1] == (
+        "    HTTP 429; not retried: the server asked for a wait of 120 s, more than the 60 s allowed"
+    )
