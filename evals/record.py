@@ -167,6 +167,8 @@ def record(
                     failed.append(case.id)
                 detail = f"error: {got.error}" if got.error else got.intent
                 console.print(f"  {case.id}: {detail}", markup=False, highlight=False)
+                for note in session.retries.take_notes() if session.retries else ():
+                    console.print(f"    {note}", markup=False, highlight=False)
             calls = len(session.cassette.requests)
         if failed:
             raise ProviderError(

@@ -212,6 +212,7 @@ def converse(
                         "model": reply.model,
                         "usage": reply.usage.model_dump(),
                         "error": reply_error,
+                        **({"truncated": True} if reply.truncated else {}),
                     },
                     # Another process changed this person's memory during the model call.
                     **({"rehearsal_differed": True} if stored != result else {}),

@@ -155,6 +155,8 @@ class Reply(Frozen):
     provider: str = ""
     model: str = ""
     usage: Usage = Usage()
+    # The model stopped at max_tokens: the text is kept, but it ends where it was cut off.
+    truncated: bool = False
 
 
 class Turn(Frozen):

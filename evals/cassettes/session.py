@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from evals.cassettes.config import configure, vcr_config
 from evals.cassettes.provenance import stamp
+from evals.cassettes.retry import RecordingRetries, discard_last
 from evals.cassettes.stale import CassetteMisses
 from evals.loopback import LoopbackServer, load_answers
 from pipeline.errors import ConverseError
@@ -35,6 +36,7 @@ class CassetteSession:
     providers: Providers
     cassette: Any
     server: LoopbackServer | None
+    retries: RecordingRetries | None = None
 
 
 def require_vcr() -> Any:
@@ -64,7 +66,9 @@ def cassette_claude(
 
     mode "replay": record mode none. mode "record": the cassette is written afresh, from the
     loopback server answering from `answers` (a synthetic cassette) or, without `answers`, from
-    the API at ANTHROPIC_BASE_URL with ANTHROPIC_API_KEY (a real one).
+    the API at ANTHROPIC_BASE_URL with ANTHROPIC_API_KEY (a real one). When recording, the SDK's
+    retries are off and `RecordingRetries` retries instead, keeping only each call's final
+    exchange in the cassette.
     """
     vcr = require_vcr()
     with ExitStack() as stack:
@@ -77,13 +81,16 @@ def cassette_claude(
             settings |= {"base_url": server.url, "api_key": SYNTHETIC_KEY, "max_retries": 0}
         if mode == "record":
             path.unlink(missing_ok=True)
+            settings["max_retries"] = 0  # retried below, so a failure never reaches the file
         recorder = configure(vcr.VCR(**vcr_config()))
         cassette = stack.enter_context(
             recorder.use_cassette(str(path), record_mode="none" if mode == "replay" else "all")
         )
-        providers = claude_providers(
-            library=library, middleware=[CassetteMisses(rerecord)], **settings
-        )
-        yield CassetteSession(providers, cassette, server)
+        retries = RecordingRetries(discard=discard_last(cassette)) if mode == "record" else None
+        middleware: list[Any] = [CassetteMisses(rerecord)]
+        if retries is not None:
+            middleware.append(retries)
+        providers = claude_providers(library=library, middleware=middleware, **settings)
+        yield CassetteSession(providers, cassette, server, retries)
         if mode == "record":
             stamp(cassette, synthetic=answers is not None, rerecord=rerecord, overrides=overrides)

@@ -10,6 +10,9 @@
       - kind: classify
         message: "bad: overloaded"
         error: {status: 529, type: overloaded_error, message: Overloaded}
+      - kind: classify                   # a 429 once (retry-after 0 seconds), then the next answer
+        message: "I'm allergic to shellfish"
+        error: {status: 429, type: rate_limit_error, retry_after: 0, times: 1}
 
 An answer is one of: `tool_input` (a tool_use block), `tool_input_raw` (a tool_use block whose
 input is this string, as some compatible servers send it), `text` (a text block), `error` (an
@@ -45,6 +48,11 @@ class ErrorAnswer(BaseModel):
     type: str
     message: str = ""
     retry_after: int | None = None
+    # Sent as the x-should-retry header when set; the SDK obeys it over its status-code rules.
+    should_retry: bool | None = None
+    # Answer only the first `times` matching requests with this error, then let the next best
+    # answer serve them (a 429 followed by a 200, as a retry would see it); None: every time.
+    times: int | None = None
 
 
 class Answer(BaseModel):

@@ -2,8 +2,10 @@
 
 It lets the real SDK record cassettes on a machine that cannot reach the API. Responses carry
 the model name `synthetic-fixture`, so nothing recorded from it can pass for a real model.
-Usage is estimated at four characters a token, with prompt caching simulated: the first request
-with a given cached prefix writes it, later ones read it.
+Usage is estimated at four characters a token, with prompt caching simulated as the API does it:
+a cached prefix shorter than the requested model's minimum cacheable length
+(`pipeline.providers.claude.caching`) is not cached at all; a longer one is written by the first
+request and read by later ones.
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from types import TracebackType
 from typing import Any
 
 from evals.loopback.answers import Answer
+from pipeline.providers.claude.caching import engages
 
 SYNTHETIC_MODEL = "synthetic-fixture"
 MESSAGES_PATH = "/v1/messages"
+COUNT_TOKENS_PATH = "/v1/messages/count_tokens"
 # A stand-in organisation header, so tests can show that cassettes scrub the real one.
 ORGANIZATION_HEADER = "anthropic-organization-id"
 SYNTHETIC_ORGANIZATION = "synthetic-organization-0000"
@@ -68,6 +72,7 @@ class LoopbackServer:
         self._answers = list(answers)
         self._lock = threading.Lock()
         self._cache: set[str] = set()
+        self._served: dict[int, int] = {}  # answer index -> errors served (for error.times)
         self.seen: list[Seen] = []
         self._httpd = ThreadingHTTPServer((host, port), _handler_for(self))
         self._httpd.daemon_threads = True
@@ -133,20 +138,39 @@ class LoopbackServer:
         if found.error is not None:
             status = found.error.status or _ERROR_STATUS.get(found.error.type, 500)
             code, text, _ = _error(status, found.error.type, found.error.message)
-            retry = found.error.retry_after
-            return code, text, {"retry-after": str(retry)} if retry is not None else {}
+            headers: dict[str, str] = {}
+            if found.error.retry_after is not None:
+                headers["retry-after"] = str(found.error.retry_after)
+            if found.error.should_retry is not None:
+                headers["x-should-retry"] = "true" if found.error.should_retry else "false"
+            return code, text, headers
         if found.body_raw is not None:
             return 200, found.body_raw, {}
         return 200, json.dumps(self._message(body, found), ensure_ascii=False), {}
 
+    def count_tokens(self, body: Any) -> tuple[int, str, dict[str, str]]:
+        """The token-counting endpoint: tools, system and messages at four characters a token."""
+        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+            return _error(400, "invalid_request_error", "messages: field required")
+        tools = json.dumps(body["tools"], sort_keys=True) if body.get("tools") else ""
+        text = tools + _text(body.get("system")) + json.dumps(body["messages"], ensure_ascii=False)
+        return 200, json.dumps({"input_tokens": tokens(text)}), {}
+
     def _match(self, kind: str, message: str, previous: str, system: str) -> Answer | None:
-        best: Answer | None = None
-        for answer in self._answers:
-            if answer.matches(kind, message, previous, system) and (
-                best is None or answer.specificity() > best.specificity()
-            ):
-                best = answer
-        return best
+        best: int | None = None
+        with self._lock:
+            for index, answer in enumerate(self._answers):
+                times = answer.error.times if answer.error is not None else None
+                if times is not None and self._served.get(index, 0) >= times:
+                    continue  # this error has been served as often as scripted
+                if answer.matches(kind, message, previous, system) and (
+                    best is None or answer.specificity() > self._answers[best].specificity()
+                ):
+                    best = index
+            if best is None:
+                return None
+            self._served[best] = self._served.get(best, 0) + 1
+        return self._answers[best]
 
     def _message(self, body: dict[str, Any], answer: Answer) -> dict[str, Any]:
         digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:24]
@@ -198,7 +222,7 @@ class LoopbackServer:
             "cache_creation_input_tokens": 0,
             "cache_read_input_tokens": 0,
         }
-        if cached_upto < 0:
+        if cached_upto < 0 or not engages(tokens(prefix), str(body["model"])):
             usage["input_tokens"] += tokens(prefix)
             return usage
         key = hashlib.sha256(prefix.encode()).hexdigest()
@@ -245,7 +269,8 @@ def _handler_for(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-            if self.path.split("?")[0] != MESSAGES_PATH:
+            path = self.path.split("?")[0]
+            if path not in (MESSAGES_PATH, COUNT_TOKENS_PATH):
                 return self._send(*_error(404, "not_found_error", f"no route {self.path}"))
             if not (self.headers.get("x-api-key") or self.headers.get("authorization")):
                 return self._send(*_error(401, "authentication_error", "x-api-key is required"))
@@ -253,6 +278,8 @@ def _handler_for(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
                 body = json.loads(raw)
             except json.JSONDecodeError:
                 return self._send(*_error(400, "invalid_request_error", "the body is not JSON"))
+            if path == COUNT_TOKENS_PATH:
+                return self._send(*server.count_tokens(body))
             self._send(*server.answer(body))
 
         def _send(self, status: int, text: str, headers: dict[str, str]) -> None:

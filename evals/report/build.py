@@ -35,6 +35,7 @@ from evals.report.transcript import conversation_section
 from evals.runner.results import RUN_ID, RunDir, RunError
 from evals.runner.run import gates_of
 from evals.runner.summary import GroupResult, summarize
+from pipeline.providers.claude.prices import PRICES_SOURCE, PRICES_VERSION
 
 LABEL_NOTE = (
     "Provider labels say what produced each number: `scripted` answers come from a fixture "
@@ -157,7 +158,13 @@ def build_sections(
         sections.append(Section("Agreement across epochs", [Table(agreement, short=_SHORT)]))
     sections += [
         Section("Latency and tokens", [
-            Text("Latency counts answers computed in this run; cached answers are excluded."),
+            Text(
+                "Latency counts answers computed in this run; cached answers are excluded. "
+                "Tokens are totals, cache reads and writes apart from other input; the cost is "
+                f"at the Claude prices of {PRICES_VERSION} ({PRICES_SOURCE}), 5-minute cache "
+                "writes, and — when a model has no price (synthetic answers, local providers). "
+                "Cut off: replies that stopped at max_tokens, accepted as they were."
+            ),
             Table(tables.latency_tokens(df), short=_SHORT),
         ]),
         Section("Reviews", [Table(tables.reviews(df), short=_SHORT)]),

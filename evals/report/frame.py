@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from math import nan as NAN
 from typing import Any
 
 import pandas as pd
@@ -154,6 +155,11 @@ def frame(
                 "latency_ms": float(row.get("latency_ms") or 0.0),
                 "input_tokens": int(tokens.get("input", 0)),
                 "output_tokens": int(tokens.get("output", 0)),
+                "cache_read_tokens": int(tokens.get("cache_read", 0)),
+                "cache_write_tokens": int(tokens.get("cache_creation", 0)),
+                # NaN when a model has no price (synthetic answers, local providers)
+                "cost_usd": float(row["cost_usd"]) if row.get("cost_usd") is not None else NAN,
+                "truncated": int(row.get("truncated") or 0),
                 "cached": bool(row.get("cached")),
                 "cassette": row.get("cassette") or "",
                 "review": review.verdict if review else "",
@@ -167,7 +173,8 @@ def frame(
         "suite", "target", "case_id", "tags", "provider", "provider_label", "model", "variant",
         "prompt", "epoch", "status", "passed", "errored", "expected_label", "got_label",
         "input_text", "expected_text", "got_text", "answer", "why", "checks", "error", "latency_ms",
-        "input_tokens", "output_tokens", "cached", "cassette", "review", "review_note", "reviewer",
+        "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "cost_usd",
+        "truncated", "cached", "cassette", "review", "review_note", "reviewer",
         "reviewed_at", "review_history",
     ]  # fmt: skip
     return pd.DataFrame.from_records(records, columns=columns)

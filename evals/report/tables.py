@@ -135,12 +135,22 @@ def latency_tokens(df: pd.DataFrame) -> pd.DataFrame:
                 "Cached": int(group["cached"].sum()),
                 "Median ms": f"{lat.median():.2f}" if len(lat) else "—",
                 "p95 ms": f"{lat.quantile(0.95):.2f}" if len(lat) else "—",
-                "Mean input tokens": f"{group['input_tokens'].mean():.1f}",
-                "Mean output tokens": f"{group['output_tokens'].mean():.1f}",
-                "Total tokens": int(group["input_tokens"].sum() + group["output_tokens"].sum()),
+                "Input tokens": int(group["input_tokens"].sum()),
+                "Output tokens": int(group["output_tokens"].sum()),
+                "Cache read": int(group["cache_read_tokens"].sum()),
+                "Cache write": int(group["cache_write_tokens"].sum()),
+                "Cost (USD)": _cost(group["cost_usd"]),
+                "Cut off": int(group["truncated"].sum()),
             }
         )
     return pd.DataFrame.from_records(records)
+
+
+def _cost(costs: pd.Series) -> str:
+    """The group's cost, "—" when a row has no price (synthetic answers, local providers)."""
+    if costs.isna().any():
+        return "—"
+    return f"{costs.sum():.4f}"
 
 
 def _review_cell(row: pd.Series) -> str:

@@ -19,6 +19,7 @@ from pipeline.converse import TurnOutcome, converse
 from pipeline.domain import Person, PromptRef, Usage
 from pipeline.errors import ConverseError
 from pipeline.memory import manage
+from pipeline.providers.claude.prices import cost, total_cost
 from pipeline.store import Store
 from pipeline.store.assertions import list_assertions
 
@@ -89,6 +90,8 @@ class _Conversation:
         self.personal_id = self.person.personal_engagement_id
         self.refs: dict[tuple[str, str, str], PromptRef] = {}
         self.usage = Usage()
+        self.costs: list[float | None] = []
+        self.truncated = 0
         self.model = ""
         self.latency_ms = 0.0
 
@@ -120,6 +123,11 @@ class _Conversation:
         for ref in outcome.classified.prompt_refs + outcome.prompt.refs:
             self.refs.setdefault((ref.family, ref.version, ref.sha256), ref)
         self.usage = self.usage + outcome.classified.usage + outcome.reply.usage
+        self.costs += [
+            cost(outcome.classified.model, outcome.classified.usage),
+            cost(outcome.reply.model, outcome.reply.usage),
+        ]
+        self.truncated += outcome.reply.truncated
         self.model = self.model or outcome.classified.model or ""
         record = _message_record(turn, outcome)
         if turn.project is not None:
@@ -162,4 +170,6 @@ def run_conversation(case: ConversationCase, bound: Bound, sandbox: Sandbox) -> 
         usage=run.usage,
         latency_ms=run.latency_ms,
         cassette=bound.cassette,
+        truncated=run.truncated,
+        cost_usd=total_cost(run.costs),
     )

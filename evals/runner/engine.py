@@ -215,6 +215,8 @@ def build_row(
         "scorer": {"name": score.scorer, "version": score.version},
         "latency_ms": round(outcome.latency_ms, 3),
         "tokens": _tokens(outcome),
+        "truncated": outcome.truncated,
+        "cost_usd": None if outcome.cost_usd is None else round(outcome.cost_usd, 8),
         "cassette": outcome.cassette,
         "cached": cached,
         "git": git_state(),

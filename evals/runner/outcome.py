@@ -23,6 +23,10 @@ class Outcome:
     usage: Usage = field(default_factory=Usage)
     latency_ms: float = 0.0
     cassette: str | None = None
+    # Replies cut off at max_tokens (accepted, but counted), and what the calls cost in dollars
+    # (None when a model has no price, e.g. synthetic answers).
+    truncated: int = 0
+    cost_usd: float | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form (for the cache)."""
@@ -34,6 +38,8 @@ class Outcome:
             "usage": self.usage.model_dump(),
             "latency_ms": self.latency_ms,
             "cassette": self.cassette,
+            "truncated": self.truncated,
+            "cost_usd": self.cost_usd,
         }
 
     @classmethod
@@ -47,4 +53,6 @@ class Outcome:
             usage=Usage(**data.get("usage", {})),
             latency_ms=float(data.get("latency_ms", 0.0)),
             cassette=data.get("cassette"),
+            truncated=int(data.get("truncated", 0)),
+            cost_usd=data.get("cost_usd"),
         )

@@ -49,6 +49,8 @@ _OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
     "got": (dict,),
     "prompt": (dict,),
     "latency_ms": (int, float),
+    "truncated": (int,),
+    "cost_usd": (int, float),
 }
 _STATUSES = ("pass", "fail", "error")
 _LINES_NAMED = 5
@@ -209,7 +211,7 @@ def row_problem(row: Any) -> str | None:
     if row["status"] not in _STATUSES:
         return f"field status is {row['status']!r}"
     tokens = row.get("tokens") or {}
-    for name in ("input", "output"):
+    for name in ("input", "output", "cache_read", "cache_creation"):
         if name in tokens and (not isinstance(tokens[name], int) or isinstance(tokens[name], bool)):
             return f"field tokens.{name} is not of type int"
     return None

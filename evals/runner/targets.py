@@ -16,6 +16,7 @@ from pipeline.domain import ClassifiedIntent, HistoryTurn, Role
 from pipeline.intents import HandlerContext, route
 from pipeline.memory.block import load_personal_memory
 from pipeline.providers.base import ClassifyRequest
+from pipeline.providers.claude.prices import cost
 
 
 def _history(case: ClassifyCase) -> tuple[HistoryTurn, ...]:
@@ -56,6 +57,7 @@ def run_classify(case: ClassifyCase, bound: Bound) -> Outcome:
         usage=classified.usage,
         latency_ms=elapsed,
         cassette=_cassette(bound),
+        cost_usd=cost(classified.model, classified.usage),
     )
 
 

@@ -46,6 +46,11 @@ def prompts_show(
         False, "--render", help="Print the rendered text (classifier, persona, cross_promotion)."
     ),
     project: str | None = typer.Option(None, "--project", help="Project name for --render."),
+    tokens: bool = typer.Option(
+        False,
+        "--tokens",
+        help="Print the cached prefix's length beside each model's minimum cacheable length.",
+    ),
 ) -> None:
     """Print a template's source (or, with --render, the text a model gets)."""
     library = default_library()
@@ -57,6 +62,29 @@ def prompts_show(
         highlight=False,
         soft_wrap=True,
     )
+    if tokens:
+        from pipeline.cli.prompt_tokens import Prefix, show_tokens
+
+        if family == "classifier":
+            from pipeline.providers.claude.classifier import tool_definition
+
+            system = classifier_prompt(default_library({family: ref.version}), project_name=project)
+            prefix = Prefix(
+                f"{ref.family}/{ref.version} with the classify_intent tool",
+                system.text,
+                (dict(tool_definition()),),
+                role="classifier",
+            )
+        elif family in _SAMPLES:
+            rendered = library.render(family, ref.version, **_SAMPLES[family]).text
+            prefix = Prefix(f"{ref.family}/{ref.version} alone, sample values", rendered)
+        else:
+            raise PromptError(
+                f"{family} needs a turn's data to render, so its tokens cannot be counted here",
+                "try classifier, persona or cross_promotion",
+            )
+        show_tokens(prefix)
+        return
     if not render:
         console.print(source.rstrip("\n"), markup=False, highlight=False, soft_wrap=True)
         return

@@ -86,12 +86,39 @@ def test_the_most_specific_answer_wins(server: LoopbackServer) -> None:
     assert post(server, after).json()["content"][0]["text"] == "Following up."
 
 
-def test_a_cached_prefix_is_written_once_then_read(server: LoopbackServer) -> None:
-    system = [{"type": "text", "text": "x" * 400, "cache_control": {"type": "ephemeral"}}]
-    first = post(server, request("hello", system=system)).json()["usage"]
-    second = post(server, request("hello", system=system)).json()["usage"]
-    assert first["cache_creation_input_tokens"] == 100 and first["cache_read_input_tokens"] == 0
-    assert second["cache_read_input_tokens"] == 100 and second["cache_creation_input_tokens"] == 0
+def cached(chars: int) -> list[dict[str, object]]:
+    return [{"type": "text", "text": "x" * chars, "cache_control": {"type": "ephemeral"}}]
+
+
+def test_a_cached_prefix_at_the_models_minimum_is_written_once_then_read(
+    server: LoopbackServer,
+) -> None:
+    body = request("hello", system=cached(4096))  # 1,024 tokens: Sonnet 4.6's minimum
+    body["model"] = "claude-sonnet-4-6"
+    first = post(server, body).json()["usage"]
+    second = post(server, body).json()["usage"]
+    assert (first["cache_creation_input_tokens"], first["cache_read_input_tokens"]) == (1024, 0)
+    assert (second["cache_creation_input_tokens"], second["cache_read_input_tokens"]) == (0, 1024)
+
+
+@pytest.mark.parametrize(
+    ("model", "chars"),
+    [
+        ("claude-sonnet-4-6", 4092),  # 1,023 tokens, one short of 1,024
+        ("claude-haiku-4-5", 16380),  # 4,095 tokens, one short of 4,096
+        ("claude-haiku-4-5-20251001", 8192),  # a dated id has its alias's minimum
+        ("some-unlisted-model", 8192),  # unknown: the most conservative minimum, 4,096
+    ],
+)
+def test_a_prefix_below_the_models_minimum_is_never_cached(
+    server: LoopbackServer, model: str, chars: int
+) -> None:
+    body = request("hello", system=cached(chars))
+    body["model"] = model
+    for _ in range(2):
+        usage = post(server, body).json()["usage"]
+        assert usage["cache_creation_input_tokens"] == usage["cache_read_input_tokens"] == 0
+        assert usage["input_tokens"] >= chars // 4
 
 
 @pytest.mark.parametrize(

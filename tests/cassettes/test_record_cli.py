@@ -104,7 +104,7 @@ def test_suites_that_make_no_model_calls_are_not_recorded(tmp_path: Path) -> Non
 FAILING = """\
 answers:
   - kind: classify
-    error: {status: 529, type: overloaded_error, message: Overloaded}
+    error: {status: 529, type: overloaded_error, message: Overloaded, retry_after: 0}
 """
 
 
@@ -128,11 +128,17 @@ def test_a_recording_whose_calls_fail_exits_3_and_keeps_the_good_cassette(
 
     assert result.exit_code == 3
     lines = result.output.splitlines()
-    assert lines[:2] == [
+    retried = [f"    HTTP 529; retry {n} after 0 s (as retry-after asked)" for n in (1, 2, 3)]
+    gave_up = "    HTTP 529; gave up after 3 retries"
+    assert lines[:10] == [
         "  shellfish: error: the Messages API answered HTTP 529 overloaded_error: Overloaded",
+        *retried,
+        gave_up,
         "  yes-after-offer: error: the Messages API answered HTTP 529 overloaded_error: Overloaded",
+        *retried,
+        gave_up,
     ]
-    assert lines[2].startswith(
+    assert lines[10].startswith(
         "error: 2 of 2 calls failed (shellfish, yes-after-offer); "
         f"{cassette} was left as it was — fix the cause and re-run `converse record --suite "
     )
@@ -149,3 +155,77 @@ def test_a_first_recording_that_fails_writes_no_cassette(suite: Path, tmp_path: 
     assert result.exit_code == 3
     folder = tmp_path / "out" / "synthetic" / "suites"
     assert not folder.exists() or list(folder.iterdir()) == []
+
+
+RATE_LIMITED_ONCE = """\
+answers:
+  - kind: classify
+    message: "I'm allergic to shellfish"
+    error: {status: 429, type: rate_limit_error, message: Slow down, retry_after: 0, times: 1}
+  - kind: classify
+    tool_input: {intent: remember_about_me, personal_fact: "You're allergic to shellfish"}
+"""
+
+
+def test_a_429_then_a_200_is_recorded_as_the_200_alone_and_replays(
+    suite: Path, tmp_path: Path
+) -> None:
+    answers = tmp_path / "answers.yaml"
+    answers.write_text(RATE_LIMITED_ONCE, encoding="utf-8")
+    out = tmp_path / "out"
+
+    result = _record(suite, answers, out)
+
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[:3] == [
+        "  shellfish: remember_about_me",
+        "    HTTP 429; retry 1 after 0 s (as retry-after asked)",
+        "  yes-after-offer: remember_about_me",
+    ]
+    cassette = out / "synthetic" / "suites" / "mini_boundaries.yaml"
+    recorded = yaml.safe_load(cassette.read_text())
+    assert [i["response"]["status"]["code"] for i in recorded["interactions"]] == [200, 200]
+    meta = recorded["metadata"]["converse"]
+    _, _, cases = read_suite(suite)
+    with cassette_claude(cassette, mode="replay", rerecord=meta["rerecord"]) as session:
+        got = [session.providers.classifier.classify(case.request) for case in cases]
+    assert [(g.intent, g.error) for g in got] == [("remember_about_me", None)] * 2
+
+
+NOT_TO_BE_RETRIED = """\
+answers:
+  - kind: classify
+    error: {status: 529, type: overloaded_error, message: Overloaded, should_retry: false}
+"""
+
+
+def test_a_failure_the_server_says_not_to_retry_is_not_retried(suite: Path, tmp_path: Path) -> None:
+    answers = tmp_path / "answers.yaml"
+    answers.write_text(NOT_TO_BE_RETRIED, encoding="utf-8")
+
+    result = _record(suite, answers, tmp_path / "out")
+
+    assert result.exit_code == 3
+    assert result.output.splitlines()[:2] == [
+        "  shellfish: error: the Messages API answered HTTP 529 overloaded_error: Overloaded",
+        "    HTTP 529; not retried: the server sent x-should-retry: false",
+    ]
+
+
+TOO_LONG_A_WAIT = """\
+answers:
+  - kind: classify
+    error: {status: 429, type: rate_limit_error, message: Slow down, retry_after: 120}
+"""
+
+
+def test_a_wait_longer_than_the_bound_is_not_waited_for(suite: Path, tmp_path: Path) -> None:
+    answers = tmp_path / "answers.yaml"
+    answers.write_text(TOO_LONG_A_WAIT, encoding="utf-8")
+
+    result = _record(suite, answers, tmp_path / "out")
+
+    assert result.exit_code == 3
+    assert result.output.splitlines()[1] == (
+        "    HTTP 429; not retried: the server asked for a wait of 120 s, more than the 60 s allowed"
+    )

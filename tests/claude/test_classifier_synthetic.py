@@ -119,6 +119,23 @@ def test_synthetic_request_carries_taxonomy_history_and_forced_tool(claude: Clau
     assert body["messages"][-1]["content"] == "yes"
 
 
+def test_synthetic_classifier_prefix_is_cached_only_where_it_meets_the_minimum(
+    claude: Claude,
+) -> None:
+    """Tools and system (~2,300 tokens) are under Haiku 4.5's 4,096 but over Sonnet 4.6's 1,024."""
+    request = ClassifyRequest(message="I'm allergic to shellfish", project_name="Weeknight cooking")
+    haiku = claude().classifier
+    for _ in range(2):
+        usage = haiku.classify(request).usage
+        assert usage.cache_creation_input_tokens == usage.cache_read_input_tokens == 0
+        assert usage.input_tokens > 2000
+    sonnet = claude(classifier_model="claude-sonnet-4-6").classifier
+    first, second = sonnet.classify(request).usage, sonnet.classify(request).usage
+    assert first.cache_creation_input_tokens > 2000 and first.cache_read_input_tokens == 0
+    assert second.cache_read_input_tokens == first.cache_creation_input_tokens
+    assert second.input_tokens < 100
+
+
 # --- interception: a replayed call that misses never reaches the network -----------------------
 
 SHELLFISH = "test_synthetic_shellfish_is_remember_about_me.yaml"

@@ -16,8 +16,8 @@ from tests.evals.conftest import CLASSIFY_SUITE, Counting, scripted, stand_in
 ROW_FIELDS = {
     "run_id", "suite", "target", "case_id", "case_hash", "tags", "input", "provider", "provider_label",
     "model", "variant", "prompt", "prompts", "epoch", "expected", "got", "status", "pass",
-    "error", "why", "checks", "scorer", "latency_ms", "tokens", "cassette", "cached", "git",
-    "finished_at",
+    "error", "why", "checks", "scorer", "latency_ms", "tokens", "truncated", "cost_usd",
+    "cassette", "cached", "git", "finished_at",
 }  # fmt: skip
 
 

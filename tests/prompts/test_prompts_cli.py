@@ -83,3 +83,43 @@ def test_render_of_a_family_that_needs_a_turn_says_so(prompts: Path) -> None:
         "error: instructions/error needs a turn's data to render — see its snapshot in "
         "tests/prompts, or drop --render to read the source"
     )
+
+
+def _row(output: str, model: str) -> list[str]:
+    for line in output.splitlines():
+        cells = [c.strip() for c in line.split("│")]
+        if len(cells) > 2 and cells[1] == model:
+            return cells[1:-1]
+    raise AssertionError(f"no row for {model} in:\n{output}")
+
+
+def test_show_tokens_estimates_the_classifier_prefix_beside_each_minimum(
+    prompts: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    for var in ("CONVERSE_CLAUDE_CLASSIFIER_MODEL", "CONVERSE_CLAUDE_RESPONDER_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    result = runner.invoke(app, ["prompts", "show", "classifier", "--tokens"])
+    assert result.exit_code == 0, result.output
+    assert "(estimate: four characters a token;" in result.output
+    count = int(result.output.split("tool): ")[1].split(" tokens")[0].replace(",", ""))
+    assert 2000 < count < 4096
+    haiku = _row(result.output, "claude-haiku-4-5")
+    assert haiku[:2] == ["claude-haiku-4-5", "4,096"] and haiku[3] == "classifier"
+    assert haiku[2] == f"no: {4096 - count:,} tokens short"
+    assert _row(result.output, "claude-sonnet-4-6")[1:4] == ["1,024", "yes", "responder"]
+
+
+def test_show_tokens_counts_with_the_api_when_there_is_a_key(
+    prompts: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evals.loopback import LoopbackServer
+
+    with LoopbackServer([]) as server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "loopback-key")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        result = runner.invoke(app, ["prompts", "show", "persona", "--tokens"])
+    assert result.exit_code == 0, result.output
+    assert "counted by the API for claude-sonnet-4-6 (messages.count_tokens" in result.output
+    assert "loopback-key" not in result.output
+    assert _row(result.output, "claude-sonnet-4-6")[2].startswith("no: ")

@@ -26,12 +26,21 @@ def describe_api_error(exc: anthropic.APIError, max_retries: int) -> str:
         reason = f": {type(cause).__name__}: {cause}" if cause is not None else ""
         return f"could not reach the Messages API{_after(max_retries)}{reason}"
     if isinstance(exc, anthropic.APIStatusError):
-        retried = exc.status_code in _RETRIED_STATUSES or exc.status_code >= 500
         kind = exc.type or "error"
         message = f": {exc.api_message}" if exc.api_message else ""
-        after = _after(max_retries) if retried else ""
-        return f"the Messages API answered HTTP {exc.status_code} {kind}{after}{message}"
+        retried = _retried(exc, max_retries)
+        return f"the Messages API answered HTTP {exc.status_code} {kind}{retried}{message}"
     return f"the Messages API call failed: {type(exc).__name__}: {exc}"
+
+
+def _retried(exc: anthropic.APIStatusError, max_retries: int) -> str:
+    """What the SDK did before giving up: the same rules it follows (x-should-retry first)."""
+    should = exc.response.headers.get("x-should-retry")
+    if should == "false":
+        return ", not retried (the server sent x-should-retry: false)" if max_retries else ""
+    if should == "true" or exc.status_code in _RETRIED_STATUSES or exc.status_code >= 500:
+        return _after(max_retries)
+    return ""
 
 
 def _after(max_retries: int) -> str:

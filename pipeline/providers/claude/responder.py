@@ -49,5 +49,9 @@ class ClaudeResponder:
             stop = response.stop_reason
             raise ProviderError(f"the model's reply was empty (stop_reason {stop})", _HINT)
         return Reply(
-            text=response.text, provider=NAME, model=response.model, usage=response.usage_record()
+            text=response.text,
+            provider=NAME,
+            model=response.model,
+            usage=response.usage_record(),
+            truncated=response.stop_reason == "max_tokens",
         )
