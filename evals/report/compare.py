@@ -7,14 +7,13 @@ that errored in either run are left out of the pairing and counted apart.
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 
 import pandas as pd
 
 from evals.report.document import Section, Table, Text
 from evals.report.tables import pct
-from evals.stats import mcnemar_exact
+from evals.stats import mcnemar_exact, wilcoxon
 
 KEY = ["suite", "provider", "case_id"]
 ALPHA = 0.05
@@ -63,11 +62,7 @@ def _wilcoxon(a: pd.Series, b: pd.Series) -> float | None:
     diffs = (a.to_numpy() - b.to_numpy()).astype(float)
     if len(diffs) < 6 or not diffs.any():
         return None if len(diffs) < 6 else 1.0
-    from scipy.stats import wilcoxon
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        p = float(wilcoxon(a.to_numpy(), b.to_numpy()).pvalue)
+    p = wilcoxon(a.to_numpy(dtype=float).tolist(), b.to_numpy(dtype=float).tolist())
     return None if math.isnan(p) else p
 
 

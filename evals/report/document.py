@@ -246,7 +246,8 @@ def _html_blocks(blocks: Sequence[Block]) -> list[str]:
 def _html_image(block: Image) -> str:
     data = base64.b64encode(block.path.read_bytes()).decode("ascii")
     alt = html.escape(block.alt)
-    return f'<p><img class="heatmap" alt="{alt}" src="data:image/png;base64,{data}"></p>'
+    kind = "svg+xml" if block.path.suffix == ".svg" else "png"
+    return f'<p><img class="heatmap" alt="{alt}" src="data:image/{kind};base64,{data}"></p>'
 
 
 def render_html(title: str, sections: list[Section]) -> str:

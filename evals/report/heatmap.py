@@ -1,11 +1,16 @@
-"""Confusion-matrix heatmaps as PNG files (matplotlib, no display needed)."""
+"""Confusion-matrix heatmaps as SVG files: plain text, no plotting library needed."""
 
 from __future__ import annotations
 
 import textwrap
+from html import escape
 from pathlib import Path
 
 import pandas as pd
+
+CELL = 34  # px per cell
+CHAR = 6.5  # px per character of an 11 px label, roughly; sizes the margins
+LIGHT, DARK = (247, 251, 255), (8, 48, 107)  # the ends of a white-to-blue scale
 
 
 def confusion(expected: pd.Series, got: pd.Series) -> pd.DataFrame:
@@ -17,31 +22,67 @@ def confusion(expected: pd.Series, got: pd.Series) -> pd.DataFrame:
     return table
 
 
-def save_heatmap(matrix: pd.DataFrame, path: Path, title: str) -> Path:
-    """Draw the matrix with its counts and save it as a PNG."""
-    import matplotlib
+def _fill(share: float) -> str:
+    r, g, b = (round(lo + (hi - lo) * share) for lo, hi in zip(LIGHT, DARK, strict=True))
+    return f"#{r:02x}{g:02x}{b:02x}"
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    size = max(4.0, 0.55 * len(matrix.columns) + 2.5)
-    fig, ax = plt.subplots(figsize=(size + 1.5, size))
+def heatmap_svg(matrix: pd.DataFrame, title: str) -> str:
+    """The matrix as an SVG: one shaded cell per count, labels and title escaped."""
+    rows, cols = [str(v) for v in matrix.index], [str(v) for v in matrix.columns]
     values = matrix.to_numpy()
-    image = ax.imshow(values, cmap="Blues")
-    ax.set_xticks(range(len(matrix.columns)), labels=list(matrix.columns), rotation=45, ha="right")
-    ax.set_yticks(range(len(matrix.index)), labels=list(matrix.index))
-    ax.set_xlabel("got")
-    ax.set_ylabel("expected")
-    ax.set_title("\n".join(textwrap.wrap(title, 48)), fontsize=9)
-    peak = values.max() if values.size else 0
-    for i in range(values.shape[0]):
-        for j in range(values.shape[1]):
-            if values[i, j]:
-                colour = "white" if values[i, j] > peak / 2 else "black"
-                ax.text(j, i, str(values[i, j]), ha="center", va="center", color=colour, fontsize=8)
-    fig.colorbar(image, ax=ax, shrink=0.7)
-    fig.tight_layout()
+    peak = int(values.max()) if values.size else 0
+    title_lines = textwrap.wrap(title, 60) or [""]
+    left = 24 + CHAR * max((len(r) for r in rows), default=0)
+    top = 16 * len(title_lines) + 20
+    bottom = 24 + 0.72 * CHAR * max((len(c) for c in cols), default=0)  # labels at 45°
+    width = round(max(left + CELL * len(cols) + 16, 8 * max(map(len, title_lines)) + 16))
+    height = round(top + CELL * len(rows) + bottom)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+    ]
+    for k, line in enumerate(title_lines):
+        out.append(f'<text x="8" y="{16 * (k + 1)}" font-size="12">{escape(line)}</text>')
+    for i, label in enumerate(rows):
+        y = top + CELL * i
+        out.append(
+            f'<text x="{left - 6:.0f}" y="{y + CELL / 2 + 4:.0f}" text-anchor="end">'
+            f"{escape(label)}</text>"
+        )
+        for j in range(len(cols)):
+            count = int(values[i, j])
+            x = left + CELL * j
+            share = count / peak if peak else 0.0
+            out.append(
+                f'<rect x="{x:.0f}" y="{y}" width="{CELL}" height="{CELL}" '
+                f'fill="{_fill(share)}" stroke="#e0e0e5"><title>{escape(label)} → '
+                f"{escape(cols[j])}: {count}</title></rect>"
+            )
+            if count:
+                colour = "white" if share > 0.5 else "black"
+                out.append(
+                    f'<text x="{x + CELL / 2:.0f}" y="{y + CELL / 2 + 4:.0f}" '
+                    f'text-anchor="middle" fill="{colour}">{count}</text>'
+                )
+    base = top + CELL * len(rows) + 12
+    for j, label in enumerate(cols):
+        x = left + CELL * j + CELL / 2
+        out.append(
+            f'<text x="{x:.0f}" y="{base:.0f}" text-anchor="end" '
+            f'transform="rotate(-45 {x:.0f} {base:.0f})">{escape(label)}</text>'
+        )
+    out.append(
+        f'<text x="{left - 6:.0f}" y="{top - 6}" text-anchor="end" '
+        'font-style="italic">expected \\ got</text>'
+    )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def save_heatmap(matrix: pd.DataFrame, path: Path, title: str) -> Path:
+    """Write the matrix as an SVG heatmap with its counts."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    path.write_text(heatmap_svg(matrix, title), encoding="utf-8")
     return path

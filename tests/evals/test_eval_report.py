@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from xml.etree import ElementTree
+
 import pytest
 
 from evals.dataset import load_suite
@@ -9,6 +11,8 @@ from evals.report import build_report
 from evals.runner import RunConfig, run_eval
 from pipeline.domain import ClassifiedIntent
 from tests.evals.conftest import stand_in
+
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 class Knows:
@@ -90,10 +94,17 @@ def test_report_has_every_table_with_provider_labels(ten_cases):
         "| c9 | 1 | fact 9 [project: Garden] | add_knowledge | general_conversation | intent general_conversation, expected add_knowledge | not reviewed |"
         in failed
     )
-    heatmaps = list(built.markdown.parent.glob("confusion-*.png"))
-    assert len(heatmaps) == 1 and heatmaps[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    heatmaps = list(built.markdown.parent.glob("confusion-*.svg"))
+    assert len(heatmaps) == 1 and f"]({heatmaps[0].name})" in md
+    svg = ElementTree.fromstring(heatmaps[0].read_text())  # well-formed XML
+    cells = [t.text for t in svg.iter(f"{SVG}title")]
+    assert cells[:2] == [  # 14 of 20 rows right, the other 6 answered general_conversation
+        "add_knowledge → add_knowledge: 14",
+        "add_knowledge → general_conversation: 6",
+    ]
     html = built.html.read_text()
-    assert html.count('<div class="scroll"><table>') >= 6 and 'src="data:image/png;base64,' in html
+    assert html.count('<div class="scroll"><table>') >= 6
+    assert 'src="data:image/svg+xml;base64,' in html
     assert '<a href="#failed-cases">Failed cases</a>' in html and '<h2 id="failed-cases">' in html
     # the provider label is in every table that has rows, or in the line naming its group
     for block in md.split("\n\n"):

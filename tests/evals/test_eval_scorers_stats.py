@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from evals.dataset.models import (
@@ -10,7 +12,7 @@ from evals.dataset.models import (
     MemoryBlockExpect,
 )
 from evals.scorers import CLASSIFY, FORGET_MATCH, MEMORY_BLOCK
-from evals.stats import mcnemar_exact, wilson
+from evals.stats import mcnemar_exact, wilcoxon, wilson
 
 
 def test_classify_checks_intent_and_params_case_insensitively():
@@ -90,11 +92,14 @@ def test_wilson_interval_known_values(passed, n, lo, hi):
 
 
 def test_wilson_agrees_with_scipy():
-    from scipy.stats import binomtest
-
-    for passed, n in [(1, 3), (37, 58), (199, 200)]:
-        ci = binomtest(passed, n).proportion_ci(method="wilson")
-        assert wilson(passed, n) == pytest.approx((ci.low, ci.high), abs=1e-9)
+    # binomtest(passed, n).proportion_ci(method="wilson"), recorded from scipy 1.17.1.
+    recorded = {
+        (1, 3): (0.06149194472039626, 0.7923403991979523),
+        (37, 58): (0.509275237048117, 0.7494508717002409),
+        (199, 200): (0.972226295602107, 0.999116831284399),
+    }
+    for (passed, n), ci in recorded.items():
+        assert wilson(passed, n) == pytest.approx(ci, abs=1e-9)
 
 
 def test_wilson_edge_cases():
@@ -111,3 +116,51 @@ def test_mcnemar_exact_on_known_tables():
     assert mcnemar_exact(3, 3) == pytest.approx(1.0)
     # 0 vs 6: 2 * (1/2)^6
     assert mcnemar_exact(0, 6) == pytest.approx(2 / 64)
+
+
+def test_mcnemar_exact_agrees_with_scipy():
+    # binomtest(min(b, c), b + c, 0.5).pvalue, recorded from scipy 1.17.1.
+    assert mcnemar_exact(2, 7) == pytest.approx(0.1796875, abs=1e-12)
+    assert mcnemar_exact(4, 5) == 1.0
+    assert mcnemar_exact(10, 25) == pytest.approx(0.016673847800120715, abs=1e-12)
+
+
+# scipy.stats.wilcoxon(x, y).pvalue with its defaults, recorded from scipy 1.17.1: one case
+# for each of its methods (exact, sign enumeration with ties and zeros, normal approximation
+# with ties, normal approximation past 50 pairs).
+WILCOXON_RECORDED = [
+    (
+        [12.5, 9.1, 14.2, 8.8, 11.0, 10.4, 13.9, 7.5, 12.2, 9.9],
+        [10.0, 9.5, 11.1, 9.0, 10.2, 10.0, 12.0, 8.1, 10.9, 9.2],
+        0.041015625,
+    ),
+    (
+        [3, 5, 5, 2, 4, 6, 1, 3, 5, 4, 2, 3],
+        [3, 4, 3, 3, 2, 4, 1, 2, 4, 2, 2, 1],
+        0.01953125,
+    ),
+    (
+        [float(i % 7) for i in range(30)],
+        [float((i * 3) % 5) for i in range(30)],
+        0.10445945209743084,
+    ),
+    (
+        [i * 1.01 + (i % 3) * 0.37 for i in range(60)],
+        [i * 1.0 + (i % 5) * 0.29 for i in range(60)],
+        0.2074750173978691,
+    ),
+]
+
+
+@pytest.mark.parametrize(("x", "y", "p"), WILCOXON_RECORDED)
+def test_wilcoxon_matches_recorded_scipy_p_values(x, y, p):
+    assert wilcoxon(x, y) == pytest.approx(p, abs=1e-6)
+    assert wilcoxon(y, x) == pytest.approx(p, abs=1e-6)  # two-sided: order does not matter
+
+
+def test_wilcoxon_edge_cases():
+    assert math.isnan(wilcoxon([1.0, 2.0], [1.0, 2.0]))
+    # Every one of 6 differences positive: the most extreme of 2^6 outcomes, twice.
+    assert wilcoxon([2, 3, 4, 5, 6, 7], [1, 1, 1, 1, 1, 1]) == pytest.approx(2 / 64)
+    with pytest.raises(ValueError):
+        wilcoxon([1.0], [1.0, 2.0])

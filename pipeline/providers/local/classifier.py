@@ -40,7 +40,7 @@ MIN_CONFIDENCE = 0.30
 # How much less likely a project-only intent is on a turn outside any project (a prior,
 # not a ban: "show me the project notes" outside a project still gets a helpful answer).
 NO_PROJECT_PRIOR = 0.2
-PROBE_VERSION = f"probe-v1|{probe.CUE_SCALE}|{probe.L2}|{','.join(FEATURE_NAMES)}|" + "|".join(
+PROBE_VERSION = f"probe-v2|{probe.CUE_SCALE}|{probe.L2}|{','.join(FEATURE_NAMES)}|" + "|".join(
     VERB_CUES.values()
 )
 
