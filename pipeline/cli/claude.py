@@ -1,10 +1,12 @@
-"""Options of the `converse` command itself: Claude settings for any subcommand."""
+"""Options of the `converse` command itself: Claude and OpenAI-compatible settings for any
+subcommand."""
 
 from __future__ import annotations
 
 import typer
 
 from pipeline.providers.claude.settings import ENV_VARS, set_command_options
+from pipeline.providers.openai_compat import settings as openai_settings
 
 
 def claude_options(
@@ -35,6 +37,19 @@ def claude_options(
         envvar=ENV_VARS["max_retries"],
         help="Retries on 429, 5xx, 529 and timeouts.",
     ),
+    openai_base_url: str | None = typer.Option(
+        None,
+        "--openai-base-url",
+        envvar=openai_settings.ENV_VARS["base_url"],
+        help="Chat Completions server for --provider openai-compatible, e.g. "
+        "http://localhost:11434/v1.",
+    ),
+    openai_model: str | None = typer.Option(
+        None,
+        "--openai-model",
+        envvar=openai_settings.ENV_VARS["model"],
+        help="Model name for --provider openai-compatible.",
+    ),
 ) -> None:
     """converse-harness: a memory-keeping companion and the harness around it."""
     set_command_options(
@@ -45,3 +60,4 @@ def claude_options(
         timeout=timeout,
         max_retries=max_retries,
     )
+    openai_settings.set_command_options(base_url=openai_base_url, model=openai_model)

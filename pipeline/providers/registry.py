@@ -47,6 +47,12 @@ def _claude(options: ProviderOptions) -> Providers:
     return claude_providers(library=options.library, **options.settings)
 
 
+def _openai_compatible(options: ProviderOptions) -> Providers:
+    from pipeline.providers.openai_compat import openai_providers
+
+    return openai_providers(library=options.library, **options.settings)
+
+
 def _scripted(options: ProviderOptions) -> Providers:
     from pipeline.providers.scripted import scripted_providers
 
@@ -65,6 +71,12 @@ REGISTRY: dict[str, ProviderSpec] = {
             uses_cassettes=True,
         ),
         ProviderSpec("scripted", _scripted, "answers read from a fixture, for tests"),
+        ProviderSpec(
+            "openai-compatible",
+            _openai_compatible,
+            "any OpenAI Chat Completions server (Ollama, llama.cpp, vLLM, ...)",
+            prompt_families=TEMPLATE_FAMILIES,
+        ),
     )
 }
 PROVIDER_NAMES = tuple(REGISTRY)

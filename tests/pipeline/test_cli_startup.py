@@ -15,7 +15,16 @@ from evals.cli import HARNESS_COMMANDS, app
 from pipeline.cli import COMMANDS
 
 ROOT = Path(__file__).resolve().parents[2]
-HEAVY = ("anthropic", "torch", "pandas", "matplotlib", "onnxruntime", "scipy", "tokenizers")
+HEAVY = (
+    "anthropic",
+    "openai",
+    "torch",
+    "pandas",
+    "matplotlib",
+    "onnxruntime",
+    "scipy",
+    "tokenizers",
+)
 
 # Runs the console script's app in a fresh interpreter, then names the heavy modules loaded.
 PROBE = """

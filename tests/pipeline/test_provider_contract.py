@@ -37,6 +37,9 @@ OPTIONS = {
         }
     ),
     "scripted": ProviderOptions(script=default_script()),
+    "openai-compatible": ProviderOptions(
+        settings={"base_url": "http://contract.invalid/v1", "model": "contract", "max_retries": 0}
+    ),
     "local": ProviderOptions(),
 }
 FAMILIES = sorted(default_library().families())
@@ -79,8 +82,12 @@ def test_prompt_versions_are_accepted_exactly_for_the_families_read(name: str, f
             check_prompt_families(name, [family])
 
 
-def test_claude_reads_the_classifier_and_every_system_prompt_family() -> None:
-    assert all(REGISTRY["claude"].reads(f) for f in FAMILIES)
+@pytest.mark.parametrize("name", ["claude", "openai-compatible"])
+def test_model_providers_read_the_classifier_and_every_system_prompt_family(name: str) -> None:
+    assert all(REGISTRY[name].reads(f) for f in FAMILIES)
+
+
+def test_offline_providers_read_no_templates() -> None:
     assert not REGISTRY["local"].prompt_families and not REGISTRY["scripted"].prompt_families
 
 
@@ -100,7 +107,7 @@ def test_prompt_for_a_provider_reading_no_templates_is_one_clear_usage_error() -
     assert "--prompt does not apply to the local provider" in result.output
 
 
-@pytest.mark.parametrize("name", ["local", "claude"])
+@pytest.mark.parametrize("name", ["local", "claude", "openai-compatible"])
 def test_an_unknown_setting_is_a_usage_error_naming_it(name: str) -> None:
     settings = {**OPTIONS[name].settings, "colour": "blue"}
     with pytest.raises(ConverseError, match=r"unknown .* option 'colour'"):
@@ -108,7 +115,9 @@ def test_an_unknown_setting_is_a_usage_error_naming_it(name: str) -> None:
 
 
 def test_an_unknown_provider_names_the_known_ones() -> None:
-    with pytest.raises(ConverseError, match="choose one of: local, claude, scripted"):
+    with pytest.raises(
+        ConverseError, match="choose one of: local, claude, scripted, openai-compatible"
+    ):
         make_providers("gpt")
 
 
@@ -129,9 +138,11 @@ def test_the_registry_and_the_provider_packages_do_not_import_each_other() -> No
     code = (
         "import sys\n"
         "import pipeline.providers.registry\n"
-        "assert not {'pipeline.providers.claude', 'pipeline.providers.local'} & set(sys.modules)\n"
+        "assert not {'pipeline.providers.claude', 'pipeline.providers.local',\n"
+        "            'pipeline.providers.openai_compat', 'openai'} & set(sys.modules)\n"
         "del sys.modules['pipeline.providers.registry']\n"
         "import pipeline.providers.claude.client, pipeline.providers.local\n"
+        "import pipeline.providers.openai_compat.client\n"
         "assert 'pipeline.providers.registry' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

@@ -10,7 +10,8 @@ from pipeline.assemble import classifier_prompt
 from pipeline.intents.taxonomy import INTENTS, LIVE_INTENTS, STUB_INTENTS
 from pipeline.prompting import default_library
 from pipeline.providers.claude import TOOL_NAME, tool_definition
-from pipeline.providers.claude.classifier import ToolInput, param_names
+from pipeline.providers.intent_schema import IntentAnswer as ToolInput
+from pipeline.providers.intent_schema import param_names
 
 
 @pytest.fixture(scope="module")

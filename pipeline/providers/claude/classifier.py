@@ -7,75 +7,38 @@ from typing import Any
 
 import anthropic
 from anthropic.types import ToolParam
-from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic import ValidationError
 
 from pipeline.assemble import classifier_prompt
 from pipeline.domain import ClassifiedIntent
-from pipeline.intents.taxonomy import INTENTS
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import ClassifyRequest, degraded, validated
 from pipeline.providers.claude.calls import CallFailed, WireMessage, create_message
 from pipeline.providers.claude.settings import ClaudeSettings
 from pipeline.providers.claude.wire import cached_block, history_messages
+from pipeline.providers.intent_schema import (
+    SCHEMA_DESCRIPTION,
+    SCHEMA_NAME,
+    IntentAnswer,
+    answer_schema,
+    first_error,
+)
 
 NAME = "claude"
-TOOL_NAME = "classify_intent"
-
-PARAM_HELP: dict[str, str] = {
-    "knowledge": "the project fact, in the person's words without framing",
-    "query": "what they ask about or want looked up",
-    "knowledge_reference": "'all', a display number such as '3', or a short description",
-    "knowledge_description": "a few words naming the project note to remove",
-    "personal_fact": "the fact about the person, one sentence addressed to them ('You're ...')",
-    "forget_description": "a few words naming what to forget",
-    "reminder": "what to be reminded of",
-    "when": "when to be reminded",
-    "recipient": "who to share the project with",
-    "format": "the export format",
-}
-
-
-def param_names() -> tuple[str, ...]:
-    """Every parameter of every intent, in taxonomy order, each once."""
-    return tuple(dict.fromkeys(p for spec in INTENTS.values() for p in spec.params))
+TOOL_NAME = SCHEMA_NAME
 
 
 def tool_definition() -> ToolParam:
     """The forced tool: the intent enum and every parameter, built from the taxonomy."""
-    properties: dict[str, object] = {
-        "intent": {
-            "type": "string",
-            "enum": list(INTENTS),
-            "description": "The one intent the person's last message expresses.",
-        }
-    }
-    for param in param_names():
-        users = ", ".join(name for name, spec in INTENTS.items() if param in spec.params)
-        properties[param] = {
-            "type": "string",
-            "description": f"For {users}: {PARAM_HELP.get(param, param)}. Omit when absent.",
-        }
     return {
         "name": TOOL_NAME,
-        "description": "Record the intent of the person's last message and its parameters.",
-        "input_schema": {
-            "type": "object",
-            "properties": properties,
-            "required": ["intent"],
-            "additionalProperties": False,
-        },
+        "description": SCHEMA_DESCRIPTION,
+        "input_schema": answer_schema(),
     }
 
 
-# The tool input as pydantic parses it: strict strings, so a number or a list where text belongs
-# is an error rather than a silent conversion. The intent stays a plain string here: an unknown
-# one is reported by `validated` with the name the model gave.
-ToolInput: type[BaseModel] = create_model(
-    "ToolInput",
-    __config__=ConfigDict(extra="ignore", strict=True),
-    intent=(str, ...),
-    **{name: (str | None, None) for name in param_names()},  # type: ignore[call-overload]
-)
+# Kept under its earlier name: the tool input is the shared classification answer.
+ToolInput = IntentAnswer
 
 
 class ClaudeClassifier:
@@ -127,7 +90,7 @@ class ClaudeClassifier:
             parsed = ToolInput.model_validate(raw)
         except ValidationError as exc:
             return degraded(
-                f"the {TOOL_NAME} input does not match its schema: {_first(exc)}", **meta
+                f"the {TOOL_NAME} input does not match its schema: {first_error(exc)}", **meta
             )
         values = parsed.model_dump()
         intent = values.pop("intent")
@@ -150,9 +113,3 @@ def _tool_call(response: WireMessage, max_tokens: int) -> tuple[str, Any]:
         except json.JSONDecodeError as exc:
             return f"the {TOOL_NAME} input is not valid JSON ({exc})", None
     return "", raw
-
-
-def _first(exc: ValidationError) -> str:
-    error = exc.errors()[0]
-    where = ".".join(str(part) for part in error["loc"]) or "input"
-    return f"{where}: {error['msg']}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import anthropic
@@ -10,6 +11,7 @@ import httpx2
 from anthropic import MiddlewareInput
 
 from pipeline.prompting import PromptLibrary, default_library
+from pipeline.providers import intent_schema
 from pipeline.providers.base import Providers
 from pipeline.providers.claude.classifier import ClaudeClassifier
 from pipeline.providers.claude.responder import ClaudeResponder
@@ -53,6 +55,8 @@ def claude_providers(
         classifier=ClaudeClassifier(client, settings, library),
         responder=ClaudeResponder(client, settings),
         model=settings.classifier_model,
+        # The classification answer's schema is shared with other providers, outside the package.
+        data_files=(Path(intent_schema.__file__),),
         label=(
             f"claude ({settings.classifier_model} classifies, {settings.responder_model} replies)"
         ),

@@ -1,0 +1,76 @@
+"""The classification answer every model-backed provider asks for: the intent enum and every
+parameter as a JSON schema, built from the taxonomy, and the pydantic model that parses it.
+
+Claude receives the schema as a forced tool's input; OpenAI-compatible servers receive it as a
+`json_schema` response format. Both parse the answer with `IntentAnswer`, then `validated`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+
+from pipeline.intents.taxonomy import INTENTS
+
+SCHEMA_NAME = "classify_intent"
+SCHEMA_DESCRIPTION = "Record the intent of the person's last message and its parameters."
+
+PARAM_HELP: dict[str, str] = {
+    "knowledge": "the project fact, in the person's words without framing",
+    "query": "what they ask about or want looked up",
+    "knowledge_reference": "'all', a display number such as '3', or a short description",
+    "knowledge_description": "a few words naming the project note to remove",
+    "personal_fact": "the fact about the person, one sentence addressed to them ('You're ...')",
+    "forget_description": "a few words naming what to forget",
+    "reminder": "what to be reminded of",
+    "when": "when to be reminded",
+    "recipient": "who to share the project with",
+    "format": "the export format",
+}
+
+
+def param_names() -> tuple[str, ...]:
+    """Every parameter of every intent, in taxonomy order, each once."""
+    return tuple(dict.fromkeys(p for spec in INTENTS.values() for p in spec.params))
+
+
+def answer_schema() -> dict[str, Any]:
+    """The answer as a JSON schema: `intent` from the enum (required), parameters as strings."""
+    properties: dict[str, object] = {
+        "intent": {
+            "type": "string",
+            "enum": list(INTENTS),
+            "description": "The one intent the person's last message expresses.",
+        }
+    }
+    for param in param_names():
+        users = ", ".join(name for name, spec in INTENTS.items() if param in spec.params)
+        properties[param] = {
+            "type": "string",
+            "description": f"For {users}: {PARAM_HELP.get(param, param)}. Omit when absent.",
+        }
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": ["intent"],
+        "additionalProperties": False,
+    }
+
+
+# The answer as pydantic parses it: strict strings, so a number or a list where text belongs
+# is an error rather than a silent conversion. The intent stays a plain string here: an unknown
+# one is reported by `validated` with the name the model gave.
+IntentAnswer: type[BaseModel] = create_model(
+    "IntentAnswer",
+    __config__=ConfigDict(extra="ignore", strict=True),
+    intent=(str, ...),
+    **{name: (str | None, None) for name in param_names()},  # type: ignore[call-overload]
+)
+
+
+def first_error(exc: ValidationError) -> str:
+    """The first validation error as `where: what`."""
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error["loc"]) or "input"
+    return f"{where}: {error['msg']}"

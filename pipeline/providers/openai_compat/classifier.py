@@ -1,0 +1,113 @@
+"""The OpenAI-compatible classifier: one Chat Completions call whose answer is constrained by a
+`json_schema` response format, the same intent enum and parameters Claude's tool carries."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import openai
+from pydantic import ValidationError
+
+from pipeline.assemble import classifier_prompt
+from pipeline.domain import ClassifiedIntent
+from pipeline.prompting import PromptLibrary
+from pipeline.providers.base import ClassifyRequest, degraded, validated
+from pipeline.providers.intent_schema import (
+    SCHEMA_DESCRIPTION,
+    SCHEMA_NAME,
+    IntentAnswer,
+    answer_schema,
+    first_error,
+)
+from pipeline.providers.openai_compat.calls import (
+    CallFailed,
+    WireCompletion,
+    chat_messages,
+    create_completion,
+)
+from pipeline.providers.openai_compat.settings import PROVIDER, OpenAISettings
+
+
+def response_format() -> dict[str, Any]:
+    """The constrained answer: the taxonomy's schema. Not `strict`: parameters are optional,
+    which OpenAI's strict mode does not allow; the answer is validated here either way."""
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": SCHEMA_NAME,
+            "description": SCHEMA_DESCRIPTION,
+            "schema": answer_schema(),
+            "strict": False,
+        },
+    }
+
+
+class OpenAIClassifier:
+    """Classifies with one call; bad output degrades to conversation, with the error."""
+
+    name = PROVIDER
+
+    def __init__(
+        self, client: openai.OpenAI, settings: OpenAISettings, library: PromptLibrary
+    ) -> None:
+        self._client = client
+        self._settings = settings
+        self._library = library
+        self._format = response_format()
+
+    @property
+    def model(self) -> str:
+        """The configured model."""
+        return self._settings.model
+
+    def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
+        """Classify the request's message; never raises for anything the server or model does."""
+        system = classifier_prompt(self._library, project_name=request.project_name)
+        refs = (system.ref,)
+        try:
+            response = create_completion(
+                self._client,
+                max_retries=self._settings.max_retries,
+                model=self._settings.model,
+                max_tokens=self._settings.classifier_max_tokens,
+                messages=chat_messages(system.text, request.history, request.message, notes=True),
+                refs=refs,
+                response_format=self._format,
+            )
+        except CallFailed as exc:
+            return degraded(str(exc), provider=PROVIDER, model=self.model, prompt_refs=refs)
+        meta: dict[str, Any] = {
+            "provider": PROVIDER,
+            "model": response.model,
+            "prompt_refs": refs,
+            "usage": response.usage_record(),
+        }
+        problem, raw = _answer(response, self._settings.classifier_max_tokens)
+        if problem:
+            return degraded(problem, **meta)
+        try:
+            parsed = IntentAnswer.model_validate(raw)
+        except ValidationError as exc:
+            return degraded(f"the answer does not match its schema: {first_error(exc)}", **meta)
+        values = parsed.model_dump()
+        intent = values.pop("intent")
+        return validated(intent, {k: v for k, v in values.items() if v is not None}, **meta)
+
+
+def _answer(response: WireCompletion, max_tokens: int) -> tuple[str, Any]:
+    """The JSON answer, or why there is no usable one."""
+    choice = response.first
+    if choice is None:
+        return "the server answered with no choices", None
+    if choice.message.refusal:
+        return f"the model refused to classify: {' '.join(choice.message.refusal.split())}", None
+    stop = choice.finish_reason
+    if stop == "length":
+        return f"the answer was cut off at max_tokens ({max_tokens})", None
+    if not response.text:
+        return f"the model's answer was empty (finish_reason {stop})", None
+    try:
+        return "", json.loads(response.text)
+    except json.JSONDecodeError as exc:
+        return f"the answer is not valid JSON ({exc})", None
