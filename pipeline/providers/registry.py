@@ -48,6 +48,13 @@ def _claude(options: ProviderOptions) -> Providers:
 
 
 def _openai_compatible(options: ProviderOptions) -> Providers:
+    try:
+        import openai  # noqa: F401  (the SDK is an opt-in extra)
+    except ImportError as exc:
+        raise ConverseError(
+            "the openai-compatible provider needs the openai SDK, which is not installed",
+            'install it with `pip install -e ".[openai]"`',
+        ) from exc
     from pipeline.providers.openai_compat import openai_providers
 
     return openai_providers(library=options.library, **options.settings)

@@ -146,3 +146,26 @@ def test_the_registry_and_the_provider_packages_do_not_import_each_other() -> No
         "assert 'pipeline.providers.registry' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_the_openai_compatible_provider_without_its_sdk_is_one_line(monkeypatch) -> None:
+    import builtins
+
+    from pipeline.errors import ConverseError
+    from pipeline.providers.base import ProviderOptions
+    from pipeline.providers.registry import REGISTRY
+
+    real_import = builtins.__import__
+
+    def no_openai(name: str, *args: object, **kwargs: object) -> object:
+        if name == "openai" or name.startswith("openai."):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", no_openai)
+    with pytest.raises(ConverseError) as raised:
+        REGISTRY["openai-compatible"].factory(ProviderOptions())
+    assert raised.value.one_line() == (
+        "the openai-compatible provider needs the openai SDK, which is not installed — "
+        'install it with `pip install -e ".[openai]"`'
+    )
