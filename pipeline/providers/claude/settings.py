@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.errors import ConverseError
+from pipeline.providers.settings import layered
 
 DEFAULT_CLASSIFIER_MODEL = "claude-haiku-4-5"
 DEFAULT_RESPONDER_MODEL = "claude-sonnet-4-6"
@@ -61,21 +62,14 @@ class ClaudeSettings:
         if model is not None:
             overrides.setdefault("classifier_model", model)
             overrides.setdefault("responder_model", model)
-        names = {f.name for f in fields(cls)}
-        unknown = sorted(set(overrides) - names)
-        if unknown:
-            raise ConverseError(
-                f"unknown Claude option {unknown[0]!r}", f"options: {', '.join(sorted(names))}"
-            )
-        values: dict[str, Any] = {}
-        for name, var in ENV_VARS.items():
-            raw = env.get(var)
-            if raw is not None and raw.strip():
-                values[name] = _parse(name, raw.strip(), var)
-        for name, value in {**_command_options, **overrides}.items():
-            if value is not None:
-                values[name] = _parse(name, value, f"option {name}")
-        return replace(cls(), **values)
+        return layered(
+            cls,
+            env_vars=ENV_VARS,
+            environ=env,
+            command_options=_command_options,
+            overrides=overrides,
+            label="Claude",
+        )
 
     def require_key(self) -> str:
         """The API key, or an error that says how to provide one."""
@@ -85,22 +79,3 @@ class ClaudeSettings:
                 "export ANTHROPIC_API_KEY=..., or choose --provider local",
             )
         return self.api_key
-
-
-def _parse(name: str, value: Any, source: str) -> Any:
-    kind = {f.name: f.type for f in fields(ClaudeSettings)}[name]
-    try:
-        if kind == "int":
-            number = int(value)
-            if number < 0:
-                raise ValueError(value)
-            return number
-        if kind == "float":
-            seconds = float(value)
-            if seconds <= 0:
-                raise ValueError(value)
-            return seconds
-    except (TypeError, ValueError):
-        what = "a whole number ≥ 0" if kind == "int" else "a number of seconds > 0"
-        raise ConverseError(f"{source} must be {what}, not {value!r}", f"fix {source}") from None
-    return str(value)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.errors import ConverseError
+from pipeline.providers.settings import layered
 
 PROVIDER = "openai-compatible"
 
@@ -63,21 +64,15 @@ class OpenAISettings:
         variable and options.
         """
         env = os.environ if environ is None else environ
-        names = {f.name for f in fields(cls)}
-        unknown = sorted(set(overrides) - names)
-        if unknown:
-            raise ConverseError(
-                f"unknown {PROVIDER} option {unknown[0]!r}", f"options: {', '.join(sorted(names))}"
-            )
-        values: dict[str, Any] = {}
-        for name, var in ENV_VARS.items():
-            raw = env.get(var)
-            if raw is not None and raw.strip():
-                values[name] = _parse(name, raw.strip(), var)
-        for name, value in {**_command_options, **overrides}.items():
-            if value is not None:
-                values[name] = _parse(name, value, f"option {name}")
-        settings = replace(cls(), **values)
+        settings = layered(
+            cls,
+            env_vars=ENV_VARS,
+            environ=env,
+            command_options=_command_options,
+            overrides=overrides,
+            label=PROVIDER,
+            strip_text=True,
+        )
         for name in ("base_url", "model"):
             if not str(getattr(settings, name)).strip():
                 raise ConverseError(
@@ -88,22 +83,3 @@ class OpenAISettings:
                     "CONVERSE_OPENAI_MODEL=qwen2.5:7b-instruct",
                 )
         return settings
-
-
-def _parse(name: str, value: Any, source: str) -> Any:
-    kind = {f.name: f.type for f in fields(OpenAISettings)}[name]
-    try:
-        if kind == "int":
-            number = int(value)
-            if number < 0:
-                raise ValueError(value)
-            return number
-        if kind == "float":
-            seconds = float(value)
-            if seconds <= 0:
-                raise ValueError(value)
-            return seconds
-    except (TypeError, ValueError):
-        what = "a whole number ≥ 0" if kind == "int" else "a number of seconds > 0"
-        raise ConverseError(f"{source} must be {what}, not {value!r}", f"fix {source}") from None
-    return str(value).strip()
