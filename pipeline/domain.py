@@ -139,6 +139,17 @@ class MemoryChange(Frozen):
     before: NormativeForce | None
     after: NormativeForce
 
+    @classmethod
+    def of(cls, assertion: Assertion, before: NormativeForce | None) -> MemoryChange:
+        """The change that left `assertion` as it is now, from `before` (None: new)."""
+        return cls(
+            engagement_id=assertion.engagement_id,
+            display_number=assertion.display_number,
+            content=assertion.content,
+            before=before,
+            after=assertion.force,
+        )
+
 
 class RouteResult(Frozen):
     """What a handler did: operation data for the prompt and the changes it stored."""

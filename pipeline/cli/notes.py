@@ -6,7 +6,10 @@ never taken for the personal fact `#3`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import typer
+from sqlalchemy.orm import Session
 
 from pipeline.cli.common import (
     DbOption,
@@ -19,6 +22,7 @@ from pipeline.cli.common import (
     store_for,
 )
 from pipeline.cli.memory import DEFAULT_LIST_LIMIT, confirm_erase, print_newest, report_erasure
+from pipeline.domain import Assertion
 from pipeline.memory import manage
 from pipeline.store.people import get_person, get_project
 
@@ -79,6 +83,21 @@ def notes_list(
     print_newest(notes, limit, f"Notes in project {shown(repr(engagement.name))}", TAG)
 
 
+def _change_note(
+    change: Callable[[Session, manage.Shelf, int], Assertion],
+    done_word: str,
+    number: int,
+    person: str,
+    project: str,
+    db_url: str | None,
+) -> None:
+    with store_for(db_url).write() as session:
+        found = get_person(session, person)
+        shelf = manage.project_shelf(found, get_project(session, found, project))
+        done = change(session, shelf, number)
+    console.print(f"{done_word} {TAG}{done.display_number}: {shown(done.content)}", highlight=False)
+
+
 @notes_app.command("forget")
 @handles_errors
 def notes_forget(
@@ -88,11 +107,7 @@ def notes_forget(
     db_url: str | None = DbOption,
 ) -> None:
     """Retract notes#NUMBER (reversible with `restore`)."""
-    with store_for(db_url).write() as session:
-        found = get_person(session, person)
-        shelf = manage.project_shelf(found, get_project(session, found, project))
-        done = manage.retract_on(session, shelf, number)
-    console.print(f"Retracted {TAG}{done.display_number}: {shown(done.content)}", highlight=False)
+    _change_note(manage.retract_on, "Retracted", number, person, project, db_url)
 
 
 @notes_app.command("restore")
@@ -104,11 +119,7 @@ def notes_restore(
     db_url: str | None = DbOption,
 ) -> None:
     """Restore a retracted notes#NUMBER as committed."""
-    with store_for(db_url).write() as session:
-        found = get_person(session, person)
-        shelf = manage.project_shelf(found, get_project(session, found, project))
-        done = manage.restore_on(session, shelf, number)
-    console.print(f"Restored {TAG}{done.display_number}: {shown(done.content)}", highlight=False)
+    _change_note(manage.restore_on, "Restored", number, person, project, db_url)
 
 
 @notes_app.command("erase")

@@ -42,13 +42,7 @@ def _retract(ctx: HandlerContext, assertion_id: int) -> RouteResult | None:
         return None
     rationale = f"Operator asked to forget it: {ctx.param('forget_description') or 'confirmed'}"
     done = repo.set_force(ctx.session, assertion_id, NormativeForce.RETRACTED, rationale)
-    change = MemoryChange(
-        engagement_id=done.engagement_id,
-        display_number=done.display_number,
-        content=done.content,
-        before=NormativeForce.COMMITTED,
-        after=NormativeForce.RETRACTED,
-    )
+    change = MemoryChange.of(done, NormativeForce.COMMITTED)
     return RouteResult(
         intent=INTENT,
         operation_data={

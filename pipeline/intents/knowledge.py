@@ -25,16 +25,6 @@ def _item(a: Assertion) -> dict[str, Any]:
     return {"display_number": a.display_number, "content": a.content, "force": a.force.value}
 
 
-def _change(a: Assertion, before: NormativeForce | None) -> MemoryChange:
-    return MemoryChange(
-        engagement_id=a.engagement_id,
-        display_number=a.display_number,
-        content=a.content,
-        before=before,
-        after=a.force,
-    )
-
-
 def handle_add_knowledge(ctx: HandlerContext) -> RouteResult:
     """A project fact becomes a held assertion in the project, stated by the operator."""
     assert ctx.project is not None
@@ -49,7 +39,7 @@ def handle_add_knowledge(ctx: HandlerContext) -> RouteResult:
             "knowledge": created.content,
             "assertion_display_number": created.display_number,
         },
-        changes=(_change(created, None),),
+        changes=(MemoryChange.of(created, None),),
     )
 
 
@@ -97,7 +87,7 @@ def handle_commit_knowledge(ctx: HandlerContext) -> RouteResult:
     return RouteResult(
         intent="commit_knowledge",
         operation_data={"action": "committed", "items": [_item(a) for a in done]},
-        changes=tuple(_change(a, NormativeForce.HELD) for a in done),
+        changes=tuple(MemoryChange.of(a, NormativeForce.HELD) for a in done),
     )
 
 
@@ -131,7 +121,7 @@ def _retract_note(ctx: HandlerContext, assertion_id: int, reason: str) -> RouteR
     return RouteResult(
         intent="retract_knowledge",
         operation_data={"action": "retracted", "item": _item(done)},
-        changes=(_change(done, target.force),),
+        changes=(MemoryChange.of(done, target.force),),
     )
 
 

@@ -19,16 +19,6 @@ from pipeline.store import assertions as repo
 INTENT = "remember_about_me"
 
 
-def _change(a: Assertion, before: NormativeForce | None) -> MemoryChange:
-    return MemoryChange(
-        engagement_id=a.engagement_id,
-        display_number=a.display_number,
-        content=a.content,
-        before=before,
-        after=a.force,
-    )
-
-
 def offered_held(ctx: HandlerContext) -> Assertion | None:
     """The held assertion the previous companion turn offered to remember, if still held."""
     prior = ctx.prior_companion
@@ -84,7 +74,7 @@ def _committed(held: Assertion, ctx: HandlerContext, *, promoted: bool = False) 
     return RouteResult(
         intent=INTENT,
         operation_data=data,
-        changes=(_change(committed, held.force),),
+        changes=(MemoryChange.of(committed, held.force),),
     )
 
 
@@ -114,7 +104,9 @@ def _new_fact(ctx: HandlerContext, personal_id: int, fact: str) -> RouteResult:
     }
     if promoted:
         data["cross_promoted"] = True
-    return RouteResult(intent=INTENT, operation_data=data, changes=(_change(created, None),))
+    return RouteResult(
+        intent=INTENT, operation_data=data, changes=(MemoryChange.of(created, None),)
+    )
 
 
 def handle_remember(ctx: HandlerContext) -> RouteResult:
@@ -148,7 +140,7 @@ def _refined(ctx: HandlerContext, held: Assertion, fact: str) -> RouteResult:
             "previous_fact": held.content,
             "assertion_display_number": refined.display_number,
         },
-        changes=(_change(refined, NormativeForce.HELD),),
+        changes=(MemoryChange.of(refined, NormativeForce.HELD),),
     )
 
 
@@ -164,7 +156,7 @@ def reject_offer(ctx: HandlerContext, held: Assertion) -> RouteResult:
             "retracted_fact": retracted.content,
             "assertion_display_number": retracted.display_number,
         },
-        changes=(_change(retracted, NormativeForce.HELD),),
+        changes=(MemoryChange.of(retracted, NormativeForce.HELD),),
     )
 
 
@@ -199,5 +191,5 @@ def keep_in_project(ctx: HandlerContext, held: Assertion) -> RouteResult:
             "assertion_display_number": note.display_number,
             "retracted_personal_number": retracted.display_number,
         },
-        changes=(_change(retracted, NormativeForce.HELD), _change(note, None)),
+        changes=(MemoryChange.of(retracted, NormativeForce.HELD), MemoryChange.of(note, None)),
     )

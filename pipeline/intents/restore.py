@@ -67,15 +67,7 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
     return RouteResult(
         intent=intent,
         operation_data={"action": "restored", "item": _item(done)},
-        changes=(
-            MemoryChange(
-                engagement_id=done.engagement_id,
-                display_number=done.display_number,
-                content=done.content,
-                before=NormativeForce.RETRACTED,
-                after=done.force,
-            ),
-        ),
+        changes=(MemoryChange.of(done, NormativeForce.RETRACTED),),
     )
 
 
