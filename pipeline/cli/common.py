@@ -15,11 +15,11 @@ from rich.markup import escape
 from pipeline.cli.exits import EXIT_USAGE, exit_code
 from pipeline.config import fixtures_dir
 from pipeline.errors import ConverseError, InvalidMessage
-from pipeline.store import Store, open_store
 from pipeline.text import check_text, printable
 
 if TYPE_CHECKING:
     from pipeline.providers.registry import Providers
+    from pipeline.store import Store
 
 # No :emoji: codes: people's text must print as typed.
 console = Console(emoji=False)
@@ -83,6 +83,8 @@ def handles_errors(func: Callable[P, R]) -> Callable[P, R]:
 
 def store_for(db_url: str | None) -> Store:
     """Open the store named by --db-url / CONVERSE_DB_URL."""
+    from pipeline.store import open_store  # SQLAlchemy: only for commands that open a store
+
     return open_store(db_url)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import typer
 from rich.table import Table
@@ -20,11 +21,17 @@ from pipeline.cli.common import (
 )
 from pipeline.cli.exits import EXIT_CHECK
 from pipeline.clock import utcnow
+from pipeline.config import database_url
 from pipeline.domain import Assertion
-from pipeline.memory import load_personal_memory, manage
 from pipeline.memory.relative_time import relative_time
-from pipeline.store.people import get_person
+from pipeline.store import quick_read
 from pipeline.text import printable
+
+if TYPE_CHECKING:
+    from pipeline.memory import manage
+
+# The store (and SQLAlchemy with it) is imported inside the commands that write: `memory list`
+# reads a SQLite file without it (pipeline/store/quick_read.py) and must start at once.
 
 memory_app = typer.Typer(help="Inspect and manage personal memory.", no_args_is_help=True)
 
@@ -75,8 +82,13 @@ def memory_list(
     db_url: str | None = DbOption,
 ) -> None:
     """List personal assertions, newest first (held and committed; --all adds retracted)."""
-    with store_for(db_url).read() as session:
-        found = manage.personal_assertions(session, get_person(session, person), all_)
+    found = quick_read.personal_assertions(db_url or database_url(), person, all_)
+    if found is None:
+        from pipeline.memory import manage
+        from pipeline.store.people import get_person
+
+        with store_for(db_url).read() as session:
+            found = manage.personal_assertions(session, get_person(session, person), all_)
     if not found:
         console.print(f"Nothing is stored in {shown(person)}'s personal memory.", highlight=False)
         return
@@ -99,6 +111,9 @@ def print_newest(found: list[Assertion], limit: int, title: str, tag: str) -> No
 @handles_errors
 def memory_show(person: str = PersonOption, db_url: str | None = DbOption) -> None:
     """Print the personal-memory block exactly as a project turn's prompt gets it."""
+    from pipeline.memory import load_personal_memory
+    from pipeline.store.people import get_person
+
     with store_for(db_url).read() as session:
         found = get_person(session, person)
         block = load_personal_memory(session, found.personal_engagement_id or -1)
@@ -116,6 +131,9 @@ def memory_forget(
     number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
 ) -> None:
     """Retract #NUMBER (reversible with `restore`)."""
+    from pipeline.memory import manage
+    from pipeline.store.people import get_person
+
     with store_for(db_url).write() as session:
         done = manage.retract(session, get_person(session, person), number)
     console.print(f"Retracted #{done.display_number}: {shown(done.content)}", highlight=False)
@@ -127,6 +145,9 @@ def memory_restore(
     number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
 ) -> None:
     """Restore a retracted #NUMBER as committed."""
+    from pipeline.memory import manage
+    from pipeline.store.people import get_person
+
     with store_for(db_url).write() as session:
         done = manage.restore(session, get_person(session, person), number)
     console.print(f"Restored #{done.display_number}: {shown(done.content)}", highlight=False)
@@ -141,6 +162,9 @@ def memory_erase(
     db_url: str | None = DbOption,
 ) -> None:
     """Delete assertions PERMANENTLY (asks first unless --yes)."""
+    from pipeline.memory import manage
+    from pipeline.store.people import get_person
+
     store = store_for(db_url)
     with store.read() as session:
         found = get_person(session, person)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import threading
 import zlib
 from collections.abc import Callable, Hashable, Iterator
@@ -17,12 +16,12 @@ from sqlalchemy.orm import Session
 
 from pipeline.config import DEFAULT_DB_URL, database_url
 from pipeline.errors import SchemaOutdated, StoreUnavailable
+from pipeline.store.revisions import MIGRATIONS_DIR, head_from_files
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
 T = TypeVar("T")
-MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
 
 def alembic_config(url: str) -> Config:
@@ -42,28 +41,6 @@ def head_revision() -> str:
     head = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
     assert head is not None
     return head
-
-
-_REVISION = re.compile(r'^(down_revision|revision) = "([^"]+)"$', re.MULTILINE)
-
-
-def _head_from_files() -> str | None:
-    """The newest migration, read from the files' `revision =` lines without Alembic.
-
-    Importing Alembic costs more than the rest of opening a store, and a database at the
-    newest migration (every everyday command) needs only this name. None when the files do
-    not have the plain form, and Alembic is asked instead.
-    """
-    revisions: set[str] = set()
-    parents: set[str] = set()
-    for path in (MIGRATIONS_DIR / "versions").glob("*.py"):
-        found = dict(_REVISION.findall(path.read_text(encoding="utf-8")))
-        if "revision" not in found:
-            return None
-        revisions.add(found["revision"])
-        parents.update([found["down_revision"]] if "down_revision" in found else [])
-    heads = revisions - parents
-    return heads.pop() if len(heads) == 1 else None
 
 
 def _sqlite_hooks(engine: Engine) -> None:
@@ -298,7 +275,7 @@ def open_store(url: str | None = None) -> Store:
     url = url or database_url()
     engine = _make_engine(url)
     revision = _checked_revision(engine, url)
-    head = _head_from_files() or head_revision()
+    head = head_from_files() or head_revision()
     if revision is None:
         from alembic import command
 

@@ -87,6 +87,25 @@ def test_help_lists_every_command_with_its_own_help() -> None:
 
 
 def test_newest_migration_read_without_alembic_matches_alembic() -> None:
-    from pipeline.store.engine import _head_from_files, head_revision
+    from pipeline.store.engine import head_revision
+    from pipeline.store.revisions import head_from_files
 
-    assert _head_from_files() == head_revision()
+    assert head_from_files() == head_revision()
+
+
+def test_memory_list_reads_sqlite_without_sqlalchemy(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'start.db'}"
+    assert _loaded(["person", "add", "Ana"], url)["code"] == 0
+    probe = PROBE.replace("heavy = {heavy!r}", "heavy = ('sqlalchemy', 'alembic')")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CONVERSE_DB_URL": url}
+    done = subprocess.run(
+        [sys.executable, "-c", probe.format(), "memory", "list", "--person", "Ana"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert "Nothing is stored in Ana's personal memory." in done.stdout
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == {"code": 0, "loaded": []}
