@@ -31,11 +31,11 @@ from pipeline.providers.local.extract import forget_description, params_for, per
 from pipeline.providers.local.forms import form_intent
 from pipeline.providers.local.language import FEATURE_NAMES, VERB_CUES, cue_features, cue_matrix
 from pipeline.providers.local.model import MiniLMEmbedder
+from pipeline.providers.local.nearest import Groups
 from pipeline.providers.local.refine import parallel_fact, refine_fact
 
 NAME = "local"
 KNN_WEIGHT = 2.0
-KNN_K = 3
 MIN_CONFIDENCE = 0.30
 # How much less likely a project-only intent is on a turn outside any project (a prior,
 # not a ban: "show me the project notes" outside a project still gets a helpful answer).
@@ -50,24 +50,14 @@ class _State:
     examples: Examples
     intents: tuple[str, ...]
     vectors: Vectors
-    label_index: npt.NDArray[np.int64]
+    intent_groups: Groups
     weights: npt.NDArray[np.float32]
+    # Added to the scores of a turn outside any project (the project-only intents' prior).
+    no_project_penalty: npt.NDArray[np.float32]
     replies: Vectors
-    reply_kinds: tuple[str, ...]
+    reply_kinds: tuple[str, ...]  # one per kind, in order of first appearance
+    reply_groups: Groups
     prompt_ref: PromptRef
-
-
-def _top_mean(
-    similarities: npt.NDArray[np.float32], groups: npt.NDArray[np.int64], n_groups: int
-) -> npt.NDArray[np.float32]:
-    """Per group, the mean of its KNN_K highest similarities."""
-    out = np.full(n_groups, -1.0, dtype=np.float32)
-    for g in range(n_groups):
-        members = similarities[groups == g]
-        if members.size:
-            k = min(KNN_K, members.size)
-            out[g] = float(np.partition(members, members.size - k)[-k:].mean())
-    return out
 
 
 class LocalClassifier:
@@ -114,14 +104,21 @@ class LocalClassifier:
             return {"probe": probe.fit(inputs, labels, len(intents))}
 
         arrays = cached_arrays(examples, self.embedder, PROBE_VERSION, derive)
+        kinds = tuple(dict.fromkeys(examples.reply_kinds))
+        kind_index = np.array([kinds.index(k) for k in examples.reply_kinds], dtype=np.int64)
+        penalty = math.log(NO_PROJECT_PRIOR)
         return _State(
             examples=examples,
             intents=intents,
             vectors=arrays["examples"],
-            label_index=labels,
+            intent_groups=Groups.of(labels, len(intents)),
             weights=arrays["probe"],
+            no_project_penalty=np.array(
+                [penalty if INTENTS[i].needs_project else 0.0 for i in intents], dtype=np.float32
+            ),
             replies=arrays["replies"],
-            reply_kinds=examples.reply_kinds,
+            reply_kinds=kinds,
+            reply_groups=Groups.of(kind_index, len(kinds)),
             prompt_ref=PromptRef(
                 family="local_model/examples", version=examples.sha256[:12], sha256=examples.sha256
             ),
@@ -132,14 +129,10 @@ class LocalClassifier:
         state = self._ready()
         inputs = probe.design(vector[None, :], cue_features(message)[None, :])
         logits = (inputs @ state.weights)[0]
-        nearest = _top_mean(state.vectors @ vector, state.label_index, len(state.intents))
+        nearest = state.intent_groups.top_mean(state.vectors @ vector)[0]
         scores = logits + KNN_WEIGHT * nearest
         if not has_project:
-            penalty = math.log(NO_PROJECT_PRIOR)
-            scores = scores + np.array(
-                [penalty if INTENTS[i].needs_project else 0.0 for i in state.intents],
-                dtype=np.float32,
-            )
+            scores = scores + state.no_project_penalty
         probs = probe.probabilities(scores.astype(np.float32))
         return {intent: float(p) for intent, p in zip(state.intents, probs, strict=True)}
 
@@ -148,10 +141,8 @@ class LocalClassifier:
         state = self._ready()
         if not state.reply_kinds:
             return {}
-        kinds = tuple(dict.fromkeys(state.reply_kinds))
-        groups = np.array([kinds.index(k) for k in state.reply_kinds], dtype=np.int64)
-        means = _top_mean(state.replies @ vector, groups, len(kinds))
-        return {kind: float(m) for kind, m in zip(kinds, means, strict=True)}
+        means = state.reply_groups.top_mean(state.replies @ vector)[0]
+        return {kind: float(m) for kind, m in zip(state.reply_kinds, means, strict=True)}
 
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify one message in its context; never raises for an odd message."""

@@ -28,9 +28,9 @@ from pipeline.providers.local import probe
 from pipeline.providers.local.examples import Examples, load_examples
 from pipeline.providers.local.language import cue_matrix
 from pipeline.providers.local.model import MiniLMEmbedder
+from pipeline.providers.local.nearest import Groups
 
 FOLDS = 5
-KNN_K = 3
 KNN_WEIGHT = 2.0  # the classifier's (pipeline/providers/local/classifier.py)
 
 
@@ -54,16 +54,6 @@ def forget_spread(examples: Examples, vectors: Vectors) -> dict[str, float]:
     }
 
 
-def _top_mean(similarity: Vectors, groups: npt.NDArray[np.int64], n_groups: int) -> Vectors:
-    out = np.full((similarity.shape[0], n_groups), -1.0, dtype=np.float32)
-    for g in range(n_groups):
-        columns = similarity[:, groups == g]
-        if columns.shape[1]:
-            k = min(KNN_K, columns.shape[1])
-            out[:, g] = -np.sort(-columns, axis=1)[:, :k].mean(axis=1)
-    return out
-
-
 def confidence_spread(examples: Examples, vectors: Vectors) -> dict[str, float]:
     """Cross-validated confidence of right and wrong predictions on the examples file."""
     intents = examples.intents
@@ -75,7 +65,7 @@ def confidence_spread(examples: Examples, vectors: Vectors) -> dict[str, float]:
     for fold in range(FOLDS):
         train, test = folds != fold, folds == fold
         weights = probe.fit(inputs[train], labels[train], len(intents))
-        nearest = _top_mean(vectors[test] @ vectors[train].T, labels[train], len(intents))
+        nearest = Groups.of(labels[train], len(intents)).top_mean(vectors[test] @ vectors[train].T)
         probs = probe.probabilities(inputs[test] @ weights + KNN_WEIGHT * nearest)
         predicted[test] = probs.argmax(axis=1)
         confidence[test] = probs.max(axis=1)
@@ -97,7 +87,7 @@ def reply_spread(examples: Examples, replies: Vectors) -> dict[str, float]:
     groups = np.array([kinds.index(k) for k in examples.reply_kinds], dtype=np.int64)
     similarity = replies @ replies.T
     np.fill_diagonal(similarity, -1.0)
-    means = _top_mean(similarity, groups, len(kinds))
+    means = Groups.of(groups, len(kinds)).top_mean(similarity)
     own = means[np.arange(len(groups)), groups]
     means[np.arange(len(groups)), groups] = -1.0
     other = means.max(axis=1)
