@@ -8,7 +8,14 @@ from typing import Any
 
 import anthropic
 from anthropic import omit
-from anthropic.types import MessageParam, TextBlockParam, ToolChoiceParam, ToolParam
+from anthropic.types import (
+    MessageParam,
+    OutputConfigParam,
+    TextBlockParam,
+    ThinkingConfigParam,
+    ToolChoiceParam,
+    ToolParam,
+)
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from pipeline.domain import PromptRef, Usage
@@ -118,6 +125,8 @@ def create_message(
     refs: Iterable[PromptRef],
     tools: list[ToolParam] | None = None,
     tool_choice: ToolChoiceParam | None = None,
+    thinking: ThinkingConfigParam | None = None,
+    output_config: OutputConfigParam | None = None,
 ) -> WireMessage:
     """One Messages call, its response parsed; CallFailed for any failure of the API or body."""
     try:
@@ -128,6 +137,8 @@ def create_message(
             messages=messages,
             tools=tools if tools is not None else omit,
             tool_choice=tool_choice if tool_choice is not None else omit,
+            thinking=thinking if thinking is not None else omit,
+            output_config=output_config if output_config is not None else omit,
             extra_headers=prompts_header(refs),
         )
     except anthropic.APIError as exc:
