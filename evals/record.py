@@ -90,6 +90,11 @@ def _spec(suite: Suite) -> str:
     return suite.name if in_default and suite.path.stem == suite.name else str(suite.path)
 
 
+def command_for(suite: Suite) -> str:
+    """The command that records a suite's cassette (what `converse eval` prints without one)."""
+    return record_command(_spec(suite))
+
+
 def record_suite(
     suite: Suite,
     spec: str,

@@ -25,6 +25,7 @@ from evals.runner import (
     write_junit,
 )
 from evals.runner.results import RUN_META, check_run_id, new_run_id
+from evals.runner.run import check_cassettes
 from pipeline.cli.common import default_script, shown
 from pipeline.errors import ConverseError
 from pipeline.providers.registry import (
@@ -77,16 +78,18 @@ def _check_providers(names: list[str], variants: list[dict[str, str]]) -> None:
 
 
 def _replays(providers: list[str], cassette: Path | None, replay: bool | None) -> bool:
+    """Whether Claude replays each suite's cassette; announced when it is for want of a key."""
     if not any(spec_of(p).uses_cassettes for p in providers) or cassette is not None:
         return False
+    return not os.environ.get("ANTHROPIC_API_KEY") if replay is None else replay
+
+
+def _announce_replay(replay: bool | None) -> None:
     if replay is None:
-        replay = not os.environ.get("ANTHROPIC_API_KEY")
-        if replay:
-            stderr().print(
-                "[dim]claude: no ANTHROPIC_API_KEY, so each suite is replayed from its recorded "
-                "cassette (fixtures/cassettes/*/suites/)[/]"
-            )
-    return replay
+        stderr().print(
+            "[dim]claude: no ANTHROPIC_API_KEY, so each suite is replayed from its recorded "
+            "cassette (fixtures/cassettes/*/suites/)[/]"
+        )
 
 
 @handles_errors
@@ -182,6 +185,10 @@ def eval_command(
             cassette=cassette,
             replay=_replays(providers, cassette, replay),
         )
+        if config.replay:
+            # Before anything is printed or written: every suite needs its cassette.
+            check_cassettes(config.suites)
+            _announce_replay(replay)
     elif suite or provider or prompt:
         stderr().print(
             f"[dim]continuing run {existing} with its own suites, providers and prompts[/]"

@@ -48,6 +48,12 @@ def replayed(cassette: Path, suite: Path) -> list[tuple[str, str, int]]:
     ]
 
 
+@pytest.fixture(autouse=True)
+def _reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs that replay a recording go to the test's folder, not the project's reports."""
+    monkeypatch.setenv("CONVERSE_REPORTS_DIR", str(tmp_path / "reports"))
+
+
 @pytest.fixture
 def suite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("COLUMNS", "300")
