@@ -27,7 +27,7 @@ HARNESS_COMMANDS: dict[str, LazyCommand] = {
     "export": LazyCommand("evals.commands.export:export_app", "Export suites to other eval tools."),
     "record": LazyCommand(
         "evals.record:record",
-        "Record a suite's Claude calls (classify and conversation suites; --all) to cassettes.",
+        "Record a suite's Claude calls to a cassette (real API, or --synthetic).",
     ),
     "cassettes": LazyCommand(
         "evals.cassettes.cli:cassettes_app", "Check the recorded model calls."

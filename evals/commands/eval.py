@@ -35,6 +35,11 @@ from pipeline.providers.registry import (
     spec_of,
 )
 
+DEFAULT_CONCURRENCY = 4
+# A Claude call takes about two seconds, so at N requests a minute about N/30 are in flight;
+# more threads than that would only queue on the rate limiter.
+SECONDS_PER_CALL = 2
+
 PROVIDER_HELP = f"{', '.join(PROVIDER_NAMES)}; repeat. Default: claude with a key, else local."
 
 
@@ -84,6 +89,22 @@ def _replays(providers: list[str], cassette: Path | None, replay: bool | None) -
     return not os.environ.get("ANTHROPIC_API_KEY") if replay is None else replay
 
 
+def default_concurrency(
+    providers: list[str], replay: bool, options: dict[str, dict[str, str]]
+) -> int:
+    """Cases in flight when --concurrency is not given: the default, or for live Claude under
+    a request rate (CONVERSE_CLAUDE_RPM, or --provider-option claude.requests_per_minute=N)
+    as many as that rate keeps busy, at least one."""
+    if replay or "claude" not in providers:
+        return DEFAULT_CONCURRENCY
+    from pipeline.providers.claude.settings import ClaudeSettings
+
+    rpm = ClaudeSettings.from_env(None, **options.get("claude", {})).requests_per_minute
+    if not rpm:
+        return DEFAULT_CONCURRENCY
+    return max(1, min(DEFAULT_CONCURRENCY, rpm * SECONDS_PER_CALL // 60))
+
+
 def _announce_replay(replay: bool | None) -> None:
     if replay is None:
         stderr().print(
@@ -114,12 +135,13 @@ def eval_command(
     epochs: int = typer.Option(
         1, "--epochs", min=1, help="Times each case runs.", envvar="CONVERSE_EVAL_EPOCHS"
     ),
-    concurrency: int = typer.Option(
-        4,
+    concurrency: int | None = typer.Option(
+        None,
         "--concurrency",
         "-j",
         min=1,
-        help="Cases in flight at once.",
+        help=f"Cases in flight at once. Default {DEFAULT_CONCURRENCY}, fewer for live Claude "
+        "under CONVERSE_CLAUDE_RPM.",
         envvar="CONVERSE_EVAL_CONCURRENCY",
     ),
     no_cache: bool = typer.Option(
@@ -173,17 +195,19 @@ def eval_command(
         providers = list(dict.fromkeys(provider)) or [default_provider()]
         variants = parse_prompt_options(prompt)
         _check_providers(providers, variants)
+        options = parse_provider_options(provider_option)
+        replays = _replays(providers, cassette, replay)
         config = RunConfig(
             suites=load_suites(suite),
             providers=providers,
             variants=variants,
             epochs=epochs,
-            concurrency=concurrency,
+            concurrency=concurrency or default_concurrency(providers, replays, options),
             use_cache=not no_cache,
             script=script or (default_script() if "scripted" in providers else None),
-            provider_options=parse_provider_options(provider_option),
+            provider_options=options,
             cassette=cassette,
-            replay=_replays(providers, cassette, replay),
+            replay=replays,
         )
         if config.replay:
             # Before anything is printed or written: every suite needs its cassette.

@@ -20,8 +20,8 @@ from pipeline.providers.claude.caching import (
     TABLE_DATE,
     TABLE_SOURCE,
     engages,
-    known,
     estimate_tokens,
+    known,
     min_cacheable,
 )
 from pipeline.providers.claude.settings import ClaudeSettings
