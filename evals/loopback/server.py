@@ -128,7 +128,7 @@ class LoopbackServer:
         problem = _wire_problem(body) or _model_problem(body)
         if problem:
             return _error(400, "invalid_request_error", problem)
-        kind = "classify" if body.get("tools") or _output_format(body) else "respond"
+        kind = request_kind(body)
         messages = body["messages"]
         message = _text(messages[-1].get("content"))
         previous = next(
@@ -240,6 +240,9 @@ class LoopbackServer:
         rest = "".join(_text([b]) for b in blocks[cached_upto + 1 :]) + json.dumps(
             body.get("messages"), ensure_ascii=False
         )
+        output_format = _output_format(body)
+        if output_format is not None:  # the schema is read as input too (counted, not cached)
+            rest += json.dumps(output_format, sort_keys=True)
         usage = {
             "input_tokens": tokens(rest),
             "cache_creation_input_tokens": 0,
@@ -276,6 +279,11 @@ def _wire_problem(body: Any) -> str:
         if choice.get("name") not in names:
             return f"tool_choice: tool {choice.get('name')!r} is not among the tools"
     return ""
+
+
+def request_kind(body: dict[str, Any]) -> str:
+    """classify (tools, or a structured-output format) or respond."""
+    return "classify" if body.get("tools") or _output_format(body) is not None else "respond"
 
 
 def _output_format(body: dict[str, Any]) -> Any:
