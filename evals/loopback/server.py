@@ -302,7 +302,7 @@ def _thinking_on(body: dict[str, Any]) -> bool:
     if kind is not None:
         return kind in ("enabled", "adaptive")
     caps = caps_of(str(body.get("model")))
-    return caps is not None and caps.thinking in ("disable", "between_tools", "always_on")
+    return caps is not None and caps.thinks_by_default()
 
 
 def _thinking_problem(body: dict[str, Any], caps: ModelCaps, model: str) -> str:

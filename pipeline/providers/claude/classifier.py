@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 import anthropic
-from anthropic.types import OutputConfigParam, ThinkingConfigParam, ToolParam
+from anthropic.types import ToolParam
 from pydantic import ValidationError
 
 from pipeline.assemble import classifier_prompt
@@ -82,16 +82,6 @@ class ClaudeClassifier:
         refs = (system.ref,)
         shape = self.shape
         plan = thinking_plan(self.model, self._settings.classifier_max_tokens)
-        output: OutputConfigParam = {}
-        if shape == "structured_output":
-            output["format"] = {"type": "json_schema", "schema": answer_schema()}
-        if plan.effort is not None:
-            output["effort"] = "low"
-        thinking: ThinkingConfigParam | None = None
-        if plan.thinking is not None:
-            thinking = {"type": "disabled"}
-            if plan.thinking["type"] == "between_tools":
-                thinking = {"type": "between_tools"}
         forced = shape == "forced_tool"
         try:
             response = create_message(
@@ -108,8 +98,8 @@ class ClaudeClassifier:
                     if forced
                     else None
                 ),
-                thinking=thinking,
-                output_config=output or None,
+                thinking=plan.thinking,
+                output_config=plan.output_config(None if forced else answer_schema()),
             )
         except CallFailed as exc:
             return degraded(str(exc), provider=NAME, model=self.model, prompt_refs=refs)

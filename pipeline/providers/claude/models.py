@@ -31,7 +31,10 @@ nothing else sent, since that is the form such servers speak. No SDK import here
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:  # the SDK's types only
+    from anthropic.types import OutputConfigParam, ThinkingConfigParam
 
 TABLE_DATE = "2026-11-26"
 
@@ -56,7 +59,7 @@ class ModelCaps:
     label: str
 
     @property
-    def thinking_off_param(self) -> dict[str, str] | None:
+    def thinking_off_param(self) -> ThinkingConfigParam | None:
         """The `thinking` value that turns thinking as far off as the model allows (None: send
         nothing)."""
         if self.thinking == "disable":
@@ -157,9 +160,18 @@ class ThinkingPlan:
     """What a request sends so thinking stays out of the way: the `thinking` value (or none),
     `output_config.effort` (or none), and max_tokens with room for thinking that stays on."""
 
-    thinking: dict[str, str] | None
-    effort: str | None
+    thinking: ThinkingConfigParam | None
+    effort: Literal["low"] | None
     max_tokens: int
+
+    def output_config(self, schema: dict[str, object] | None = None) -> OutputConfigParam | None:
+        """`output_config`: the effort, and the answer's JSON schema for structured output."""
+        config: OutputConfigParam = {}
+        if schema is not None:
+            config["format"] = {"type": "json_schema", "schema": schema}
+        if self.effort is not None:
+            config["effort"] = self.effort
+        return config or None
 
 
 def thinking_plan(model: str, max_tokens: int) -> ThinkingPlan:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import anthropic
-from anthropic.types import OutputConfigParam, ThinkingConfigParam
 
 from pipeline.domain import Reply
 from pipeline.errors import ProviderError
@@ -35,12 +34,6 @@ class ClaudeResponder:
         """The model's reply; raises ProviderError when there is no usable one."""
         # Thinking as far off as the model allows: its tokens count against max_tokens.
         plan = thinking_plan(self.model, self._settings.responder_max_tokens)
-        thinking: ThinkingConfigParam | None = None
-        if plan.thinking is not None:
-            thinking = {"type": "disabled"}
-            if plan.thinking["type"] == "between_tools":
-                thinking = {"type": "between_tools"}
-        output: OutputConfigParam | None = {"effort": "low"} if plan.effort else None
         try:
             response = create_message(
                 self._client,
@@ -50,8 +43,8 @@ class ClaudeResponder:
                 system=responder_system(request.system),
                 messages=history_messages(request.history, request.message),
                 refs=request.system.refs,
-                thinking=thinking,
-                output_config=output,
+                thinking=plan.thinking,
+                output_config=plan.output_config(),
             )
         except CallFailed as exc:
             raise ProviderError(str(exc), _HINT) from exc
