@@ -27,7 +27,7 @@ HARNESS_COMMANDS: dict[str, LazyCommand] = {
     "export": LazyCommand("evals.commands.export:export_app", "Export suites to other eval tools."),
     "record": LazyCommand(
         "evals.record:record",
-        "Record a classify suite's Claude calls to a cassette (real API, or --synthetic).",
+        "Record a suite's Claude calls to a cassette (real API, or --synthetic).",
     ),
     "cassettes": LazyCommand(
         "evals.cassettes.cli:cassettes_app", "Check the recorded model calls."
@@ -40,3 +40,7 @@ app = build_app(HARNESS_COMMANDS)
 def main() -> None:
     """Entry point of the `converse` console script."""
     app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,47 +1,47 @@
-"""`converse record --suite NAME`: record a classify suite's model calls to a cassette.
+"""`converse record --suite NAME | --all`: record a suite's Claude calls to a cassette.
 
 Against the real API (ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL if set) the cassette goes to
 fixtures/cassettes/real/suites/NAME.yaml; with --synthetic ANSWERS the loopback server answers
-and it goes to fixtures/cassettes/synthetic/suites/NAME.yaml. The suite is read minimally here
-(name, target, and each case's id, message, project and history); scoring is `converse eval`.
-The cassette is replaced only when every call succeeded; otherwise the command exits 3 (a
-provider failed) naming the failed cases, and the cassette that was there stays as it was.
+and it goes to fixtures/cassettes/synthetic/suites/NAME.yaml. A classify suite records one
+classifier call per case; a conversation suite plays every conversation through the pipeline, as
+`converse eval` does, and records each turn's classifier and responder calls. The cases run
+through the eval's own target code, so `converse eval --provider claude --replay` sends exactly
+the requests that were recorded. A cassette is replaced only when every call of its suite
+succeeded; otherwise the command exits 3 (a provider failed) naming the failed cases, and the
+cassette that was there stays as it was. `--all` records every suite that makes model calls.
 """
 
 from __future__ import annotations
 
 import os
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import typer
-import yaml
 
 from evals.cassettes.config import REAL, SYNTHETIC, cassettes_dir
 from evals.cassettes.session import cassette_claude
 from evals.cassettes.stale import relative
+from evals.dataset.conversation import ConversationCase
+from evals.dataset.load import Suite, load_suite, load_suites, suites_dir
+from evals.dataset.models import ClassifyCase
+from evals.runner.conversation import run_conversation
+from evals.runner.outcome import Outcome
+from evals.runner.providers import Bound
+from evals.runner.sandbox import Sandbox
+from evals.runner.targets import run_classify
 from pipeline.cli.common import console, handles_errors
 from pipeline.config import PROJECT_ROOT
-from pipeline.domain import HistoryTurn, Role
 from pipeline.errors import ConverseError, ProviderError
 from pipeline.prompting import default_library
-from pipeline.providers.base import ClassifyRequest
 
 NO_KEY = (
     "converse record calls the real Anthropic API and ANTHROPIC_API_KEY is not set",
     "export ANTHROPIC_API_KEY=... (it never reaches a cassette), or pass --synthetic ANSWERS "
     "to record from the loopback server",
 )
-
-
-@dataclass(frozen=True)
-class RecordCase:
-    """What recording needs of a suite case: the classifier's input."""
-
-    id: str
-    request: ClassifyRequest
+# The targets whose cases call a model; memory_block and forget_match run the pipeline's code.
+RECORDED = ("classify", "conversation")
 
 
 def suite_path(suite: str) -> Path:
@@ -54,49 +54,12 @@ def suite_path(suite: str) -> Path:
     )
 
 
-def _history(raw: Any, where: str) -> tuple[HistoryTurn, ...]:
-    turns: list[HistoryTurn] = []
-    for entry in raw or []:
-        role = next((r for r in Role if isinstance(entry, dict) and r.value in entry), None)
-        if role is None:
-            raise ConverseError(f"{where}: history entries need `operator:` or `companion:`")
-        turns.append(
-            HistoryTurn(
-                role=role,
-                content=str(entry[role.value]),
-                intent=entry.get("intent"),
-                operation_data=dict(entry.get("operation_data") or {}),
-            )
-        )
-    return tuple(turns)
-
-
-def read_suite(path: Path) -> tuple[str, str, list[RecordCase]]:
-    """The suite's name, target, and the classifier input of each case."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except FileNotFoundError as exc:
-        raise ConverseError(
-            f"suite {path} not found", "pass a name under evals/suites or a path"
-        ) from exc
-    except yaml.YAMLError as exc:
-        raise ConverseError(f"suite {path} is not valid YAML: {exc}", "fix the file") from exc
-    if not isinstance(data, dict) or not data.get("name") or not data.get("target"):
-        raise ConverseError(f"suite {path} needs `name` and `target`", "see DESIGN.md, suite files")
-    cases = []
-    for index, raw in enumerate(data.get("cases") or []):
-        where = (
-            f"suite {path}, case {raw.get('id', index + 1) if isinstance(raw, dict) else index + 1}"
-        )
-        if not isinstance(raw, dict) or not raw.get("id") or not raw.get("message"):
-            raise ConverseError(f"{where}: needs `id` and `message`", "fix the case")
-        request = ClassifyRequest(
-            message=str(raw["message"]),
-            history=_history(raw.get("history"), where),
-            project_name=raw.get("project"),
-        )
-        cases.append(RecordCase(str(raw["id"]), request))
-    return str(data["name"]), str(data["target"]), cases
+def record_command(suite: str, *, synthetic: Path | None = None) -> str:
+    """The command that records one suite (what `converse eval` tells a run without one)."""
+    command = ["converse", "record", "--suite", suite]
+    if synthetic is not None:
+        command += ["--synthetic", str(synthetic)]
+    return shlex.join(command)
 
 
 def _overrides(prompts: list[str]) -> dict[str, str]:
@@ -111,9 +74,112 @@ def _overrides(prompts: list[str]) -> dict[str, str]:
     return found
 
 
+def _describe(outcome: Outcome, target: str) -> str:
+    if outcome.error:
+        return f"error: {outcome.error}"
+    if target == "classify":
+        return str(outcome.got.get("intent"))
+    turns = outcome.got.get("turns") or []
+    intents = ", ".join(str(t.get("classified") or "erase") for t in turns)
+    return f"{len(turns)} turns ({intents})"
+
+
+def _spec(suite: Suite) -> str:
+    """How the suite is named on a command line: its name when it lives in evals/suites."""
+    in_default = suite.path.resolve().parent == suites_dir().resolve()
+    return suite.name if in_default and suite.path.stem == suite.name else str(suite.path)
+
+
+def command_for(suite: Suite) -> str:
+    """The command that records a suite's cassette (what `converse eval` prints without one)."""
+    return record_command(_spec(suite))
+
+
+def record_suite(
+    suite: Suite,
+    spec: str,
+    *,
+    synthetic: Path | None,
+    out: Path | None,
+    overrides: dict[str, str],
+) -> None:
+    """Record one suite's calls; ProviderError (the cassette left as it was) when any failed."""
+    kind = SYNTHETIC if synthetic is not None else REAL
+    cassette = (out or cassettes_dir()) / kind / "suites" / f"{suite.name}.yaml"
+    command = ["converse", "record", "--suite", spec]
+    if synthetic is not None:
+        command += ["--synthetic", str(synthetic)]
+    if out is not None:
+        command += ["--out", str(out)]
+    for family, version in overrides.items():
+        command += ["--prompt", f"{family}={version}"]
+    rerecord = shlex.join(command)
+    library = default_library(overrides)
+    # Recorded beside the cassette and moved into place only when every call succeeded: a
+    # failed recording must never replace a good cassette with an empty or broken one.
+    partial = cassette.with_name(f".{cassette.name}.recording-{os.getpid()}")
+    failed: list[str] = []
+    sandbox = Sandbox()
+    try:
+        with cassette_claude(
+            partial,
+            mode="record",
+            rerecord=rerecord,
+            answers=synthetic,
+            library=library,
+            overrides=overrides,
+        ) as session:
+            providers = session.providers
+            bound = Bound(
+                "claude", providers.label, providers.model, "", providers.classifier,
+                providers.responder, library, dict(overrides),
+            )  # fmt: skip
+            for case in suite.cases:
+                if isinstance(case, ClassifyCase):
+                    outcome = run_classify(case, bound)
+                elif isinstance(case, ConversationCase):
+                    outcome = run_conversation(case, bound, sandbox)
+                else:  # pragma: no cover - the target was checked
+                    raise TypeError(type(case).__name__)
+                if outcome.error is not None:
+                    failed.append(case.id)
+                console.print(
+                    f"  {case.id}: {_describe(outcome, suite.target)}",
+                    markup=False,
+                    highlight=False,
+                )
+                for note in session.retries.take_notes() if session.retries else ():
+                    console.print(f"    {note}", markup=False, highlight=False)
+            calls = len(session.cassette.requests)
+        if failed:
+            what = "calls" if suite.target == "classify" else "conversations"
+            raise ProviderError(
+                f"{len(failed)} of {len(suite.cases)} {what} failed ({', '.join(failed)}); "
+                f"{relative(cassette)} was left as it was",
+                f"fix the cause and re-run `{rerecord}`",
+            )
+        if partial.exists():
+            partial.replace(cassette)
+    finally:
+        sandbox.close()
+        partial.unlink(missing_ok=True)
+    console.print(
+        f"Recorded {calls} calls for {len(suite.cases)} cases of {suite.name} to "
+        f"{relative(cassette)} "
+        f"({'synthetic: loopback answers' if synthetic is not None else 'real API'}).",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
 @handles_errors
 def record(
-    suite: str = typer.Option(..., "--suite", help="A suite name under evals/suites, or a path."),
+    suite: str | None = typer.Option(
+        None, "--suite", help="A suite name under evals/suites, or a path."
+    ),
+    all_suites: bool = typer.Option(
+        False, "--all", help="Every suite under evals/suites that makes model calls."
+    ),
     synthetic: Path | None = typer.Option(
         None,
         "--synthetic",
@@ -126,63 +192,44 @@ def record(
         [], "--prompt", help="Record a prompt version: FAMILY=VERSION."
     ),
 ) -> None:
-    """Record a classify suite's Claude calls to a cassette (real API, or --synthetic)."""
+    """Record a suite's Claude calls to a cassette (real API, or --synthetic)."""
+    if (suite is None) == (not all_suites):
+        raise ConverseError(
+            "name the suite to record with --suite NAME, or record every suite with --all",
+            "e.g. converse record --suite intent_boundaries, or converse record --all",
+        )
     if synthetic is None and not os.environ.get("ANTHROPIC_API_KEY"):
         raise ConverseError(*NO_KEY)
-    path = suite_path(suite)
-    name, target, cases = read_suite(path)
-    if target != "classify":
-        raise ConverseError(
-            f"suite {name} targets {target}; only classify suites are recorded",
-            "memory_block and forget_match make no model calls; conversation suites are not "
-            "recorded yet",
-        )
     overrides = _overrides(prompt)
-    kind = SYNTHETIC if synthetic is not None else REAL
-    cassette = (out or cassettes_dir()) / kind / "suites" / f"{name}.yaml"
-    command = ["converse", "record", "--suite", suite]
-    if synthetic is not None:
-        command += ["--synthetic", str(synthetic)]
-    if out is not None:
-        command += ["--out", str(out)]
-    for family, version in overrides.items():
-        command += ["--prompt", f"{family}={version}"]
-    rerecord = shlex.join(command)
-    # Recorded beside the cassette and moved into place only when every call succeeded: a
-    # failed recording must never replace a good cassette with an empty or broken one.
-    partial = cassette.with_name(f".{cassette.name}.recording-{os.getpid()}")
-    failed: list[str] = []
-    try:
-        with cassette_claude(
-            partial,
-            mode="record",
-            rerecord=rerecord,
-            answers=synthetic,
-            library=default_library(overrides),
-            overrides=overrides,
-        ) as session:
-            for case in cases:
-                got = session.providers.classifier.classify(case.request)
-                if got.error is not None:
-                    failed.append(case.id)
-                detail = f"error: {got.error}" if got.error else got.intent
-                console.print(f"  {case.id}: {detail}", markup=False, highlight=False)
-                for note in session.retries.take_notes() if session.retries else ():
-                    console.print(f"    {note}", markup=False, highlight=False)
-            calls = len(session.cassette.requests)
-        if failed:
-            raise ProviderError(
-                f"{len(failed)} of {len(cases)} calls failed ({', '.join(failed)}); "
-                f"{relative(cassette)} was left as it was",
-                f"fix the cause and re-run `{rerecord}`",
+    if suite is not None:
+        chosen = load_suite(suite_path(suite))
+        if chosen.target not in RECORDED:
+            raise ConverseError(
+                f"suite {chosen.name} targets {chosen.target}; only classify and conversation "
+                "suites are recorded",
+                "memory_block and forget_match run the pipeline's own code and make no model calls",
             )
-        if partial.exists():
-            partial.replace(cassette)
-    finally:
-        partial.unlink(missing_ok=True)
-    console.print(
-        f"Recorded {calls} calls for {len(cases)} cases of {name} to {relative(cassette)} "
-        f"({'synthetic: loopback answers' if synthetic is not None else 'real API'}).",
-        highlight=False,
-        soft_wrap=True,
-    )
+        record_suite(chosen, suite, synthetic=synthetic, out=out, overrides=overrides)
+        return
+    every = load_suites()
+    recorded = [s for s in every if s.target in RECORDED]
+    for skipped in (s for s in every if s.target not in RECORDED):
+        console.print(
+            f"{skipped.name}: skipped ({skipped.target} makes no model calls)",
+            markup=False,
+            highlight=False,
+        )
+    failures: list[str] = []
+    for each in recorded:
+        console.print(f"{each.name} ({each.target}):", markup=False, highlight=False)
+        try:
+            record_suite(each, _spec(each), synthetic=synthetic, out=out, overrides=overrides)
+        except ProviderError as exc:
+            console.print(f"  {exc.one_line()}", markup=False, highlight=False, soft_wrap=True)
+            failures.append(each.name)
+    if failures:
+        raise ProviderError(
+            f"{len(failures)} of {len(recorded)} suites were not recorded "
+            f"({', '.join(failures)}); their cassettes were left as they were",
+            "fix the cause and re-run the command printed under each",
+        )

@@ -18,25 +18,10 @@ from typing import Any
 import anthropic
 from anthropic import APIRequest, APIResponse, CallNext
 
+from pipeline.providers.claude.retries import requested_wait, retryable
+
 ATTEMPTS = 3
 MAX_WAIT = 60.0
-
-
-def retryable(status: int) -> bool:
-    """The statuses the SDK itself retries: timeouts, conflicts, rate limits, server errors."""
-    return status in (408, 409, 429) or status >= 500
-
-
-def requested_wait(headers: Any) -> float | None:
-    """The wait the server asked for, in seconds (retry-after-ms, then retry-after)."""
-    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is not None:
-            try:
-                return max(float(value) / scale, 0.0)
-            except ValueError:
-                continue  # an HTTP date: fall back to the back-off
-    return None
 
 
 class RecordingRetries(anthropic.Middleware):

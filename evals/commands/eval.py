@@ -25,6 +25,7 @@ from evals.runner import (
     write_junit,
 )
 from evals.runner.results import RUN_META, check_run_id, new_run_id
+from evals.runner.run import check_cassettes
 from pipeline.cli.common import default_script, shown
 from pipeline.errors import ConverseError
 from pipeline.providers.registry import (
@@ -33,6 +34,11 @@ from pipeline.providers.registry import (
     default_provider,
     spec_of,
 )
+
+DEFAULT_CONCURRENCY = 4
+# A Claude call takes about two seconds, so at N requests a minute about N/30 are in flight;
+# more threads than that would only queue on the rate limiter.
+SECONDS_PER_CALL = 2
 
 PROVIDER_HELP = f"{', '.join(PROVIDER_NAMES)}; repeat. Default: claude with a key, else local."
 
@@ -77,16 +83,34 @@ def _check_providers(names: list[str], variants: list[dict[str, str]]) -> None:
 
 
 def _replays(providers: list[str], cassette: Path | None, replay: bool | None) -> bool:
+    """Whether Claude replays each suite's cassette; announced when it is for want of a key."""
     if not any(spec_of(p).uses_cassettes for p in providers) or cassette is not None:
         return False
+    return not os.environ.get("ANTHROPIC_API_KEY") if replay is None else replay
+
+
+def default_concurrency(
+    providers: list[str], replay: bool, options: dict[str, dict[str, str]]
+) -> int:
+    """Cases in flight when --concurrency is not given: the default, or for live Claude under
+    a request rate (CONVERSE_CLAUDE_RPM, or --provider-option claude.requests_per_minute=N)
+    as many as that rate keeps busy, at least one."""
+    if replay or "claude" not in providers:
+        return DEFAULT_CONCURRENCY
+    from pipeline.providers.claude.settings import ClaudeSettings
+
+    rpm = ClaudeSettings.from_env(None, **options.get("claude", {})).requests_per_minute
+    if not rpm:
+        return DEFAULT_CONCURRENCY
+    return max(1, min(DEFAULT_CONCURRENCY, rpm * SECONDS_PER_CALL // 60))
+
+
+def _announce_replay(replay: bool | None) -> None:
     if replay is None:
-        replay = not os.environ.get("ANTHROPIC_API_KEY")
-        if replay:
-            stderr().print(
-                "[dim]claude: no ANTHROPIC_API_KEY, so each suite is replayed from its recorded "
-                "cassette (fixtures/cassettes/*/suites/)[/]"
-            )
-    return replay
+        stderr().print(
+            "[dim]claude: no ANTHROPIC_API_KEY, so each suite is replayed from its recorded "
+            "cassette (fixtures/cassettes/*/suites/)[/]"
+        )
 
 
 @handles_errors
@@ -111,12 +135,13 @@ def eval_command(
     epochs: int = typer.Option(
         1, "--epochs", min=1, help="Times each case runs.", envvar="CONVERSE_EVAL_EPOCHS"
     ),
-    concurrency: int = typer.Option(
-        4,
+    concurrency: int | None = typer.Option(
+        None,
         "--concurrency",
         "-j",
         min=1,
-        help="Cases in flight at once.",
+        help=f"Cases in flight at once. Default {DEFAULT_CONCURRENCY}, fewer for live Claude "
+        "under CONVERSE_CLAUDE_RPM.",
         envvar="CONVERSE_EVAL_CONCURRENCY",
     ),
     no_cache: bool = typer.Option(
@@ -170,18 +195,24 @@ def eval_command(
         providers = list(dict.fromkeys(provider)) or [default_provider()]
         variants = parse_prompt_options(prompt)
         _check_providers(providers, variants)
+        options = parse_provider_options(provider_option)
+        replays = _replays(providers, cassette, replay)
         config = RunConfig(
             suites=load_suites(suite),
             providers=providers,
             variants=variants,
             epochs=epochs,
-            concurrency=concurrency,
+            concurrency=concurrency or default_concurrency(providers, replays, options),
             use_cache=not no_cache,
             script=script or (default_script() if "scripted" in providers else None),
-            provider_options=parse_provider_options(provider_option),
+            provider_options=options,
             cassette=cassette,
-            replay=_replays(providers, cassette, replay),
+            replay=replays,
         )
+        if config.replay:
+            # Before anything is printed or written: every suite needs its cassette.
+            check_cassettes(config.suites)
+            _announce_replay(replay)
     elif suite or provider or prompt:
         stderr().print(
             f"[dim]continuing run {existing} with its own suites, providers and prompts[/]"

@@ -6,6 +6,14 @@ Usage is estimated at four characters a token, with prompt caching simulated as 
 a cached prefix shorter than the requested model's minimum cacheable length
 (`pipeline.providers.claude.caching`) is not cached at all; a longer one is written by the first
 request and read by later ones.
+
+For a model in the capability table (`pipeline.providers.claude.models`) the request shape is
+checked as the API checks it, with its 400 `invalid_request_error`: a forced `tool_choice` on a
+model that rejects it or with thinking on, an assistant prefill, a `thinking` type the model does
+not take, `output_config.format` where structured outputs are not offered. A structured-output
+request (`output_config.format`) is answered with the scripted tool input as a JSON text block;
+where thinking stays on, a (synthetic) thinking block comes first and counts as output. A model
+the table does not list is served without these checks, as a compatible server would.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from typing import Any
 
 from evals.loopback.answers import Answer
 from pipeline.providers.claude.caching import engages
+from pipeline.providers.claude.models import ModelCaps, caps_of
 
 SYNTHETIC_MODEL = "synthetic-fixture"
 MESSAGES_PATH = "/v1/messages"
@@ -116,10 +125,10 @@ class LoopbackServer:
 
     def answer(self, body: Any) -> tuple[int, str, dict[str, str]]:
         """Status, body text and extra headers for one Messages request body."""
-        problem = _wire_problem(body)
+        problem = _wire_problem(body) or _model_problem(body)
         if problem:
             return _error(400, "invalid_request_error", problem)
-        kind = "classify" if body.get("tools") else "respond"
+        kind = request_kind(body)
         messages = body["messages"]
         message = _text(messages[-1].get("content"))
         previous = next(
@@ -175,10 +184,24 @@ class LoopbackServer:
     def _message(self, body: dict[str, Any], answer: Answer) -> dict[str, Any]:
         digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:24]
         content: list[dict[str, Any]] = []
+        if _thinking_on(body):
+            content.append(
+                {
+                    "type": "thinking",
+                    "thinking": "(synthetic loopback: no model thought here)",
+                    "signature": f"synthetic_{digest}",
+                }
+            )
         if answer.text is not None:
             content.append({"type": "text", "text": answer.text})
         tool_name = (body.get("tool_choice") or {}).get("name") or "classify_intent"
-        if answer.tool_input is not None or answer.tool_input_raw is not None:
+        if _output_format(body) is not None and not body.get("tools"):
+            if answer.tool_input is not None:
+                text = json.dumps(answer.tool_input, ensure_ascii=False)
+                content.append({"type": "text", "text": text})
+            elif answer.tool_input_raw is not None:
+                content.append({"type": "text", "text": answer.tool_input_raw})
+        elif answer.tool_input is not None or answer.tool_input_raw is not None:
             tool_input: Any = (
                 answer.tool_input if answer.tool_input is not None else answer.tool_input_raw
             )
@@ -217,6 +240,9 @@ class LoopbackServer:
         rest = "".join(_text([b]) for b in blocks[cached_upto + 1 :]) + json.dumps(
             body.get("messages"), ensure_ascii=False
         )
+        output_format = _output_format(body)
+        if output_format is not None:  # the schema is read as input too (counted, not cached)
+            rest += json.dumps(output_format, sort_keys=True)
         usage = {
             "input_tokens": tokens(rest),
             "cache_creation_input_tokens": 0,
@@ -252,6 +278,93 @@ def _wire_problem(body: Any) -> str:
         names = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
         if choice.get("name") not in names:
             return f"tool_choice: tool {choice.get('name')!r} is not among the tools"
+    return ""
+
+
+def request_kind(body: dict[str, Any]) -> str:
+    """classify (tools, or a structured-output format) or respond."""
+    return "classify" if body.get("tools") or _output_format(body) is not None else "respond"
+
+
+def _output_format(body: dict[str, Any]) -> Any:
+    config = body.get("output_config")
+    return config.get("format") if isinstance(config, dict) else None
+
+
+def _thinking_type(body: dict[str, Any]) -> str | None:
+    thinking = body.get("thinking")
+    return str(thinking.get("type")) if isinstance(thinking, dict) else None
+
+
+def _thinking_on(body: dict[str, Any]) -> bool:
+    """Whether the request gets thinking: asked for, or on by default for the model."""
+    kind = _thinking_type(body)
+    if kind is not None:
+        return kind in ("enabled", "adaptive")
+    caps = caps_of(str(body.get("model")))
+    return caps is not None and caps.thinks_by_default()
+
+
+def _thinking_problem(body: dict[str, Any], caps: ModelCaps, model: str) -> str:
+    kind = _thinking_type(body)
+    if kind is None or caps.accepts_thinking(kind):
+        thinking = body.get("thinking") or {}
+        budget = thinking.get("budget_tokens") if kind == "enabled" else None
+        if isinstance(budget, int) and budget >= body["max_tokens"]:
+            return "max_tokens must be greater than thinking.budget_tokens"
+        return ""
+    if kind == "disabled" and caps.thinking == "between_tools":
+        return (
+            f'thinking.type "disabled" is not supported on {model}; send '
+            '{"type": "between_tools"} to turn off up-front thinking'
+        )
+    if kind == "disabled":
+        return f"thinking cannot be disabled on {model}"
+    if kind == "enabled":
+        return (
+            f'thinking.type "enabled" (budget_tokens) is not supported on {model}; use '
+            '{"type": "adaptive"}'
+        )
+    if kind == "adaptive":
+        return "adaptive thinking is not supported on this model"
+    return f"thinking.type {kind!r} is not supported on {model}"
+
+
+def _model_problem(body: dict[str, Any]) -> str:
+    """The request-shape rules of the model's row, as the API enforces them (400s)."""
+    model = str(body["model"])
+    caps = caps_of(model)
+    if caps is None:
+        return ""
+    problem = _thinking_problem(body, caps, model)
+    if problem:
+        return problem
+    if body["messages"][-1].get("role") == "assistant" and not caps.prefill:
+        return (
+            "This model does not support assistant message prefill. The conversation must end "
+            "with a user message."
+        )
+    choice = body.get("tool_choice")
+    if isinstance(choice, dict) and choice.get("type") in ("tool", "any"):
+        if not caps.forced_tool:
+            return (
+                f"tool_choice: forced tool use is not supported on {model}; use tool_choice "
+                '{"type": "auto"} or output_config.format'
+            )
+        if _thinking_on(body):
+            return "Thinking may not be enabled when tool_choice forces tool use."
+    output_format = _output_format(body)
+    if output_format is not None:
+        if not caps.structured_output:
+            return f"output_config.format: structured outputs are not supported on {model}"
+        if not isinstance(output_format, dict) or output_format.get("type") != "json_schema":
+            return 'output_config.format.type: must be "json_schema"'
+        schema = output_format.get("schema")
+        if not isinstance(schema, dict) or schema.get("additionalProperties") is not False:
+            return (
+                "output_config.format.schema: an object schema must set "
+                "additionalProperties to false"
+            )
     return ""
 
 

@@ -85,7 +85,9 @@ class _Conversation:
     def __init__(self, case: ConversationCase, bound: Bound, sandbox: Sandbox) -> None:
         self.bound = bound
         self.store = sandbox.store
-        self.person, self.projects = sandbox.seeded(case.memories, case.notes, case.projects, NOW)
+        self.person, self.projects = sandbox.seeded(
+            case.memories, case.notes, case.projects, NOW, name=f"case-{case.id}"
+        )
         assert self.person.personal_engagement_id is not None
         self.personal_id = self.person.personal_engagement_id
         self.refs: dict[tuple[str, str, str], PromptRef] = {}

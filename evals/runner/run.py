@@ -13,7 +13,15 @@ from rich.console import Console
 
 from evals.dataset.load import Suite, load_suite
 from evals.runner.cache import ResultCache
-from evals.runner.engine import Executor, RunConfig, Tally, WorkItem, execute, plan
+from evals.runner.engine import (
+    MODEL_TARGETS,
+    Executor,
+    RunConfig,
+    Tally,
+    WorkItem,
+    execute,
+    plan,
+)
 from evals.runner.gitinfo import git_state
 from evals.runner.providers import DETERMINISTIC, ProviderPool, Registry, variant_label
 from evals.runner.results import (
@@ -144,17 +152,39 @@ def _phases(
 
     replayed = [i for i in todo if _replayable(i.provider)]
     phases = [(pool, [i for i in todo if not _replayable(i.provider)])]
-    for suite in dict.fromkeys(i.suite.name for i in replayed):
-        cassette = suite_cassette(suite)
-        if cassette is None:
-            raise RunError(
-                f"no cassette for suite {suite}, so Claude cannot be replayed",
-                f"record it: converse record --suite {suite} (needs ANTHROPIC_API_KEY, or "
-                "--synthetic ANSWERS), or set ANTHROPIC_API_KEY to run live",
-            )
+    suites = {i.suite.name: i.suite for i in replayed}
+    check_cassettes(list(suites.values()))
+    for name in suites:
+        cassette = suite_cassette(name)
         suite_pool = ProviderPool(config.script, config.provider_options, registry, cassette)
-        phases.append((suite_pool, [i for i in replayed if i.suite.name == suite]))
+        phases.append((suite_pool, [i for i in replayed if i.suite.name == name]))
     return phases
+
+
+def check_cassettes(suites: list[Suite]) -> None:
+    """A RunError naming the exact record command of each model suite with no cassette; run
+    before anything is written, so a run that cannot replay leaves nothing behind."""
+    missing = [s for s in suites if s.target in MODEL_TARGETS and suite_cassette(s.name) is None]
+    if missing:
+        raise RunError(*_no_cassettes(missing))
+
+
+def _no_cassettes(missing: list[Suite]) -> tuple[str, str]:
+    """The one-line error for suites Claude would replay but that have no cassette: the exact
+    command that records each."""
+    from evals.record import command_for
+
+    names = ", ".join(s.name for s in missing)
+    commands = "; ".join(command_for(s) for s in missing)
+    one = len(missing) == 1
+    return (
+        f"no recorded cassette{'' if one else 's'} for suite{'' if one else 's'} {names}, so "
+        "Claude cannot be "
+        "replayed",
+        f"record {'it' if one else 'them'} with ANTHROPIC_API_KEY set: {commands}"
+        + ("" if one else " (or every suite: converse record --all)")
+        + "; or set ANTHROPIC_API_KEY to run live",
+    )
 
 
 def _start_providers(pool: ProviderPool, items: list[WorkItem]) -> None:

@@ -27,6 +27,7 @@ class Sandbox:
         self._store: Store | None = None
         self._dir: Path | None = None
         self._ids = itertools.count(1)
+        self._names: set[str] = set()
 
     @property
     def store(self) -> Store:
@@ -46,8 +47,7 @@ class Sandbox:
     ) -> tuple[Person, int | None]:
         """A new person with the memories (ages counted back from `now`) and earlier turns."""
         store = self.store
-        with self._lock:
-            name = f"case-{next(self._ids)}"
+        name = self._unique(None)
         with store.write() as session:
             person = create_person(session, name)
             engagement = create_project(session, person, project) if project else None
@@ -80,12 +80,16 @@ class Sandbox:
         notes: Sequence[Note],
         projects: Sequence[str],
         now: datetime,
+        name: str | None = None,
     ) -> tuple[Person, dict[str, int]]:
         """A new person with personal memories, and every project named (name -> engagement id)
-        with its knowledge."""
+        with its knowledge.
+
+        `name` (else a counter) is the person's name, which prompts carry: a case that passes
+        its own gets the same prompts whatever order cases run in, so a recorded cassette
+        replays under any concurrency. A name already taken in this sandbox gets a suffix."""
         store = self.store
-        with self._lock:
-            name = f"case-{next(self._ids)}"
+        name = self._unique(name)
         with store.write() as session:
             person = create_person(session, name)
             assert person.personal_engagement_id is not None
@@ -103,6 +107,16 @@ class Sandbox:
                     created_at=now - fact.elapsed,
                 )
         return person, engagements
+
+    def _unique(self, wanted: str | None) -> str:
+        """`wanted` (else the next counter name), with a suffix if this sandbox has it already."""
+        with self._lock:
+            base = wanted or f"case-{next(self._ids)}"
+            name, suffix = base, 2
+            while name in self._names:
+                name, suffix = f"{base}-{suffix}", suffix + 1
+            self._names.add(name)
+            return name
 
     def close(self) -> None:
         """Dispose of the store and delete its folder."""

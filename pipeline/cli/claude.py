@@ -37,6 +37,18 @@ def claude_options(
         envvar=ENV_VARS["max_retries"],
         help="Retries on 429, 5xx, 529 and timeouts.",
     ),
+    requests_per_minute: int | None = typer.Option(
+        None,
+        "--claude-rpm",
+        envvar=ENV_VARS["requests_per_minute"],
+        help="Claude calls started per minute, across threads (0: no limit).",
+    ),
+    classifier_shape: str | None = typer.Option(
+        None,
+        "--claude-classifier-shape",
+        envvar=ENV_VARS["classifier_shape"],
+        help="auto (from the model table), forced_tool or structured_output.",
+    ),
     openai_base_url: str | None = typer.Option(
         None,
         "--openai-base-url",
@@ -58,6 +70,8 @@ def claude_options(
         classifier_max_tokens=classifier_max_tokens,
         responder_max_tokens=responder_max_tokens,
         timeout=timeout,
+        requests_per_minute=requests_per_minute,
+        classifier_shape=classifier_shape,
         max_retries=max_retries,
     )
     openai_settings.set_command_options(base_url=openai_base_url, model=openai_model)

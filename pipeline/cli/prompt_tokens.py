@@ -21,6 +21,7 @@ from pipeline.providers.claude.caching import (
     TABLE_SOURCE,
     engages,
     estimate_tokens,
+    known,
     min_cacheable,
 )
 from pipeline.providers.claude.settings import ClaudeSettings
@@ -80,7 +81,8 @@ def show_tokens(prefix: Prefix) -> None:
     for model in models:
         minimum = min_cacheable(model)
         verdict = "yes" if engages(tokens, model) else f"no: {minimum - tokens:,} tokens short"
-        table.add_row(model, f"{minimum:,}", verdict, configured.get(model, ""))
+        shown = f"{minimum:,}" if known(model) else f"{minimum:,} (not listed)"
+        table.add_row(model, shown, verdict, configured.get(model, ""))
     console.print(table)
     console.print(
         f"Minimums from {TABLE_SOURCE} (read {TABLE_DATE}); a model not listed is given the "

@@ -1,8 +1,9 @@
 """The classification answer every model-backed provider asks for: the intent enum and every
 parameter as a JSON schema, built from the taxonomy, and the pydantic model that parses it.
 
-Claude receives the schema as a forced tool's input; OpenAI-compatible servers receive it as a
-`json_schema` response format. Both parse the answer with `IntentAnswer`, then `validated`.
+Claude receives the schema as a forced tool's input or as `output_config.format` (by model,
+pipeline/providers/claude/models.py); OpenAI-compatible servers receive it as a `json_schema`
+response format. Both parse the answer with `IntentAnswer`, then `validated`.
 """
 
 from __future__ import annotations

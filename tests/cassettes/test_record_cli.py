@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -9,9 +10,7 @@ import yaml
 from typer.testing import CliRunner, Result
 
 from evals.cassettes import check_file, synthetic_answers
-from evals.cassettes.session import cassette_claude
 from evals.cli import app
-from evals.record import read_suite
 from pipeline.prompting import default_library
 
 runner = CliRunner()
@@ -33,6 +32,26 @@ cases:
     message: "yes"
     expect: {intent: remember_about_me}
 """
+
+
+def replayed(cassette: Path, suite: Path) -> list[tuple[str, str, int]]:
+    """`converse eval --provider claude --cassette` on the suite: (suite, model, passed) rows."""
+    result = runner.invoke(
+        app,
+        ["eval", "--no-progress", "--no-report", "--json", "--provider", "claude",
+         "--cassette", str(cassette), "--suite", str(suite)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    return [
+        (r["suite"], r["model"], r["passed"], r["errors"])
+        for r in json.loads(result.stdout)["results"]
+    ]
+
+
+@pytest.fixture(autouse=True)
+def _reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs that replay a recording go to the test's folder, not the project's reports."""
+    monkeypatch.setenv("CONVERSE_REPORTS_DIR", str(tmp_path / "reports"))
 
 
 @pytest.fixture
@@ -79,25 +98,30 @@ def test_a_synthetic_recording_replays_and_checks_fresh(suite: Path, tmp_path: P
     assert meta["synthetic"] is True
     assert meta["rerecord"].startswith(f"converse record --suite {suite} --synthetic ")
     assert check_file(cassette, default_library()).ok
+    assert replayed(cassette, suite) == [("mini_boundaries", "synthetic-fixture", 2, 0)]
 
-    _, _, cases = read_suite(suite)
-    with cassette_claude(cassette, mode="replay", rerecord=meta["rerecord"]) as session:
-        got = [session.providers.classifier.classify(case.request) for case in cases]
-    assert [(g.intent, g.model, g.error) for g in got] == [
-        ("remember_about_me", "synthetic-fixture", None),
-        ("remember_about_me", "synthetic-fixture", None),
-    ]
+
+BLOCKS = """\
+name: blocks
+target: memory_block
+description: no model calls
+cases:
+  - id: empty
+    memories: []
+    expect: {max_chars: 2000}
+"""
 
 
 def test_suites_that_make_no_model_calls_are_not_recorded(tmp_path: Path) -> None:
     path = tmp_path / "blocks.yaml"
-    path.write_text("name: blocks\ntarget: memory_block\ndescription: x\ncases: []\n")
+    path.write_text(BLOCKS)
     result = runner.invoke(
         app, ["record", "--suite", str(path), "--synthetic", str(synthetic_answers())]
     )
     assert result.exit_code == 2
     assert result.output.startswith(
-        "error: suite blocks targets memory_block; only classify suites are recorded"
+        "error: suite blocks targets memory_block; only classify and conversation suites are "
+        "recorded"
     )
 
 
@@ -185,11 +209,7 @@ def test_a_429_then_a_200_is_recorded_as_the_200_alone_and_replays(
     cassette = out / "synthetic" / "suites" / "mini_boundaries.yaml"
     recorded = yaml.safe_load(cassette.read_text())
     assert [i["response"]["status"]["code"] for i in recorded["interactions"]] == [200, 200]
-    meta = recorded["metadata"]["converse"]
-    _, _, cases = read_suite(suite)
-    with cassette_claude(cassette, mode="replay", rerecord=meta["rerecord"]) as session:
-        got = [session.providers.classifier.classify(case.request) for case in cases]
-    assert [(g.intent, g.error) for g in got] == [("remember_about_me", None)] * 2
+    assert replayed(cassette, suite) == [("mini_boundaries", "synthetic-fixture", 2, 0)]
 
 
 NOT_TO_BE_RETRIED = """\
@@ -228,4 +248,98 @@ def test_a_wait_longer_than_the_bound_is_not_waited_for(suite: Path, tmp_path: P
     assert result.exit_code == 3
     assert result.output.splitlines()[1] == (
         "    HTTP 429; not retried: the server asked for a wait of 120 s, more than the 60 s allowed"
+    )
+
+
+CONVERSATION = """\
+name: mini_talk
+target: conversation
+description: one conversation for recording
+gate: {accuracy: 1.0}
+cases:
+  - id: confirm-allergy
+    turns:
+      - message: "I'm allergic to shellfish"
+        expect: {action: held, memory: [{state: held, text: {contains: [shellfish]}}]}
+      - message: "yes"
+        expect:
+          action: committed
+          reply: {contains: [remember]}
+          memory: [{state: committed, text: {contains: [shellfish]}}]
+"""
+
+
+def _fixtures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A fixtures folder of our own (its cassettes are where --replay looks), and the answers."""
+    answers = synthetic_answers()  # read before the fixtures folder moves
+    fixtures = tmp_path / "fixtures"
+    monkeypatch.setenv("CONVERSE_FIXTURES_DIR", str(fixtures))
+    return fixtures / "cassettes", answers
+
+
+def test_a_conversation_suite_records_classifier_and_responder_calls_and_replays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "300")
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    out, answers = _fixtures(tmp_path, monkeypatch)
+    suite = tmp_path / "mini_talk.yaml"
+    suite.write_text(CONVERSATION, encoding="utf-8")
+
+    result = _record(suite, answers, out)
+
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == (
+        "  confirm-allergy: 2 turns (remember_about_me, remember_about_me)"
+    )
+    cassette = out / "synthetic" / "suites" / "mini_talk.yaml"
+    bodies = [i["request"]["body"]["json"] for i in yaml.safe_load(cassette.read_text())[
+        "interactions"]]  # fmt: skip
+    classify = [b for b in bodies if "output_config" in b and "format" in b["output_config"]]
+    respond = [b for b in bodies if b not in classify]
+    assert (len(classify), len(respond)) == (2, 2)  # each turn: classifier, then responder
+    assert {b["model"] for b in respond} == {"claude-sonnet-5-5"}
+    assert check_file(cassette, default_library()).ok
+
+    replay = runner.invoke(
+        app,
+        ["eval", "--no-progress", "--no-report", "--json", "--provider", "claude", "--replay",
+         "--suite", str(suite)],
+    )  # fmt: skip
+    assert replay.exit_code == 0, replay.output
+    (entry,) = json.loads(replay.stdout)["results"]
+    assert (entry["suite"], entry["n"], entry["passed"], entry["errors"]) == ("mini_talk", 1, 1, 0)
+    assert entry["model"] == "synthetic-fixture"
+
+
+def test_record_all_records_every_suite_that_calls_a_model_and_eval_replays_them(
+    suite: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out, answers = _fixtures(tmp_path, monkeypatch)
+    (tmp_path / "mini_talk.yaml").write_text(CONVERSATION, encoding="utf-8")
+    (tmp_path / "blocks.yaml").write_text(BLOCKS, encoding="utf-8")
+    monkeypatch.setenv("CONVERSE_SUITES_DIR", str(tmp_path))
+
+    result = runner.invoke(app, ["record", "--all", "--synthetic", str(answers)])
+
+    assert result.exit_code == 0, result.output
+    assert "blocks: skipped (memory_block makes no model calls)" in result.output
+    suites = out / "synthetic" / "suites"
+    assert sorted(p.name for p in suites.iterdir()) == ["mini_boundaries.yaml", "mini_talk.yaml"]
+    meta = yaml.safe_load((suites / "mini_talk.yaml").read_text())["metadata"]["converse"]
+    assert meta["rerecord"] == f"converse record --suite mini_talk --synthetic {answers}"
+
+    replay = runner.invoke(
+        app, ["eval", "--no-progress", "--no-report", "--json", "--provider", "claude", "--replay"]
+    )
+    assert replay.exit_code == 0, replay.output
+    got = {r["suite"]: (r["passed"], r["errors"]) for r in json.loads(replay.stdout)["results"]}
+    assert got == {"mini_boundaries": (2, 0), "mini_talk": (1, 0), "blocks": (1, 0)}
+
+
+def test_record_needs_a_suite_or_all(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["record", "--synthetic", str(synthetic_answers())])
+    assert result.exit_code == 2
+    assert result.output.startswith(
+        "error: name the suite to record with --suite NAME, or record every suite with --all"
     )

@@ -15,6 +15,7 @@ from pipeline.config import prompts_dir
 from pipeline.domain import ClassifiedIntent, HistoryTurn, Role
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import ClassifyRequest
+from pipeline.providers.claude.models import THINKING_HEADROOM
 from pipeline.providers.registry import Providers
 
 pytestmark = [pytest.mark.vcr, pytest.mark.block_network]
@@ -97,18 +98,20 @@ def test_synthetic_yes_after_an_offer_remembers_the_offered_fact(claude: Claude)
     assert "shellfish" in got.params["personal_fact"].lower()
 
 
-def test_synthetic_request_carries_taxonomy_history_and_forced_tool(claude: Claude, vcr) -> None:
-    """What the recorded request holds: the classifier prompt, the history with the note, the tool."""
-    test_synthetic_yes_after_an_offer_remembers_the_offered_fact(claude)
-    body = json.loads(vcr.requests[0].body)
-    assert body["tool_choice"] == {
-        "type": "tool",
-        "name": "classify_intent",
-        "disable_parallel_tool_use": True,
-    }
-    schema = body["tools"][0]["input_schema"]
-    assert schema["properties"]["intent"]["enum"][0] == "general_conversation"
-    assert schema["required"] == ["intent"]
+OFFER = [
+    HistoryTurn(
+        role=Role.OPERATOR, content="I'm allergic to shellfish", intent="remember_about_me"
+    ),
+    HistoryTurn(
+        role=Role.COMPANION,
+        content="I'll remember that you're allergic to shellfish — is that right?",
+        intent="remember_about_me",
+        operation_data={"action": "held", "personal_fact": "You're allergic to shellfish"},
+    ),
+]
+
+
+def assert_prompt_and_history(body: dict) -> None:
     assert body["system"][0]["cache_control"] == {"type": "ephemeral"}
     assert "CONTINUATIONS" in body["system"][0]["text"]
     assert [m["role"] for m in body["messages"]] == ["user", "assistant", "user"]
@@ -119,12 +122,74 @@ def test_synthetic_request_carries_taxonomy_history_and_forced_tool(claude: Clau
     assert body["messages"][-1]["content"] == "yes"
 
 
+def test_synthetic_request_carries_taxonomy_history_and_forced_tool(claude: Claude, vcr) -> None:
+    """A model that takes a forced tool (Claude Haiku 4.5, legacy): the tool, forced."""
+    request = ClassifyRequest(message="yes", history=tuple(OFFER), project_name="Weeknight cooking")
+    got = claude(classifier_model="claude-haiku-4-5").classifier.classify(request)
+    assert_synthetic(got)
+    assert got.intent == "remember_about_me"
+    body = json.loads(vcr.requests[0].body)
+    assert body["model"] == "claude-haiku-4-5"
+    assert body["tool_choice"] == {
+        "type": "tool",
+        "name": "classify_intent",
+        "disable_parallel_tool_use": True,
+    }
+    assert "thinking" not in body and "output_config" not in body  # off unless asked for
+    schema = body["tools"][0]["input_schema"]
+    assert schema["properties"]["intent"]["enum"][0] == "general_conversation"
+    assert schema["required"] == ["intent"]
+    assert_prompt_and_history(body)
+
+
+def test_synthetic_request_carries_structured_output_where_no_forced_tool(
+    claude: Claude, vcr
+) -> None:
+    """The default, current model (Claude Haiku 5.5): the schema as output_config.format, no
+    tool, thinking disabled; the answer comes back as JSON text."""
+    request = ClassifyRequest(message="yes", history=tuple(OFFER), project_name="Weeknight cooking")
+    got = claude().classifier.classify(request)
+    assert_synthetic(got)
+    assert got.intent == "remember_about_me"
+    assert "shellfish" in got.params["personal_fact"].lower()
+    body = json.loads(vcr.requests[0].body)
+    assert body["model"] == "claude-haiku-5-5"
+    assert "tools" not in body and "tool_choice" not in body
+    assert body["thinking"] == {"type": "disabled"}
+    schema = body["output_config"]["format"]["schema"]
+    assert body["output_config"]["format"]["type"] == "json_schema"
+    assert schema["properties"]["intent"]["enum"][0] == "general_conversation"
+    assert schema["additionalProperties"] is False
+    assert_prompt_and_history(body)
+    reply = vcr.responses[0]["body"]["string"]
+    content = json.loads(reply)["content"]
+    assert [b["type"] for b in content] == ["text"]
+    assert json.loads(content[0]["text"])["intent"] == "remember_about_me"
+
+
+def test_synthetic_always_on_thinking_gets_headroom_and_low_effort(claude: Claude, vcr) -> None:
+    """A model whose thinking cannot be turned off (Claude Opus 5.5): structured output, no
+    thinking setting, effort low, max_tokens raised by the headroom; a thinking block comes
+    first in the answer and is skipped."""
+    got = claude(classifier_model="claude-opus-5-5").classifier.classify(
+        ClassifyRequest(message="My birthday is March 15th")
+    )
+    assert_synthetic(got)
+    assert got.intent == "remember_about_me"
+    body = json.loads(vcr.requests[0].body)
+    assert "thinking" not in body
+    assert body["output_config"]["effort"] == "low"
+    assert body["max_tokens"] == 512 + THINKING_HEADROOM
+    content = json.loads(vcr.responses[0]["body"]["string"])["content"]
+    assert [b["type"] for b in content] == ["thinking", "text"]
+
+
 def test_synthetic_classifier_prefix_is_cached_only_where_it_meets_the_minimum(
     claude: Claude,
 ) -> None:
     """Tools and system (~2,300 tokens) are under Haiku 4.5's 4,096 but over Sonnet 4.6's 1,024."""
     request = ClassifyRequest(message="I'm allergic to shellfish", project_name="Weeknight cooking")
-    haiku = claude().classifier
+    haiku = claude(classifier_model="claude-haiku-4-5").classifier
     for _ in range(2):
         usage = haiku.classify(request).usage
         assert usage.cache_creation_input_tokens == usage.cache_read_input_tokens == 0

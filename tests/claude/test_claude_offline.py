@@ -37,7 +37,7 @@ def test_a_timeout_degrades_the_classification_with_the_error() -> None:
     got = providers.classifier.classify(ClassifyRequest(message="I'm allergic to shellfish"))
     assert got.intent == "general_conversation"
     assert got.error == "the Messages API timed out"
-    assert got.provider == "claude" and got.model == "claude-haiku-4-5"
+    assert got.provider == "claude" and got.model == "claude-haiku-5-5"
     assert [r.family for r in got.prompt_refs] == ["classifier"]
 
 
@@ -103,7 +103,7 @@ def test_settings_come_from_defaults_environment_command_line_and_options() -> N
     finally:
         set_command_options()
     assert settings.classifier_model == "env-classifier"
-    assert settings.responder_model == "claude-sonnet-4-6"
+    assert settings.responder_model == "claude-sonnet-5-5"
     assert (settings.timeout, settings.max_retries, settings.classifier_max_tokens) == (12.5, 1, 64)
     assert settings.base_url == "http://localhost:8080"
     assert "secret-value" not in repr(settings)

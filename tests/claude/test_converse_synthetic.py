@@ -64,12 +64,23 @@ class World:
             )
 
 
-@pytest.fixture
-def world(sqlite_store: Store, claude: Callable[..., Providers]) -> World:
-    with sqlite_store.write() as session:
+def _world(store: Store, providers: Providers) -> World:
+    with store.write() as session:
         person = create_person(session, "Ana")
         project = create_project(session, person, PROJECT, "Quick dinners for two on weeknights")
-    return World(sqlite_store, person, project.id, claude())
+    return World(store, person, project.id, providers)
+
+
+@pytest.fixture
+def world(sqlite_store: Store, claude: Callable[..., Providers]) -> World:
+    """The default models (current: structured output for the classifier)."""
+    return _world(sqlite_store, claude())
+
+
+@pytest.fixture
+def forced_tool_world(sqlite_store: Store, claude: Callable[..., Providers]) -> World:
+    """A legacy classifier model that takes a forced tool call (Claude Haiku 4.5)."""
+    return _world(sqlite_store, claude(classifier_model="claude-haiku-4-5"))
 
 
 def families(outcome: TurnOutcome) -> list[str]:
@@ -201,8 +212,10 @@ BAD_CLASSIFIER_OUTPUT = [
     ids=[c[0] for c in BAD_CLASSIFIER_OUTPUT],
 )
 def test_synthetic_bad_classifier_output_degrades_and_changes_nothing(
-    world: World, message: str, error: str
+    forced_tool_world: World, message: str, error: str
 ) -> None:
+    """The forced-tool shape's failure paths (the structured-output ones: test_models_loopback)."""
+    world = forced_tool_world
     world.commit_personal("You're allergic to shellfish")
     world.say("My oven runs hot, so I bake this lasagna at 200 instead of 220", PROJECT)
     before = (world.personal(), world.project())

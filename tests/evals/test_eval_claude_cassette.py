@@ -112,8 +112,35 @@ def test_without_a_key_claude_replays_each_suites_recorded_cassette(tmp_path, mo
         app, ["eval", "--no-progress", "--provider", "claude", "--suite", str(second)]
     )
     assert missing.exit_code == 2
-    assert "no cassette for suite claude_two" in missing.stderr
-    assert "converse record --suite claude_two" in missing.stderr
+    assert missing.stderr == (
+        "error: no recorded cassette for suite claude_two, so Claude cannot be replayed — "
+        f"record it with ANTHROPIC_API_KEY set: converse record --suite {second}; or set "
+        "ANTHROPIC_API_KEY to run live\n"
+    )
+
+
+def test_without_a_key_or_cassettes_eval_prints_the_record_commands_and_leaves_no_run(
+    tmp_path, monkeypatch
+):
+    """Suites under evals/suites are named by name; one line, exit 2, no run folder."""
+    monkeypatch.setenv("CONVERSE_FIXTURES_DIR", str(tmp_path / "fixtures"))
+    monkeypatch.setenv("CONVERSE_SUITES_DIR", str(tmp_path / "suites"))
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    (tmp_path / "suites").mkdir()
+    write_yaml(tmp_path / "suites" / "claude_tiny.yaml", SUITE)
+    write_yaml(tmp_path / "suites" / "claude_talk.yaml", CONVERSATION_SUITE)
+
+    result = CliRunner().invoke(app, ["eval", "--no-progress", "--provider", "claude"])
+
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: no recorded cassettes for suites claude_talk, claude_tiny, so Claude cannot be "
+        "replayed — record them with ANTHROPIC_API_KEY set: converse record --suite claude_talk; "
+        "converse record --suite claude_tiny (or every suite: converse record --all); or set "
+        "ANTHROPIC_API_KEY to run live\n"
+    )
+    runs = tmp_path / "reports" / "runs"
+    assert not runs.exists() or list(runs.iterdir()) == []
 
 
 CONVERSATION_ANSWERS = {

@@ -21,6 +21,7 @@ from sqlalchemy import func, select
 
 from evals.cassettes import synthetic_answers
 from evals.loopback import LoopbackServer, load_answers
+from evals.loopback.server import request_kind
 from pipeline.domain import NormativeForce, Role
 from pipeline.memory.manage import personal_assertions
 from pipeline.store import Store, open_store
@@ -45,7 +46,7 @@ class StallingServer(LoopbackServer):
         self._release = threading.Event()
 
     def answer(self, body: Any) -> tuple[int, str, dict[str, str]]:
-        kind = "classify" if body.get("tools") else "respond"
+        kind = request_kind(body)
         last = body["messages"][-1]["content"]
         text = last if isinstance(last, str) else " ".join(b.get("text", "") for b in last)
         if (kind, text.strip()) == self._stall and not self.stalled.is_set():

@@ -8,39 +8,66 @@ from typing import Any
 
 import anthropic
 from anthropic import omit
-from anthropic.types import MessageParam, TextBlockParam, ToolChoiceParam, ToolParam
+from anthropic.types import (
+    MessageParam,
+    OutputConfigParam,
+    TextBlockParam,
+    ThinkingConfigParam,
+    ToolChoiceParam,
+    ToolParam,
+)
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from pipeline.domain import PromptRef, Usage
+from pipeline.providers.claude.retries import MAX_WAIT, RETRIES_HEADER, requested_wait, retryable
 from pipeline.providers.claude.wire import prompts_header
-
-_RETRIED_STATUSES = frozenset({408, 409, 429})
 
 
 def describe_api_error(exc: anthropic.APIError, max_retries: int) -> str:
-    """One line saying what went wrong with a call; never includes headers or keys."""
+    """One line saying what went wrong with a call; never includes headers or keys.
+
+    How often the call was retried is what `retries.CallRetries` did (it marks the failure);
+    without that mark, `max_retries` is assumed."""
+    taken = _taken(exc, max_retries)
     if isinstance(exc, anthropic.APITimeoutError):
-        return f"the Messages API timed out{_after(max_retries)}"
+        return f"the Messages API timed out{_after(taken)}"
     if isinstance(exc, anthropic.APIConnectionError):
         cause = exc.__cause__
         reason = f": {type(cause).__name__}: {cause}" if cause is not None else ""
-        return f"could not reach the Messages API{_after(max_retries)}{reason}"
+        return f"could not reach the Messages API{_after(taken)}{reason}"
     if isinstance(exc, anthropic.APIStatusError):
         kind = exc.type or "error"
         message = f": {exc.api_message}" if exc.api_message else ""
-        retried = _retried(exc, max_retries)
+        retried = _retried(exc, max_retries, taken)
         return f"the Messages API answered HTTP {exc.status_code} {kind}{retried}{message}"
     return f"the Messages API call failed: {type(exc).__name__}: {exc}"
 
 
-def _retried(exc: anthropic.APIStatusError, max_retries: int) -> str:
-    """What the SDK did before giving up: the same rules it follows (x-should-retry first)."""
-    should = exc.response.headers.get("x-should-retry")
+def _taken(exc: anthropic.APIError, max_retries: int) -> int:
+    marked = getattr(exc, "converse_retries", None)
+    if marked is None and isinstance(exc, anthropic.APIStatusError):
+        marked = exc.response.headers.get(RETRIES_HEADER)
+    try:
+        return int(marked) if marked is not None else max_retries
+    except ValueError:
+        return max_retries
+
+
+def _retried(exc: anthropic.APIStatusError, max_retries: int, taken: int) -> str:
+    """What was done before giving up, by the rules CallRetries follows (x-should-retry first)."""
+    headers = exc.response.headers
+    should = headers.get("x-should-retry")
     if should == "false":
         return ", not retried (the server sent x-should-retry: false)" if max_retries else ""
-    if should == "true" or exc.status_code in _RETRIED_STATUSES or exc.status_code >= 500:
-        return _after(max_retries)
-    return ""
+    if should != "true" and not retryable(exc.status_code):
+        return ""
+    wait = requested_wait(headers)
+    if max_retries and taken < max_retries and wait is not None and wait > MAX_WAIT:
+        return (
+            f", not retried (the server asked for a wait of {wait:g} s, more than the "
+            f"{MAX_WAIT:g} s allowed)"
+        )
+    return _after(taken)
 
 
 def _after(max_retries: int) -> str:
@@ -118,6 +145,8 @@ def create_message(
     refs: Iterable[PromptRef],
     tools: list[ToolParam] | None = None,
     tool_choice: ToolChoiceParam | None = None,
+    thinking: ThinkingConfigParam | None = None,
+    output_config: OutputConfigParam | None = None,
 ) -> WireMessage:
     """One Messages call, its response parsed; CallFailed for any failure of the API or body."""
     try:
@@ -128,6 +157,8 @@ def create_message(
             messages=messages,
             tools=tools if tools is not None else omit,
             tool_choice=tool_choice if tool_choice is not None else omit,
+            thinking=thinking if thinking is not None else omit,
+            output_config=output_config if output_config is not None else omit,
             extra_headers=prompts_header(refs),
         )
     except anthropic.APIError as exc:

@@ -1,4 +1,10 @@
-"""The Claude classifier: one Messages call with a forced `classify_intent` tool call."""
+"""The Claude classifier: one Messages call, in the shape the model accepts.
+
+`forced_tool`: the `classify_intent` tool with `tool_choice` forcing it (models that accept a
+forced tool). `structured_output`: the same schema as `output_config.format`, the answer a JSON
+text block (models that reject a forced tool, e.g. Claude Sonnet 5.5). The shape comes from the
+model's row in `models.py`; thinking is set as far off as the model allows (`thinking_plan`).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ from pipeline.domain import ClassifiedIntent
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import ClassifyRequest, degraded, validated
 from pipeline.providers.claude.calls import CallFailed, WireMessage, create_message
+from pipeline.providers.claude.models import Shape, classifier_shape, thinking_plan
 from pipeline.providers.claude.settings import ClaudeSettings
 from pipeline.providers.claude.wire import cached_block, history_messages
 from pipeline.providers.intent_schema import (
@@ -59,21 +66,40 @@ class ClaudeClassifier:
         """The configured classifier model."""
         return self._settings.classifier_model
 
+    @property
+    def shape(self) -> Shape:
+        """The request shape: the setting, or the model's row of the capability table."""
+        chosen = self._settings.classifier_shape
+        if chosen == "forced_tool":
+            return "forced_tool"
+        if chosen == "structured_output":
+            return "structured_output"
+        return classifier_shape(self.model)
+
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify the request's message; never raises for anything the API or model does."""
         system = classifier_prompt(self._library, project_name=request.project_name)
         refs = (system.ref,)
+        shape = self.shape
+        plan = thinking_plan(self.model, self._settings.classifier_max_tokens)
+        forced = shape == "forced_tool"
         try:
             response = create_message(
                 self._client,
                 max_retries=self._settings.max_retries,
-                model=self._settings.classifier_model,
-                max_tokens=self._settings.classifier_max_tokens,
+                model=self.model,
+                max_tokens=plan.max_tokens,
                 system=[cached_block(system.text)],
                 messages=history_messages(request.history, request.message, notes=True),
                 refs=refs,
-                tools=[self._tool],
-                tool_choice={"type": "tool", "name": TOOL_NAME, "disable_parallel_tool_use": True},
+                tools=[self._tool] if forced else None,
+                tool_choice=(
+                    {"type": "tool", "name": TOOL_NAME, "disable_parallel_tool_use": True}
+                    if forced
+                    else None
+                ),
+                thinking=plan.thinking,
+                output_config=plan.output_config(None if forced else answer_schema()),
             )
         except CallFailed as exc:
             return degraded(str(exc), provider=NAME, model=self.model, prompt_refs=refs)
@@ -83,15 +109,18 @@ class ClaudeClassifier:
             "prompt_refs": refs,
             "usage": response.usage_record(),
         }
-        problem, raw = _tool_call(response, self._settings.classifier_max_tokens)
+        if forced:
+            problem, raw = _tool_call(response, plan.max_tokens)
+            what = f"the {TOOL_NAME} input"
+        else:
+            problem, raw = _structured_answer(response, plan.max_tokens)
+            what = "the structured answer"
         if problem:
             return degraded(problem, **meta)
         try:
             parsed = ToolInput.model_validate(raw)
         except ValidationError as exc:
-            return degraded(
-                f"the {TOOL_NAME} input does not match its schema: {first_error(exc)}", **meta
-            )
+            return degraded(f"{what} does not match its schema: {first_error(exc)}", **meta)
         values = parsed.model_dump()
         intent = values.pop("intent")
         return validated(intent, {k: v for k, v in values.items() if v is not None}, **meta)
@@ -113,3 +142,19 @@ def _tool_call(response: WireMessage, max_tokens: int) -> tuple[str, Any]:
         except json.JSONDecodeError as exc:
             return f"the {TOOL_NAME} input is not valid JSON ({exc})", None
     return "", raw
+
+
+def _structured_answer(response: WireMessage, max_tokens: int) -> tuple[str, Any]:
+    """The JSON answer of a structured-output call, or why there is no usable one."""
+    stop = response.stop_reason
+    if stop == "refusal":
+        return "the model refused to classify (stop_reason refusal)", None
+    if stop == "max_tokens":
+        return f"the structured answer was cut off at max_tokens ({max_tokens})", None
+    text = response.text
+    if not text:
+        return f"the model gave no structured answer (stop_reason {stop})", None
+    try:
+        return "", json.loads(text)
+    except json.JSONDecodeError as exc:
+        return f"the structured answer is not valid JSON ({exc})", None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from pipeline.providers import intent_schema
 from pipeline.providers.base import Providers
 from pipeline.providers.claude.classifier import ClaudeClassifier
 from pipeline.providers.claude.responder import ClaudeResponder
+from pipeline.providers.claude.retries import CallRetries, RateLimit, Sleep, shared_rate_limit
 from pipeline.providers.claude.settings import ClaudeSettings
 
 
@@ -23,14 +25,26 @@ def make_client(
     *,
     middleware: Sequence[MiddlewareInput] = (),
     http_client: httpx2.Client | None = None,
+    sleep: Sleep = time.sleep,
+    rate_limit: RateLimit | None = None,
 ) -> anthropic.Anthropic:
-    """An SDK client with the settings' key, base URL, timeout and retries."""
+    """An SDK client with the settings' key, base URL and timeout.
+
+    The SDK's retries are off: `CallRetries` (innermost but one) retries whole calls, and
+    `RateLimit` (innermost) spaces them when CONVERSE_CLAUDE_RPM is set; `middleware` runs
+    outside both."""
+    limit = rate_limit
+    if limit is None and settings.requests_per_minute:
+        limit = shared_rate_limit(settings.base_url or "", settings.requests_per_minute)
+    chain: list[MiddlewareInput] = [*middleware, CallRetries(settings.max_retries, sleep=sleep)]
+    if limit is not None:
+        chain.append(limit)
     return anthropic.Anthropic(
         api_key=settings.require_key(),
         base_url=settings.base_url,
         timeout=settings.timeout,
-        max_retries=settings.max_retries,
-        middleware=list(middleware) or None,
+        max_retries=0,
+        middleware=chain,
         http_client=http_client,
     )
 
@@ -40,16 +54,25 @@ def claude_providers(
     library: PromptLibrary | None = None,
     middleware: Sequence[MiddlewareInput] = (),
     http_client: httpx2.Client | None = None,
+    sleep: Sleep = time.sleep,
+    rate_limit: RateLimit | None = None,
     **options: Any,
 ) -> Providers:
     """The Claude classifier and responder sharing one client.
 
     `options` are ClaudeSettings fields (classifier_model, timeout, max_retries, base_url,
     api_key, ...); None means "use the environment or the default". `middleware` and
-    `http_client` go to the SDK client unchanged.
+    `http_client` go to the SDK client unchanged; `sleep` and `rate_limit` replace the waits
+    of retries and of the request rate (tests).
     """
     settings = ClaudeSettings.from_env(**options)
-    client = make_client(settings, middleware=middleware, http_client=http_client)
+    client = make_client(
+        settings,
+        middleware=middleware,
+        http_client=http_client,
+        sleep=sleep,
+        rate_limit=rate_limit,
+    )
     library = library or default_library()
     return Providers(
         classifier=ClaudeClassifier(client, settings, library),

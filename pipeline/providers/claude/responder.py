@@ -8,6 +8,7 @@ from pipeline.domain import Reply
 from pipeline.errors import ProviderError
 from pipeline.providers.base import RespondRequest
 from pipeline.providers.claude.calls import CallFailed, create_message
+from pipeline.providers.claude.models import thinking_plan
 from pipeline.providers.claude.settings import ClaudeSettings
 from pipeline.providers.claude.wire import history_messages, responder_system
 
@@ -31,15 +32,19 @@ class ClaudeResponder:
 
     def respond(self, request: RespondRequest) -> Reply:
         """The model's reply; raises ProviderError when there is no usable one."""
+        # Thinking as far off as the model allows: its tokens count against max_tokens.
+        plan = thinking_plan(self.model, self._settings.responder_max_tokens)
         try:
             response = create_message(
                 self._client,
                 max_retries=self._settings.max_retries,
-                model=self._settings.responder_model,
-                max_tokens=self._settings.responder_max_tokens,
+                model=self.model,
+                max_tokens=plan.max_tokens,
                 system=responder_system(request.system),
                 messages=history_messages(request.history, request.message),
                 refs=request.system.refs,
+                thinking=plan.thinking,
+                output_config=plan.output_config(),
             )
         except CallFailed as exc:
             raise ProviderError(str(exc), _HINT) from exc

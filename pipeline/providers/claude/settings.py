@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.errors import ConverseError
+from pipeline.providers.claude.models import DEFAULT_CLASSIFIER_MODEL, DEFAULT_RESPONDER_MODEL
 from pipeline.providers.settings import layered
 
-DEFAULT_CLASSIFIER_MODEL = "claude-haiku-4-5"
-DEFAULT_RESPONDER_MODEL = "claude-sonnet-4-6"
+SHAPES = ("auto", "forced_tool", "structured_output")
 
 # Each setting and the environment variable that sets it; CLI options override both.
 ENV_VARS: dict[str, str] = {
@@ -21,6 +21,8 @@ ENV_VARS: dict[str, str] = {
     "responder_max_tokens": "CONVERSE_CLAUDE_RESPONDER_MAX_TOKENS",
     "timeout": "CONVERSE_CLAUDE_TIMEOUT",
     "max_retries": "CONVERSE_CLAUDE_MAX_RETRIES",
+    "classifier_shape": "CONVERSE_CLAUDE_CLASSIFIER_SHAPE",
+    "requests_per_minute": "CONVERSE_CLAUDE_RPM",
     "base_url": "ANTHROPIC_BASE_URL",
     "api_key": "ANTHROPIC_API_KEY",
 }
@@ -47,6 +49,11 @@ class ClaudeSettings:
     responder_max_tokens: int = 1024
     timeout: float = 30.0
     max_retries: int = 2
+    # auto: from the model's row in pipeline/providers/claude/models.py; or forced_tool /
+    # structured_output for a server or model the table does not know.
+    classifier_shape: str = "auto"
+    # Calls started per minute, across every thread of the process; 0: no limit.
+    requests_per_minute: int = 0
     base_url: str | None = None
     # Never printed: the repr leaves it out, so settings can be logged safely.
     api_key: str | None = field(default=None, repr=False)
@@ -62,7 +69,7 @@ class ClaudeSettings:
         if model is not None:
             overrides.setdefault("classifier_model", model)
             overrides.setdefault("responder_model", model)
-        return layered(
+        settings = layered(
             cls,
             env_vars=ENV_VARS,
             environ=env,
@@ -70,6 +77,13 @@ class ClaudeSettings:
             overrides=overrides,
             label="Claude",
         )
+        if settings.classifier_shape not in SHAPES:
+            raise ConverseError(
+                f"the Claude classifier shape must be one of {', '.join(SHAPES)}, not "
+                f"{settings.classifier_shape!r}",
+                "fix CONVERSE_CLAUDE_CLASSIFIER_SHAPE or the classifier_shape option",
+            )
+        return settings
 
     def require_key(self) -> str:
         """The API key, or an error that says how to provide one."""
