@@ -4,6 +4,7 @@ assemble -> respond -> route and persist both turns in one transaction."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -24,7 +25,7 @@ from pipeline.domain import (
     RouteResult,
     Turn,
 )
-from pipeline.errors import InvalidMessage, ProviderError
+from pipeline.errors import AlreadyAnswered, InvalidMessage, ProviderError
 from pipeline.intents import HandlerContext, route
 from pipeline.links import carried_assertions, stated_before
 from pipeline.memory.block import load_personal_memory
@@ -32,7 +33,7 @@ from pipeline.memory.embeddings import Embedder
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers.base import Classifier, ClassifyRequest, Responder, RespondRequest
 from pipeline.providers.replies import compose_reply
-from pipeline.store import Store
+from pipeline.store import Store, inbox
 from pipeline.store.erasure import link_turns
 from pipeline.store.people import get_person, get_project
 from pipeline.store.turns import add_turn, last_turn_ids, recent_history
@@ -120,11 +121,15 @@ def converse(
     companion_name: str = COMPANION_NAME,
     now: datetime | None = None,
     embedder: Embedder | None = None,
+    answers: Sequence[int] = (),
 ) -> TurnOutcome:
     """Run one turn end to end and persist it; bad input raises before anything is stored.
 
     `embedder` gives forget_about_me and recall semantic matching: callers pass the one their
     provider declares (`Providers.embedder`); without one, matching is by keywords.
+    `answers` are the inbox messages this turn answers (pipeline/turn_queue.py): they are
+    deleted in the transaction that stores the turn, and if another process answered them
+    first, nothing of this turn is stored (AlreadyAnswered).
     """
     text = check_message(message)
     library = library or default_library()
@@ -182,6 +187,11 @@ def converse(
             ),
         )
         with store.write() as session:
+            if answers and inbox.answered(session, answers) != len(answers):
+                raise AlreadyAnswered(
+                    "another process answered this message first",
+                    "nothing was stored twice; read the conversation with `converse chat`",
+                )
             stored = handled(session)
             stated = _stating_turns(session, stored, prior_companion, person_id, engagement_id)
             operator_turn = add_turn(

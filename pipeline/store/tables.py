@@ -125,3 +125,17 @@ class TurnAssertionRow(Base):
     assertion_id: Mapped[int] = mapped_column(
         ForeignKey("assertions.id", ondelete="CASCADE"), primary_key=True
     )
+
+
+class InboxRow(Base):
+    """A message received and not yet answered (migration 0005); the answering turn deletes it."""
+
+    __tablename__ = "inbox"
+    __table_args__ = (Index("ix_inbox_person_id", "person_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"))
+    engagement_id: Mapped[int | None] = mapped_column(ForeignKey("engagements.id"))
+    channel: Mapped[str] = mapped_column(String(32))
+    content: Mapped[str] = mapped_column(Text)
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
