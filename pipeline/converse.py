@@ -30,9 +30,11 @@ from pipeline.intents import HandlerContext, route
 from pipeline.links import carried_assertions, stated_before
 from pipeline.memory.block import load_personal_memory
 from pipeline.memory.embeddings import Embedder
+from pipeline.memory.session import SessionState, session_state
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers.base import Classifier, ClassifyRequest, Responder, RespondRequest
 from pipeline.providers.replies import compose_reply
+from pipeline.settings import Settings, settings
 from pipeline.store import Store, inbox
 from pipeline.store.erasure import link_turns
 from pipeline.store.people import get_person, get_project
@@ -74,6 +76,7 @@ class _Loaded:
     context: EngagementContext | None
     personal_memory: str
     history: tuple[HistoryTurn, ...]
+    session: SessionState
 
 
 def _resolve(
@@ -90,14 +93,17 @@ def _resolve(
     return store.memo(("person+project", person_name, project_name), lookup)
 
 
-def _load(store: Store, person: Person, project: Engagement | None, now: datetime) -> _Loaded:
+def _load(
+    store: Store, person: Person, project: Engagement | None, now: datetime, settings: Settings
+) -> _Loaded:
     with store.reading() as session:
         context = load_engagement_context(session, project) if project else None
         memory = ""
         if project is not None and person.personal_engagement_id is not None:
             memory = load_personal_memory(session, person.personal_engagement_id, now)
         history = recent_history(session, person.id, project.id if project else None, HISTORY_TURNS)
-    return _Loaded(person, project, context, memory, tuple(history))
+        state = session_state(session, person.id, person.personal_engagement_id, now, settings)
+    return _Loaded(person, project, context, memory, tuple(history), state)
 
 
 def _respond(responder: Responder, request: RespondRequest) -> tuple[Reply, str | None]:
@@ -132,13 +138,14 @@ def converse(
     first, nothing of this turn is stored (AlreadyAnswered).
     """
     text = check_message(message)
+    turn_settings = settings()  # a bad CONVERSE_* setting is refused before anything is stored
     library = library or default_library()
     started = time.perf_counter()
     found_person, found_project = _resolve(store, person, project)
     person_id = found_person.id
     with store.person_lock(person_id):
         moment = now or utcnow()
-        loaded = _load(store, found_person, found_project, moment)
+        loaded = _load(store, found_person, found_project, moment, turn_settings)
         project_name = loaded.project.name if loaded.project else None
         classified = classifier.classify(
             ClassifyRequest(message=text, history=loaded.history, project_name=project_name)
@@ -175,6 +182,7 @@ def converse(
             route=result,
             personal_memory=loaded.personal_memory,
             has_project=loaded.project is not None,
+            session_context=loaded.session.context,
         )
         reply, reply_error = _respond(
             responder,
@@ -193,6 +201,7 @@ def converse(
                     "nothing was stored twice; read the conversation with `converse chat`",
                 )
             stored = handled(session)
+            loaded.session.record(session, person_id, moment)
             stated = _stating_turns(session, stored, prior_companion, person_id, engagement_id)
             operator_turn = add_turn(
                 session,

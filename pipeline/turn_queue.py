@@ -18,12 +18,13 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from pipeline.clock import utcnow
-from pipeline.config import MAX_MESSAGE_CHARS, coalesce_window_s
+from pipeline.config import MAX_MESSAGE_CHARS
 from pipeline.converse import TurnOutcome, check_message, converse
 from pipeline.errors import AlreadyAnswered
 from pipeline.memory.embeddings import Embedder
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import Classifier, Responder
+from pipeline.settings import settings
 from pipeline.store import Store, inbox
 from pipeline.store.inbox import Received
 from pipeline.store.people import get_engagement, get_person, get_person_by_id, get_project
@@ -50,6 +51,10 @@ def batch(waiting: Iterable[Received], limit: int = MAX_MESSAGE_CHARS) -> list[R
             break
         taken.append(message)
     return taken
+
+
+def _same_text(a: str, b: str) -> bool:
+    return " ".join(a.casefold().split()) == " ".join(b.casefold().split())
 
 
 @dataclass
@@ -79,7 +84,7 @@ class TurnQueue:
         self.responder = responder
         self.embedder = embedder
         self.library = library
-        self.window_s = coalesce_window_s() if window_s is None else window_s
+        self.window_s = settings().coalesce_window_s if window_s is None else window_s
         self.on_answered = on_answered
         self._clock = clock
         self._guard = threading.Lock()
@@ -93,27 +98,46 @@ class TurnQueue:
         """Store the message in the inbox and return the future of the turn that answers it.
 
         Bad input (an empty or over-long message, an unknown person or project) raises here,
-        before anything is stored.
+        before anything is stored. A message identical to one still waiting (a resend after a
+        crash) is not stored again: its future is the waiting message's turn.
         """
         text = check_message(message)
         with self.store.write() as session:
             found = get_person(session, person)
             engagement = get_project(session, found, project) if project else None
-            message_id = inbox.receive(
-                session,
-                person_id=found.id,
-                engagement_id=engagement.id if engagement else None,
-                channel=channel,
-                content=text,
-                received_at=utcnow(),
+            engagement_id = engagement.id if engagement else None
+            same = [
+                m.id
+                for m in inbox.waiting(session, found.id)
+                if m.engagement_id == engagement_id and _same_text(m.content, text)
+            ]
+            message_id = (
+                same[0]
+                if same
+                else inbox.receive(
+                    session,
+                    person_id=found.id,
+                    engagement_id=engagement_id,
+                    channel=channel,
+                    content=text,
+                    received_at=utcnow(),
+                )
             )
         future: Future[TurnOutcome] = Future()
         with self._guard:
+            if message_id in self._futures:  # sent twice to this process: one turn, one future
+                return self._futures[message_id][1]
             self._futures[message_id] = (found.id, future)
             state = self._people.setdefault(found.id, _Person())
             state.last_arrival = self._clock()
         self._start(found.id)
         return future
+
+    def waiting(self, person: str | None = None) -> int:
+        """How many messages wait in the inbox (of one person, or of everyone)."""
+        with self.store.read() as session:
+            person_id = get_person(session, person).id if person is not None else None
+            return len(inbox.waiting(session, person_id))
 
     def resume(self, person: str | None = None) -> int:
         """Answer the messages a previous process left in the inbox (of one person, or of

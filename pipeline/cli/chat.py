@@ -70,19 +70,25 @@ def chat(
         window_s=0,
         on_answered=shown_turn,
     )
-    left = queue.resume(person)
+    left = queue.waiting(person)
     if left:
         console.print(
             f"Answering {left} message(s) received before the last stop first.", highlight=False
         )
-        queue.join()
 
     def say(text: str) -> None:
         queue.submit(person, text, project=project, channel=channel).result()
 
     if message is not None:
-        say(message)
+        # Submitted before the resume: a resend of a message the last stop left unanswered
+        # is that message, answered once.
+        future = queue.submit(person, message, project=project, channel=channel)
+        queue.resume(person)
+        future.result()
+        queue.join()
         return
+    queue.resume(person)
+    queue.join()
     where = f"project {project!r}" if project else "no project"
     console.print(
         f"Talking to the companion as {shown(person)} ({shown(where)}). /quit to leave.",

@@ -250,3 +250,18 @@ def test_a_process_killed_between_turns_continues_the_conversation(
         "the plumber comes Friday",
         "heard: the plumber comes Friday",
     ]
+
+
+def test_a_resend_of_a_waiting_message_is_answered_once(
+    store: Store, make_person: Callable[..., tuple[Person, Engagement]]
+) -> None:
+    person, _ = make_person(store)
+    provider = Recorder(hold_first=True)
+    queue = _queue(store, provider)
+    queue.submit("ana", "first")
+    assert provider.in_flight.wait(30)
+    once = queue.submit("ana", "Did you get my note?")
+    again = queue.submit("ana", "did you get  my note?")  # the same words, resent
+    provider.release.set()
+    assert again.result(timeout=30) is once.result(timeout=30)
+    assert _operator_turns(store, person) == ["first", "Did you get my note?"]
