@@ -7,6 +7,8 @@ error naming the variable and the range, never a silent clamp.
 
 from __future__ import annotations
 
+import os
+
 from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -28,10 +30,22 @@ class Settings(BaseSettings):
     proactive_greeting: bool = False
 
 
+_checked: dict[tuple[str | None, ...], Settings] = {}
+
+
 def settings() -> Settings:
-    """The settings now in the environment, or an InvalidMessage naming the bad one."""
+    """The settings now in the environment, or an InvalidMessage naming the bad one.
+
+    Every turn asks; validating costs about a tenth of a turn, so the result is kept per
+    combination of the variables' values (a changed variable is checked afresh).
+    """
+    key = tuple(os.environ.get(f"CONVERSE_{name.upper()}") for name in Settings.model_fields)
+    found = _checked.get(key)
+    if found is not None:
+        return found
     try:
-        return Settings()
+        found = _checked[key] = Settings()
+        return found
     except ValidationError as exc:
         first = exc.errors()[0]
         name = f"CONVERSE_{str(first['loc'][0]).upper()}"

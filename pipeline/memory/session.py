@@ -32,6 +32,8 @@ from pipeline.store.sessions import (
     working_document,
 )
 
+TOUCH_EVERY = timedelta(minutes=1)
+
 
 @dataclass(frozen=True)
 class SessionContext:
@@ -54,12 +56,14 @@ class SessionState:
     session_id: int | None
     snapshot: str  # JSON kept with the session: the working memory as it was at its start
     context: SessionContext
+    last_turn_at: datetime | None = None
 
     def record(self, session: Session, person_id: int, now: datetime) -> None:
-        """In the turn's write transaction: start the session, or note a turn in it."""
+        """In the turn's write transaction: start the session, or note a turn in it (at most
+        once a minute: the gap that ends a session is counted in hours)."""
         if self.session_id is None:
             start_session(session, person_id, now, self.snapshot)
-        else:
+        elif self.last_turn_at is None or now - self.last_turn_at >= TOUCH_EVERY:
             touch_session(session, self.session_id, now)
 
 
@@ -73,7 +77,9 @@ def session_state(
     """The session context of a turn at `now`."""
     current = open_session(conn, person_id, now, timedelta(hours=settings.session_gap_hours))
     if current is not None:
-        return SessionState(current.id, current.context, _context(current.context, now))
+        return SessionState(
+            current.id, current.context, _context(current.context, now), current.last_turn_at
+        )
     working = readable(working_document(conn, person_id), now)
     snapshot = json.dumps(
         {

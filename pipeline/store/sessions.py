@@ -19,6 +19,7 @@ class OpenSession:
 
     id: int
     started_at: datetime
+    last_turn_at: datetime
     context: str
 
 
@@ -34,7 +35,7 @@ def open_session(
     ).one_or_none()
     if row is None or now - as_utc(row.last_turn_at) > gap:
         return None
-    return OpenSession(row.id, as_utc(row.started_at), row.context)
+    return OpenSession(row.id, as_utc(row.started_at), as_utc(row.last_turn_at), row.context)
 
 
 def start_session(session: Session, person_id: int, now: datetime, context: str) -> int:
