@@ -1,7 +1,8 @@
 """System-prompt assembly, always in the same order.
 
-persona -> engagement context -> personal memory block -> cross-promotion instruction (only
-with a project) -> intent instruction with the operation result.
+persona -> session context (profile and working memory fixed at the session's start, when
+there is any) -> engagement context -> personal memory block -> cross-promotion instruction
+(only with a project) -> intent instruction with the operation result.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from pipeline.context import EngagementContext
 from pipeline.domain import PromptRef, RouteResult
 from pipeline.intents.taxonomy import INTENTS
+from pipeline.memory.session import SessionContext
 from pipeline.prompting import PromptLibrary, Rendered
 
 PART_SEPARATOR = "\n\n"
@@ -63,11 +65,29 @@ def assemble_prompt(
     route: RouteResult,
     personal_memory: str = "",
     has_project: bool = False,
+    session_context: SessionContext | None = None,
 ) -> AssembledPrompt:
-    """Render each part and join them in the fixed order; empty parts are left out."""
+    """Render each part and join them in the fixed order; empty parts are left out.
+
+    The persona is rendered the same for every turn; the session context is a part of its own
+    after it, so the base is never rewritten. A project turn already carries the personal
+    memory block, so its session context leaves the profile out.
+    """
     rendered: list[Rendered] = [
         library.render("persona", companion_name=companion_name, operator_name=operator_name)
     ]
+    if session_context:
+        profile = "" if has_project and personal_memory else session_context.profile
+        part = library.render(
+            "session_context",
+            operator_name=operator_name,
+            profile=profile,
+            working_memory=session_context.working_memory,
+            written=session_context.written,
+            greet=session_context.greet,
+        )
+        if part.text.strip():
+            rendered.append(part)
     if engagement_context is not None:
         rendered.append(
             library.render(

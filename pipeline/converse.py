@@ -4,6 +4,7 @@ assemble -> respond -> route and persist both turns in one transaction."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -24,15 +25,17 @@ from pipeline.domain import (
     RouteResult,
     Turn,
 )
-from pipeline.errors import InvalidMessage, ProviderError
+from pipeline.errors import AlreadyAnswered, InvalidMessage, ProviderError
 from pipeline.intents import HandlerContext, route
 from pipeline.links import carried_assertions, stated_before
 from pipeline.memory.block import load_personal_memory
 from pipeline.memory.embeddings import Embedder
+from pipeline.memory.session import SessionState, session_state
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers.base import Classifier, ClassifyRequest, Responder, RespondRequest
 from pipeline.providers.replies import compose_reply
-from pipeline.store import Store
+from pipeline.settings import Settings, settings
+from pipeline.store import Store, inbox
 from pipeline.store.erasure import link_turns
 from pipeline.store.people import get_person, get_project
 from pipeline.store.turns import add_turn, last_turn_ids, recent_history
@@ -73,6 +76,7 @@ class _Loaded:
     context: EngagementContext | None
     personal_memory: str
     history: tuple[HistoryTurn, ...]
+    session: SessionState
 
 
 def _resolve(
@@ -89,14 +93,17 @@ def _resolve(
     return store.memo(("person+project", person_name, project_name), lookup)
 
 
-def _load(store: Store, person: Person, project: Engagement | None, now: datetime) -> _Loaded:
+def _load(
+    store: Store, person: Person, project: Engagement | None, now: datetime, settings: Settings
+) -> _Loaded:
     with store.reading() as session:
         context = load_engagement_context(session, project) if project else None
         memory = ""
         if project is not None and person.personal_engagement_id is not None:
             memory = load_personal_memory(session, person.personal_engagement_id, now)
         history = recent_history(session, person.id, project.id if project else None, HISTORY_TURNS)
-    return _Loaded(person, project, context, memory, tuple(history))
+        state = session_state(session, person.id, person.personal_engagement_id, now, settings)
+    return _Loaded(person, project, context, memory, tuple(history), state)
 
 
 def _respond(responder: Responder, request: RespondRequest) -> tuple[Reply, str | None]:
@@ -120,20 +127,25 @@ def converse(
     companion_name: str = COMPANION_NAME,
     now: datetime | None = None,
     embedder: Embedder | None = None,
+    answers: Sequence[int] = (),
 ) -> TurnOutcome:
     """Run one turn end to end and persist it; bad input raises before anything is stored.
 
     `embedder` gives forget_about_me and recall semantic matching: callers pass the one their
     provider declares (`Providers.embedder`); without one, matching is by keywords.
+    `answers` are the inbox messages this turn answers (pipeline/turn_queue.py): they are
+    deleted in the transaction that stores the turn, and if another process answered them
+    first, nothing of this turn is stored (AlreadyAnswered).
     """
     text = check_message(message)
+    turn_settings = settings()  # a bad CONVERSE_* setting is refused before anything is stored
     library = library or default_library()
     started = time.perf_counter()
     found_person, found_project = _resolve(store, person, project)
     person_id = found_person.id
     with store.person_lock(person_id):
         moment = now or utcnow()
-        loaded = _load(store, found_person, found_project, moment)
+        loaded = _load(store, found_person, found_project, moment, turn_settings)
         project_name = loaded.project.name if loaded.project else None
         classified = classifier.classify(
             ClassifyRequest(message=text, history=loaded.history, project_name=project_name)
@@ -170,6 +182,7 @@ def converse(
             route=result,
             personal_memory=loaded.personal_memory,
             has_project=loaded.project is not None,
+            session_context=loaded.session.context,
         )
         reply, reply_error = _respond(
             responder,
@@ -182,7 +195,13 @@ def converse(
             ),
         )
         with store.write() as session:
+            if answers and inbox.answered(session, answers) != len(answers):
+                raise AlreadyAnswered(
+                    "another process answered this message first",
+                    "nothing was stored twice; read the conversation with `converse chat`",
+                )
             stored = handled(session)
+            loaded.session.record(session, person_id, moment)
             stated = _stating_turns(session, stored, prior_companion, person_id, engagement_id)
             operator_turn = add_turn(
                 session,

@@ -38,3 +38,7 @@ class PromptError(ConverseError):
 
 class ProviderError(ConverseError):
     """A model provider failed or answered something unusable."""
+
+
+class AlreadyAnswered(ConverseError):
+    """A turn's inbox messages were answered by another worker meanwhile; nothing was stored."""

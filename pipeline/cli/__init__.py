@@ -27,6 +27,9 @@ COMMANDS: dict[str, LazyCommand] = {
     "project": LazyCommand(
         "pipeline.cli.people:project_app", "Create and list a person's projects."
     ),
+    "session": LazyCommand(
+        "pipeline.cli.session:session_app", "Show or reset a person's session and working memory."
+    ),
     "db": LazyCommand("pipeline.cli.db:db_app", "Database migrations."),
     "prompts": LazyCommand(
         "pipeline.cli.prompts:prompts_app", "List, show and diff the prompt templates."

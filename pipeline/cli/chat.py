@@ -22,11 +22,12 @@ from pipeline.cli.common import (
 )
 from pipeline.cli.render import show_turn
 from pipeline.config import MAX_MESSAGE_CHARS
-from pipeline.converse import check_message, converse
+from pipeline.converse import check_message
 from pipeline.errors import InvalidMessage
 from pipeline.providers.registry import PROVIDER_NAMES
 from pipeline.store.people import get_person, get_project
 from pipeline.text import check_text
+from pipeline.turn_queue import Answered, TurnQueue
 
 QUIT = {"/quit", "/exit", ":q"}
 
@@ -57,22 +58,37 @@ def chat(
         check_message(message)  # refuse bad input before loading any model
     providers = providers_for(provider, script)
 
-    def say(text: str) -> None:
-        outcome = converse(
-            store,
-            person=person,
-            project=project,
-            message=text,
-            classifier=providers.classifier,
-            responder=providers.responder,
-            channel=channel,
-            embedder=providers.embedder,
+    def shown_turn(done: Answered) -> None:
+        show_turn(console, done.outcome, providers.label)
+
+    # One message at a time from a terminal: nothing to coalesce, so no window to wait out.
+    queue = TurnQueue(
+        store,
+        classifier=providers.classifier,
+        responder=providers.responder,
+        embedder=providers.embedder,
+        window_s=0,
+        on_answered=shown_turn,
+    )
+    left = queue.waiting(person)
+    if left:
+        console.print(
+            f"Answering {left} message(s) received before the last stop first.", highlight=False
         )
-        show_turn(console, outcome, providers.label)
+
+    def say(text: str) -> None:
+        queue.submit(person, text, project=project, channel=channel).result()
 
     if message is not None:
-        say(message)
+        # Submitted before the resume: a resend of a message the last stop left unanswered
+        # is that message, answered once.
+        future = queue.submit(person, message, project=project, channel=channel)
+        queue.resume(person)
+        future.result()
+        queue.join()
         return
+    queue.resume(person)
+    queue.join()
     where = f"project {project!r}" if project else "no project"
     console.print(
         f"Talking to the companion as {shown(person)} ({shown(where)}). /quit to leave.",

@@ -28,6 +28,7 @@ __all__ = [
 TEMPLATE_FAMILIES = (
     "classifier",
     "persona",
+    "session_context",
     "engagement_context",
     "personal_memory",
     "cross_promotion",

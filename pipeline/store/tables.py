@@ -125,3 +125,41 @@ class TurnAssertionRow(Base):
     assertion_id: Mapped[int] = mapped_column(
         ForeignKey("assertions.id", ondelete="CASCADE"), primary_key=True
     )
+
+
+class InboxRow(Base):
+    """A message received and not yet answered (migration 0005); the answering turn deletes it."""
+
+    __tablename__ = "inbox"
+    __table_args__ = (Index("ix_inbox_person_id", "person_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"))
+    engagement_id: Mapped[int | None] = mapped_column(ForeignKey("engagements.id"))
+    channel: Mapped[str] = mapped_column(String(32))
+    content: Mapped[str] = mapped_column(Text)
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SessionRow(Base):
+    """A person's run of turns without a long gap, and the session context fixed at its start."""
+
+    __tablename__ = "sessions"
+    __table_args__ = (Index("ix_sessions_person_id", "person_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_turn_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    context: Mapped[str] = mapped_column(Text)
+    reset_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class WorkingMemoryRow(Base):
+    """A person's working memory document (Updated/Expires headers, then the summary)."""
+
+    __tablename__ = "working_memory"
+
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"), primary_key=True)
+    document: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,55 @@
+"""Settings of the conversation layer, read from CONVERSE_* environment variables and checked.
+
+Ranges come from issue 12 and specification 001: working memory lives 1–365 days (default 14)
+within a budget of 100–4,000 tokens (default 1,000); a value outside its range is a one-line
+error naming the variable and the range, never a silent clamp.
+"""
+
+from __future__ import annotations
+
+import os
+
+from pydantic import Field, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from pipeline.errors import InvalidMessage
+
+
+class Settings(BaseSettings):
+    """Every setting, with its default and its allowed range."""
+
+    model_config = SettingsConfigDict(env_prefix="CONVERSE_", extra="ignore")
+
+    # Messages within this many seconds of each other, or sent during a turn, are one turn.
+    coalesce_window_s: float = Field(1.5, ge=0, le=60)
+    working_memory_ttl_days: int = Field(14, ge=1, le=365)
+    working_memory_budget_tokens: int = Field(1_000, ge=100, le=4_000)
+    # A turn this long after the person's previous one starts a new session.
+    session_gap_hours: float = Field(6.0, gt=0, le=24 * 30)
+    # At a session's start, ask the companion to acknowledge what was going on last time.
+    proactive_greeting: bool = False
+
+
+_checked: dict[tuple[str | None, ...], Settings] = {}
+
+
+def settings() -> Settings:
+    """The settings now in the environment, or an InvalidMessage naming the bad one.
+
+    Every turn asks; validating costs about a tenth of a turn, so the result is kept per
+    combination of the variables' values (a changed variable is checked afresh).
+    """
+    key = tuple(os.environ.get(f"CONVERSE_{name.upper()}") for name in Settings.model_fields)
+    found = _checked.get(key)
+    if found is not None:
+        return found
+    try:
+        found = _checked[key] = Settings()
+        return found
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = f"CONVERSE_{str(first['loc'][0]).upper()}"
+        raise InvalidMessage(
+            f"{name}={first.get('input')!r} is not valid: {first['msg'].lower()}",
+            f"fix or unset {name} (docs/memory.md lists every setting and its range)",
+        ) from None
