@@ -201,6 +201,22 @@ def test_synthetic_classifier_prefix_is_cached_only_where_it_meets_the_minimum(
     assert second.input_tokens < 100
 
 
+def test_synthetic_one_cached_classifier_prefix_serves_every_project(claude: Claude) -> None:
+    """The taxonomy, rules and examples are the cached block; the project line comes after it,
+    so a turn in another project, or in none, reads the same cache entry."""
+    sonnet = claude(classifier_model="claude-sonnet-4-6").classifier
+    written = sonnet.classify(
+        ClassifyRequest(message="I'm allergic to shellfish", project_name="Weeknight cooking")
+    ).usage.cache_creation_input_tokens
+    assert written > 1_024
+    for project in ("Backyard garden", None):
+        usage = sonnet.classify(
+            ClassifyRequest(message="My birthday is March 15th", project_name=project)
+        ).usage
+        assert usage.cache_read_input_tokens == written
+        assert usage.cache_creation_input_tokens == 0
+
+
 # --- interception: a replayed call that misses never reaches the network -----------------------
 
 SHELLFISH = "test_synthetic_shellfish_is_remember_about_me.yaml"

@@ -22,7 +22,7 @@ from pipeline.providers.base import ClassifyRequest, degraded, validated
 from pipeline.providers.claude.calls import CallFailed, WireMessage, create_message
 from pipeline.providers.claude.models import Shape, classifier_shape, thinking_plan
 from pipeline.providers.claude.settings import ClaudeSettings
-from pipeline.providers.claude.wire import cached_block, history_messages
+from pipeline.providers.claude.wire import classifier_system, history_messages
 from pipeline.providers.intent_schema import (
     SCHEMA_DESCRIPTION,
     SCHEMA_NAME,
@@ -89,7 +89,7 @@ class ClaudeClassifier:
                 max_retries=self._settings.max_retries,
                 model=self.model,
                 max_tokens=plan.max_tokens,
-                system=[cached_block(system.text)],
+                system=classifier_system(system.text),
                 messages=history_messages(request.history, request.message, notes=True),
                 refs=refs,
                 tools=[self._tool] if forced else None,

@@ -107,6 +107,20 @@ def cached_block(text: str) -> TextBlockParam:
     return {"type": "text", "text": text, "cache_control": {"type": "ephemeral"}}
 
 
+# The classifier templates end with this section: the turn's project. Everything before it
+# (taxonomy, rules, examples) is the same for every request, so it is the cached block and
+# one cache entry serves every project (docs/prompts.md, "When caching engages").
+CLASSIFIER_TURN_SECTION = "\nCONVERSATION\n"
+
+
+def classifier_system(text: str) -> list[TextBlockParam]:
+    """The classifier's system prompt as a cached stable block and the per-turn section."""
+    head, marker, tail = text.partition(CLASSIFIER_TURN_SECTION)
+    if not marker:
+        return [cached_block(text)]
+    return [cached_block(head), {"type": "text", "text": (marker + tail).lstrip("\n")}]
+
+
 def responder_system(prompt: AssembledPrompt) -> list[TextBlockParam]:
     """The assembled prompt as two blocks: the stable prefix (cached), then the instruction."""
     blocks: list[TextBlockParam] = []
