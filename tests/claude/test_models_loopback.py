@@ -234,3 +234,34 @@ def test_an_unusable_structured_answer_degrades_with_the_reason(
         )
     assert got.intent == "general_conversation"
     assert got.error is not None and got.error.startswith(error)
+
+
+def test_thinking_blocks_are_stripped_before_the_turn_is_stored(
+    server: LoopbackServer, tmp_path: object
+) -> None:
+    """A responder whose thinking stays on (Claude Opus 5.5) answers with a thinking block
+    first; the stored companion turn holds the reply's text alone."""
+    from pathlib import Path
+
+    from pipeline.converse import converse
+    from pipeline.store import open_store
+    from pipeline.store.people import create_person
+    from pipeline.store.turns import recent_turns
+
+    store = open_store(f"sqlite:///{Path(str(tmp_path)) / 'c.db'}")
+    with store.write() as session:
+        person = create_person(session, "ana")
+    built = providers(server, DEFAULT_CLASSIFIER_MODEL, responder_model="claude-opus-5-5")
+    outcome = converse(
+        store,
+        person="ana",
+        message="I'm allergic to shellfish",
+        classifier=built.classifier,
+        responder=built.responder,
+    )
+    assert outcome.reply.text == "I'll remember that — is that right?"
+    with store.read() as session:
+        stored = [t.content for t in recent_turns(session, person.id, None, 10)]
+    assert stored == ["I'm allergic to shellfish", "I'll remember that — is that right?"]
+    assert not any("synthetic loopback" in text for text in stored)
+    store.dispose()
