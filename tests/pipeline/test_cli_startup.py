@@ -39,7 +39,10 @@ sys.stderr.write(json.dumps({{"code": code, "loaded": [m for m in heavy if m in 
 """
 
 
-def _loaded(args: list[str], db_url: str) -> dict[str, object]:
+def _run(
+    args: list[str], db_url: str, heavy: tuple[str, ...] = HEAVY
+) -> tuple[dict[str, object], str]:
+    """The exit code and which of `heavy` were loaded, and what the command printed."""
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -48,7 +51,7 @@ def _loaded(args: list[str], db_url: str) -> dict[str, object]:
     }
     env.pop("ANTHROPIC_API_KEY", None)
     done = subprocess.run(
-        [sys.executable, "-c", PROBE.format(heavy=HEAVY), *args],
+        [sys.executable, "-c", PROBE.format(heavy=heavy), *args],
         capture_output=True,
         text=True,
         env=env,
@@ -57,7 +60,11 @@ def _loaded(args: list[str], db_url: str) -> dict[str, object]:
         check=False,
     )
     result: dict[str, object] = json.loads(done.stderr.strip().splitlines()[-1])
-    return result
+    return result, done.stdout
+
+
+def _loaded(args: list[str], db_url: str) -> dict[str, object]:
+    return _run(args, db_url)[0]
 
 
 @pytest.mark.parametrize(
@@ -96,16 +103,6 @@ def test_newest_migration_read_without_alembic_matches_alembic() -> None:
 def test_memory_list_reads_sqlite_without_sqlalchemy(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'start.db'}"
     assert _loaded(["person", "add", "Ana"], url)["code"] == 0
-    probe = PROBE.replace("heavy = {heavy!r}", "heavy = ('sqlalchemy', 'alembic')")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "CONVERSE_DB_URL": url}
-    done = subprocess.run(
-        [sys.executable, "-c", probe.format(), "memory", "list", "--person", "Ana"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
-    assert "Nothing is stored in Ana's personal memory." in done.stdout
-    assert json.loads(done.stderr.strip().splitlines()[-1]) == {"code": 0, "loaded": []}
+    loaded, printed = _run(["memory", "list", "--person", "Ana"], url, ("sqlalchemy", "alembic"))
+    assert "Nothing is stored in Ana's personal memory." in printed
+    assert loaded == {"code": 0, "loaded": []}
