@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from pipeline.domain import Assertion
@@ -121,16 +122,22 @@ def keywords(description: str) -> set[str]:
     return {w for w in words if w and w not in STOP_WORDS}
 
 
-def _word_matches(keyword: str, word: str) -> bool:
-    if keyword == word:
-        return True
-    return len(keyword) >= _STEM and len(word) >= _STEM and keyword[:_STEM] == word[:_STEM]
+def _form(word: str) -> str:
+    """What a word is matched by: itself when short, else its first _STEM letters. Two words
+    match when their forms are equal — the same word, or two long ones sharing the stem."""
+    return word[:_STEM]
+
+
+@lru_cache(maxsize=65_536)
+def _content_forms(content: str) -> frozenset[str]:
+    # Recall and forget score every candidate fact on every turn; a fact's text rarely changes.
+    return frozenset(_form(w.strip("'")) for w in _WORD.findall(content.lower()))
 
 
 def keyword_score(keys: set[str], content: str) -> int:
     """How many distinct keywords match some word of the content."""
-    words = {w.strip("'") for w in _WORD.findall(content.lower())}
-    return sum(1 for k in keys if any(_word_matches(k, w) for w in words))
+    forms = _content_forms(content)
+    return sum(1 for k in keys if _form(k) in forms)
 
 
 def _decide(found: Sequence[Assertion]) -> Match:
