@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from pipeline.domain import ActorKind, Engagement, NormativeForce, Person
+from pipeline.domain import ActorKind, Engagement, HistoryActor, NormativeForce, Person
 from pipeline.memory import manage
 from pipeline.store import Store, open_store, quick_read
 from pipeline.store import assertions as repo
@@ -32,7 +32,9 @@ def _fill(store: Store, person: Person, project: Engagement) -> None:
             )
             for i in range(7)
         ]
-        repo.set_force(session, made[4].id, NormativeForce.RETRACTED, "asked to forget")
+        repo.set_force(
+            session, made[4].id, NormativeForce.RETRACTED, "asked to forget", by=HistoryActor.CLI
+        )
         repo.add_assertion(session, project.id, "a project note", ActorKind.OPERATOR)
         other = create_person(session, "bo")
         assert other.personal_engagement_id is not None
