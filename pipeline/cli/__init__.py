@@ -1,4 +1,5 @@
-"""The pipeline's own commands: chat, memory, notes, person, project, db, demo, prompts."""
+"""The pipeline's own commands: chat, memory, notes, person, project, db, worker, demo,
+prompts."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ COMMANDS: dict[str, LazyCommand] = {
         "pipeline.cli.people:project_app", "Create and list a person's projects."
     ),
     "db": LazyCommand("pipeline.cli.db:db_app", "Database migrations."),
+    "worker": LazyCommand(
+        "pipeline.cli.worker:worker_app", "Run background jobs (the memory lifecycle sweep)."
+    ),
     "prompts": LazyCommand(
         "pipeline.cli.prompts:prompts_app", "List, show and diff the prompt templates."
     ),

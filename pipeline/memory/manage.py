@@ -171,6 +171,18 @@ def pin_on(
     return repo.set_pinned(session, found.id, pinned, by=by)
 
 
+def importance_on(
+    session: Session, shelf: Shelf, number: int, importance: float, by: HistoryActor = MANAGER
+) -> Assertion:
+    """Set how much the shelf's assertion matters, from 0 to 1."""
+    if not 0.0 <= importance <= 1.0:
+        raise InvalidMessage(
+            f"importance {importance:g} is not between 0 and 1", "give a number such as 0.2"
+        )
+    found = on_shelf(session, shelf, number)
+    return repo.set_importance(session, found.id, importance, by=by)
+
+
 def history_on(session: Session, shelf: Shelf, number: int) -> list[HistoryEntry]:
     """Every write to the shelf's assertion with this number, oldest first: also for one
     soft-deleted, erased or purged (its text then removed)."""

@@ -211,6 +211,21 @@ def set_pinned(session: Session, assertion_id: int, pinned: bool, *, by: History
     return _assertion(row)
 
 
+def set_importance(
+    session: Session, assertion_id: int, importance: float, *, by: HistoryActor
+) -> Assertion:
+    """Set how much an assertion matters (0..1); below the sweep's threshold it may be set
+    aside when unused."""
+    row = _row(session, assertion_id)
+    before = row.importance
+    row.importance = checked_importance(importance)
+    _touched(row)
+    session.flush()
+    detail = {"importance": [before, row.importance]}
+    record(session, **_recorded(row, HistoryOp.UPDATE, by, detail=detail))
+    return _assertion(row)
+
+
 def restore_deleted(session: Session, assertion_id: int, *, by: HistoryActor) -> Assertion:
     """Bring a soft-deleted assertion back as it was (its force unchanged)."""
     row = _row(session, assertion_id, include_deleted=True)
