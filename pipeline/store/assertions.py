@@ -240,22 +240,27 @@ def restore_deleted(session: Session, assertion_id: int, *, by: HistoryActor) ->
     return _assertion(row)
 
 
+# Built once, and run on the bare connection: the per-turn hot path (see `touch`).
+_TOUCH = (
+    update(AssertionRow)
+    .where(
+        AssertionRow.id.in_(bindparam("ids", expanding=True)),
+        AssertionRow.last_accessed_at < bindparam("cutoff"),
+    )
+    .values(last_accessed_at=bindparam("now"))
+)
+
+
 def touch(
     session: Session | Connection, assertion_ids: Collection[int], now: datetime, every: timedelta
 ) -> None:
     """Mark these assertions used at `now` (they went into a prompt or a recall) in one
     statement; rows already marked within `every` are left alone, so a turn rewrites no row
     it does not have to."""
-    if assertion_ids:
-        session.execute(
-            update(AssertionRow)
-            .where(
-                AssertionRow.id.in_(sorted(assertion_ids)),
-                AssertionRow.last_accessed_at < now - every,
-            )
-            .values(last_accessed_at=now)
-            .execution_options(synchronize_session=False)
-        )
+    if not assertion_ids:
+        return
+    conn = session.connection() if isinstance(session, Session) else session
+    conn.execute(_TOUCH, {"ids": sorted(assertion_ids), "cutoff": now - every, "now": now})
 
 
 def erase(session: Session, assertion_ids: Iterable[int], *, by: HistoryActor) -> int:
