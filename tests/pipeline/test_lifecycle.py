@@ -12,16 +12,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event, select, update
+from alembic import command
+from sqlalchemy import create_engine, event, select, text, update
 from typer.testing import CliRunner
 
 from evals.cli import app
 from pipeline.clock import utcnow
 from pipeline.domain import ActorKind, Assertion, HistoryActor, HistoryOp, NormativeForce
 from pipeline.memory import load_personal_memory, manage
-from pipeline.store import Store, open_store, quick_read
+from pipeline.store import Store, open_store, quick_read, upgrade
 from pipeline.store import assertions as repo
 from pipeline.store.embeddings import embedded_assertions
+from pipeline.store.engine import alembic_config
 from pipeline.store.history import history_of
 from pipeline.store.lifecycle import Policy, sweep
 from pipeline.store.people import get_person
@@ -382,3 +384,64 @@ def test_policy_defaults_match_the_documented_rule() -> None:
         0.3,
         30 * DAY,
     )
+
+
+def test_upgrading_from_0004_keeps_every_row_and_dates_last_use_from_the_last_update(
+    db_url: str,
+) -> None:
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        config = alembic_config(db_url)
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0004")
+        conn.execute(
+            text("INSERT INTO persons (id, name, created_at) VALUES (1, 'a', '2026-01-01')")
+        )
+        conn.execute(
+            text(
+                "INSERT INTO engagements (id, name, visibility, seed, created_at,"
+                " last_display_number) VALUES (1, 'p', 'personal', 's', '2026-01-01', 1)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO assertions (id, engagement_id, display_number, content, actor,"
+                " force, created_at, updated_at) VALUES (1, 1, 1, 'x', 'operator', 'committed',"
+                " '2026-01-01 00:00:00', '2026-02-03 04:05:06')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO assertion_embeddings (assertion_id, model, embedder, dim,"
+                " content_sha256, vector, created_at) VALUES (1, 'm', 'e', 1, 's', :v,"
+                " '2026-01-01')"
+            ),
+            {"v": b"\x00\x00\x00\x00"},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO conversation_turns (id, person_id, engagement_id, role, content,"
+                " operation_data, prompt_refs, channel, meta, created_at) VALUES (1, 1, 1,"
+                " 'operator', 'x', '{}', '[]', 'cli', '{}', '2026-01-01')"
+            )
+        )
+        conn.execute(text("INSERT INTO turn_assertions (turn_id, assertion_id) VALUES (1, 1)"))
+    engine.dispose()
+
+    upgrade(db_url)
+
+    store = open_store(db_url)
+    try:
+        with store.read() as session:
+            [fact] = repo.list_assertions(session, 1)
+            kept = session.execute(
+                text(
+                    "SELECT (SELECT count(*) FROM assertion_embeddings),"
+                    " (SELECT count(*) FROM turn_assertions)"
+                )
+            ).one()
+        assert tuple(kept) == (1, 1)
+        assert (fact.importance, fact.pinned, fact.deleted_at) == (0.5, False, None)
+        assert fact.last_accessed_at == fact.updated_at
+    finally:
+        store.dispose()
