@@ -379,7 +379,8 @@ def memory_erase(
     store = store_for(db_url)
     with store.read() as session:
         found = get_person(session, person)
-        targets = [manage.numbered(session, found, n) for n in numbers]  # validate first
+        # validate first; a fact the lifecycle sweep set aside can be erased too
+        targets = [manage.numbered(session, found, n, include_deleted=True) for n in numbers]
     if not yes:
         confirm_erase(targets, "#")
     report_erasure(manage.erase_numbers(store, person, numbers))

@@ -207,7 +207,8 @@ def notes_erase(
     with store.read() as session:
         found = get_person(session, person)
         shelf = manage.project_shelf(found, get_project(session, found, project))
-        targets = [manage.on_shelf(session, shelf, n) for n in numbers]  # validate first
+        # validate first; a note the lifecycle sweep set aside can be erased too
+        targets = [manage.on_shelf(session, shelf, n, include_deleted=True) for n in numbers]
     if not yes:
         confirm_erase(targets, TAG)
     report_erasure(manage.erase_notes(store, person, project, numbers))

@@ -88,9 +88,11 @@ def shelf_assertions(
     )
 
 
-def numbered(session: Session, person: Person, number: int) -> Assertion:
+def numbered(
+    session: Session, person: Person, number: int, include_deleted: bool = False
+) -> Assertion:
     """#number of the person's personal memory, or an error saying what exists."""
-    return on_shelf(session, personal_shelf(person), number)
+    return on_shelf(session, personal_shelf(person), number, include_deleted)
 
 
 def on_shelf(

@@ -331,6 +331,21 @@ def test_worker_run_once_sets_aside_and_list_deleted_shows_it(env: str, monkeypa
     assert back.exit_code == 0 and "Restored #1: You like figs" in back.output
     assert "figs" in runner.invoke(app, ["memory", "list", "--person", "ana"]).output
 
+    # Restoring counted as a use; unused again, it is set aside again, and can be erased
+    # without being restored first.
+    store = open_store(env)
+    try:
+        _age(store, 61)
+    finally:
+        store.dispose()
+    assert "1 set aside" in runner.invoke(app, ["worker", "run-once"]).output
+    refused = runner.invoke(app, ["memory", "forget", "1", "--person", "ana"])
+    assert refused.exit_code == 2 and "set aside by the lifecycle sweep" in refused.output
+    erased = runner.invoke(app, ["memory", "erase", "1", "--person", "ana", "--yes"])
+    assert erased.exit_code == 0, erased.output
+    everything = runner.invoke(app, ["memory", "list", "--person", "ana", "--all", "--deleted"])
+    assert "figs" not in everything.output and "plums" in everything.output
+
 
 def _one_line_error(result: Any) -> str:
     lines = [line for line in result.output.splitlines() if line.strip()]
