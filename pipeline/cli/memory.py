@@ -85,9 +85,9 @@ def assertion_table(assertions: list[Assertion], title: str, tag: str = "#") -> 
     return table
 
 
-def _text(value: str | None, erased: bool) -> str:
+def _quoted(value: str | None, erased: bool) -> str:
     if value is None:
-        return "[dim][text erased][/]" if erased else ""
+        return "[text erased]" if erased else "—"
     return repr(value)
 
 
@@ -110,16 +110,21 @@ def _change(entry: HistoryEntry) -> tuple[str, str]:
         return ("pinned" if was else "not pinned"), ("pinned" if now else "not pinned")
     before: list[str] = []
     after: list[str] = []
-    if entry.old_content is not None or entry.new_content is not None or erased:
-        before.append(_text(entry.old_content, erased and entry.op is not HistoryOp.ADD))
-        after.append(_text(entry.new_content, erased))
-    if entry.old_force or entry.new_force:
-        before.append(entry.old_force.value if entry.old_force else "")
-        after.append(entry.new_force.value if entry.new_force else "")
+    if entry.op is HistoryOp.ADD:
+        after.append(_quoted(entry.new_content, erased))
+    elif entry.old_force is None:  # the content changed
+        before.append(_quoted(entry.old_content, erased))
+        after.append(_quoted(entry.new_content, erased))
+    if entry.old_force is not None:
+        before.append(entry.old_force.value)
+    if entry.new_force is not None:
+        after.append(entry.new_force.value)
     rationale = detail.get("rationale")
     if isinstance(rationale, str):
         after.append(f"({rationale})")
-    return shown(" ".join(b for b in before if b)) or "—", shown(" ".join(after)) or "—"
+    elif erased and entry.old_force is not None:  # a retraction whose rationale was erased
+        after.append("([text erased])")
+    return shown(" ".join(before)) or "—", shown(" ".join(after)) or "—"
 
 
 def history_table(entries: list[HistoryEntry], title: str) -> Table:

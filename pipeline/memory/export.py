@@ -120,7 +120,9 @@ def _md(text: str) -> str:
 def _md_change(change: dict[str, Any]) -> str:
     parts = [f"{change['at']} {change['op']} by {change['actor']}"]
     erased = bool(change["detail"].get("erased"))
-    if change["old_content"] is not None or change["new_content"] is not None or erased:
+    # An erased row held content when it was an ADD or a content change (no force change).
+    held_content = erased and (change["op"] == "ADD" or not change["old_force"])
+    if change["old_content"] is not None or change["new_content"] is not None or held_content:
         before = _md_text(change["old_content"], erased and change["op"] != "ADD")
         parts.append(f"{before} → {_md_text(change['new_content'], erased)}")
     if change["old_force"] or change["new_force"]:

@@ -108,14 +108,32 @@ def history_of_engagement(
     return found
 
 
+# Detail keys whose values are never a person's words (flags, numbers, dates, vocabulary);
+# every other key (a retraction's `rationale` may quote the person) goes at erasure.
+_TEXT_FREE = frozenset(
+    {"pinned", "importance", "last_accessed_at", "purge_after", "reason", "soft_deleted_at"}
+)
+
+
 def blank_text(session: Session | Connection, assertion_ids: Collection[int]) -> None:
-    """Remove every word of these assertions' history: contents and details (a retraction's
-    rationale may quote the person). What was done, by whom and when stays."""
-    if assertion_ids:
+    """Remove every word of these assertions' history: old and new content, and any detail
+    that may hold text. What was done, by whom and when, and the forces, stay; a row that
+    lost text says so (`detail.erased`)."""
+    if not assertion_ids:
+        return
+    rows = session.execute(
+        select(HistoryRow.id, HistoryRow.old_content, HistoryRow.new_content, HistoryRow.detail)
+        .where(HistoryRow.assertion_id.in_(sorted(assertion_ids)))
+        .order_by(HistoryRow.id)
+    ).all()
+    for row_id, old, new, detail in rows:
+        kept = {k: v for k, v in (detail or {}).items() if k in _TEXT_FREE}
+        if old is None and new is None and kept == (detail or {}):
+            continue  # nothing of the person's in it
         session.execute(
             update(HistoryRow)
-            .where(HistoryRow.assertion_id.in_(sorted(assertion_ids)))
-            .values(old_content=None, new_content=None, detail={"erased": True})
+            .where(HistoryRow.id == row_id)
+            .values(old_content=None, new_content=None, detail={**kept, "erased": True})
         )
 
 

@@ -154,7 +154,12 @@ def test_erase_removes_the_history_text_from_the_database_file(
         store.dispose()
     assert [h.op for h in entries] == [HistoryOp.ADD] + [HistoryOp.UPDATE] * 3 + [HistoryOp.DELETE]
     assert all(h.old_content is None and h.new_content is None for h in entries)
-    assert [h.detail for h in entries[:-1]] == [{"erased": True}] * 4
+    # Rows that held text say so; a force change that held none is left as it was.
+    assert [h.detail for h in entries[:-1]] == [{"erased": True}] * 2 + [{}, {"erased": True}]
+    assert (entries[2].old_force, entries[2].new_force) == (
+        NormativeForce.HELD,
+        NormativeForce.COMMITTED,
+    )
     delete = entries[-1]
     assert (delete.actor, delete.old_force, delete.detail) == (
         HistoryActor.CLI,
