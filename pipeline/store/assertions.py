@@ -42,7 +42,47 @@ _COLUMNS = (
 )
 
 
-def _assertion(row: AssertionRow | Row[*tuple[Any, ...]]) -> Assertion:
+_ACTORS = {a.value: a for a in ActorKind}
+_FORCES = {f.value: f for f in NormativeForce}
+
+
+def _listed(row: Row[*tuple[Any, ...]]) -> Assertion:
+    """An assertion from a row of `_COLUMNS`, read by position: lists of hundreds of rows run
+    on every recall and forget turn, and attribute access and enum calls per field cost more
+    than the query."""
+    (
+        ident,
+        engagement_id,
+        number,
+        content,
+        actor,
+        force,
+        rationale,
+        created,
+        updated,
+        accessed,
+        importance,
+        pinned,
+        deleted,
+    ) = row
+    return Assertion(
+        id=ident,
+        engagement_id=engagement_id,
+        display_number=number,
+        content=content,
+        actor=_ACTORS[actor],
+        force=_FORCES[force],
+        retraction_rationale=rationale,
+        created_at=as_utc(created),
+        updated_at=as_utc(updated),
+        last_accessed_at=as_utc(accessed) if accessed is not None else None,
+        importance=importance,
+        pinned=bool(pinned),
+        deleted_at=as_utc(deleted) if deleted is not None else None,
+    )
+
+
+def _assertion(row: AssertionRow) -> Assertion:
     return Assertion(
         id=row.id,
         engagement_id=row.engagement_id,
@@ -320,7 +360,7 @@ def list_assertions(
     query = query.order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc()).offset(offset)
     if limit is not None:
         query = query.limit(limit)
-    return [_assertion(r) for r in session.execute(query)]
+    return [_listed(r) for r in session.execute(query)]
 
 
 # Built once: constructing and cache-keying a select costs more than running it on SQLite.
@@ -354,7 +394,7 @@ def committed_newest(
 ) -> list[Assertion]:
     """The newest committed assertions of an engagement."""
     rows = session.execute(_COMMITTED_NEWEST, {"engagement_id": engagement_id, "limit": limit})
-    return [_assertion(r) for r in rows]
+    return [_listed(r) for r in rows]
 
 
 def committed_page(
