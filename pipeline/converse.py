@@ -96,7 +96,8 @@ def _resolve(
 def _load(store: Store, person: Person, project: Engagement | None, now: datetime) -> _Loaded:
     with store.reading() as session:
         context = load_engagement_context(session, project) if project else None
-        memory, shown = "", list[int]()
+        memory = ""
+        shown: list[int] = []
         if project is not None and person.personal_engagement_id is not None:
             memory, shown = personal_memory(session, person.personal_engagement_id, now)
         history = recent_history(session, person.id, project.id if project else None, HISTORY_TURNS)
