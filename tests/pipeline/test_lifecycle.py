@@ -222,30 +222,49 @@ def test_thirty_days_after_the_sweep_a_fact_is_purged_with_its_text_everywhere(
         store.dispose()
 
 
-def test_two_sweeps_at_once_set_each_fact_aside_once(db_url: str, make_person) -> None:
+def _two_at_once(first: Store, second: Store, days_later: float) -> list[Any]:
+    """Run a sweep in each store handle at the same moment (as two processes would)."""
+    barrier = threading.Barrier(2)
+    results: list[Any] = []
+
+    def run(store: Store) -> None:
+        barrier.wait()
+        with store.write() as session:
+            results.append(sweep(session, utcnow() + days_later * DAY))
+
+    threads = [threading.Thread(target=run, args=(s,)) for s in (first, second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert len(results) == 2
+    return results
+
+
+def test_two_sweeps_at_once_set_each_fact_aside_and_purge_it_once(db_url: str, make_person) -> None:
     first, second = open_store(db_url), open_store(db_url)
     try:
         make_person(first)
         _facts(first, *((f"You like fruit number {i}", 0.1, False) for i in range(40)))
         _age(first, 61)
-        barrier = threading.Barrier(2)
-        results: list[Any] = []
 
-        def run(store: Store) -> None:
-            barrier.wait()
-            with store.write() as session:
-                results.append(sweep(session, utcnow()))
+        set_aside = _two_at_once(first, second, 0)
 
-        threads = [threading.Thread(target=run, args=(s,)) for s in (first, second)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(60)
-
-        assert sorted(len(r.soft_deleted) for r in results) == [0, 40]
+        assert sorted(len(r.soft_deleted) for r in set_aside) == [0, 40]
         with first.read() as session:
             ttl = session.scalars(select(HistoryRow.assertion_id).where(HistoryRow.op == "TTL"))
-            assert sorted(ttl) == sorted(r for done in results for r in done.soft_deleted)
+            assert sorted(ttl) == sorted(r for done in set_aside for r in done.soft_deleted)
+
+        purged = _two_at_once(first, second, 31)
+
+        assert sorted(len(r.purged) for r in purged) == [0, 40]
+        with first.read() as session:
+            deletes = session.scalars(
+                select(HistoryRow.assertion_id).where(HistoryRow.op == "DELETE")
+            ).all()
+            left = session.scalars(select(AssertionRow.id)).all()
+        assert sorted(deletes) == sorted(r for done in purged for r in done.purged)
+        assert left == []
     finally:
         first.dispose()
         second.dispose()
