@@ -21,6 +21,8 @@ class EngagementContext:
     visibility: Visibility
     seed: str
     knowledge: str
+    # The notes `knowledge` shows (a turn marks them used).
+    shown: tuple[int, ...] = ()
 
 
 def engagement_seed(engagement: Engagement) -> str:
@@ -35,6 +37,7 @@ def load_engagement_context(
 ) -> EngagementContext:
     """Load any engagement, personal or project, through the same path."""
     knowledge = ""
+    committed = []
     if engagement.visibility is Visibility.PROJECT:
         committed = repo.committed_newest(session, engagement.id, KNOWLEDGE_LINES)
         knowledge = "\n".join(f"#{a.display_number}: {a.content}" for a in reversed(committed))
@@ -43,4 +46,5 @@ def load_engagement_context(
         visibility=engagement.visibility,
         seed=engagement_seed(engagement),
         knowledge=knowledge,
+        shown=tuple(a.id for a in committed),
     )

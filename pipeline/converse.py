@@ -28,7 +28,7 @@ from pipeline.domain import (
 from pipeline.errors import AlreadyAnswered, InvalidMessage, ProviderError
 from pipeline.intents import HandlerContext, route
 from pipeline.links import carried_assertions, stated_before
-from pipeline.memory.block import load_personal_memory
+from pipeline.memory.block import personal_memory
 from pipeline.memory.embeddings import Embedder
 from pipeline.memory.session import SessionState, session_state
 from pipeline.prompting import PromptLibrary, default_library
@@ -36,7 +36,9 @@ from pipeline.providers.base import Classifier, ClassifyRequest, Responder, Resp
 from pipeline.providers.replies import compose_reply
 from pipeline.settings import Settings, settings
 from pipeline.store import Store, inbox
+from pipeline.store.assertions import touch
 from pipeline.store.erasure import link_turns
+from pipeline.store.lifecycle import ACCESS_RESOLUTION
 from pipeline.store.people import get_person, get_project
 from pipeline.store.turns import add_turn, last_turn_ids, recent_history
 from pipeline.text import check_text
@@ -77,6 +79,8 @@ class _Loaded:
     personal_memory: str
     history: tuple[HistoryTurn, ...]
     session: SessionState
+    # The assertions the block shows: marked used when the turn is stored.
+    in_block: tuple[int, ...] = ()
 
 
 def _resolve(
@@ -99,11 +103,12 @@ def _load(
     with store.reading() as session:
         context = load_engagement_context(session, project) if project else None
         memory = ""
+        shown: list[int] = []
         if project is not None and person.personal_engagement_id is not None:
-            memory = load_personal_memory(session, person.personal_engagement_id, now)
+            memory, shown = personal_memory(session, person.personal_engagement_id, now)
         history = recent_history(session, person.id, project.id if project else None, HISTORY_TURNS)
         state = session_state(session, person.id, person.personal_engagement_id, now, settings)
-    return _Loaded(person, project, context, memory, tuple(history), state)
+    return _Loaded(person, project, context, memory, tuple(history), state, tuple(shown))
 
 
 def _respond(responder: Responder, request: RespondRequest) -> tuple[Reply, str | None]:
@@ -242,6 +247,10 @@ def converse(
                 session, stored, loaded.person.personal_engagement_id, engagement_id
             )
             link_turns(session, [*stated, operator_turn.id, companion_turn.id], carried)
+            # What the prompt showed and what the turn recalled or matched was used: one
+            # statement for all of them (the lifecycle sweep spares what is used).
+            notes = loaded.context.shown if loaded.context else ()
+            touch(session, {*loaded.in_block, *notes, *carried}, moment, ACCESS_RESOLUTION)
     return TurnOutcome(
         operator_turn=operator_turn,
         companion_turn=companion_turn,

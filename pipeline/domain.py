@@ -28,6 +28,38 @@ class ActorKind(StrEnum):
     COMPANION = "companion"
 
 
+# How much an assertion matters, 0..1, unless someone says otherwise (docs/memory.md,
+# "Lifecycle"): above the default sweep threshold, so an ordinary fact is never forgotten
+# for want of use alone.
+DEFAULT_IMPORTANCE = 0.5
+
+
+class HistoryOp(StrEnum):
+    """What a write did to an assertion (its history, docs/memory.md "History").
+
+    MERGE and LINK are named for the writes that will combine and relate assertions; nothing
+    performs them yet.
+    """
+
+    ADD = "ADD"  # a new assertion
+    UPDATE = "UPDATE"  # content amended, force changed (committed, retracted), pin, importance
+    DELETE = "DELETE"  # removed for good: erased on request, or purged after soft deletion
+    MERGE = "MERGE"
+    LINK = "LINK"
+    TTL = "TTL"  # soft-deleted by the lifecycle sweep (unused, unimportant, not pinned)
+    RESTORE = "RESTORE"  # a retracted or soft-deleted assertion brought back
+
+
+class HistoryActor(StrEnum):
+    """Who made a write: the person in conversation, the companion on its own (offering to
+    remember), a background job, or someone at the command line or the Python API."""
+
+    OPERATOR = "operator"
+    COMPANION = "companion"
+    SYSTEM = "system"
+    CLI = "cli"
+
+
 class NormativeForce(StrEnum):
     """How much weight an assertion carries: offered, settled, or withdrawn."""
 
@@ -79,6 +111,28 @@ class Assertion(Frozen):
     retraction_rationale: str | None = None
     created_at: datetime
     updated_at: datetime
+    last_accessed_at: datetime | None = None
+    importance: float = DEFAULT_IMPORTANCE
+    pinned: bool = False
+    deleted_at: datetime | None = None
+
+
+class HistoryEntry(Frozen):
+    """One row of an assertion's history; text fields are None once erased (or when the
+    operation does not change them)."""
+
+    id: int
+    assertion_id: int
+    engagement_id: int
+    display_number: int
+    op: HistoryOp
+    actor: HistoryActor
+    old_content: str | None
+    new_content: str | None
+    old_force: NormativeForce | None
+    new_force: NormativeForce | None
+    detail: dict[str, Any] = Field(default_factory=dict)
+    created_at: datetime
 
 
 class PromptRef(Frozen):

@@ -1,4 +1,5 @@
-"""The pipeline's own commands: chat, memory, notes, person, project, db, demo, prompts."""
+"""The pipeline's own commands: chat, memory, notes, person, project, db, worker, demo,
+prompts."""
 
 from __future__ import annotations
 
@@ -31,6 +32,9 @@ COMMANDS: dict[str, LazyCommand] = {
         "pipeline.cli.session:session_app", "Show or reset a person's session and working memory."
     ),
     "db": LazyCommand("pipeline.cli.db:db_app", "Database migrations."),
+    "worker": LazyCommand(
+        "pipeline.cli.worker:worker_app", "Run background jobs (the memory lifecycle sweep)."
+    ),
     "prompts": LazyCommand(
         "pipeline.cli.prompts:prompts_app", "List, show and diff the prompt templates."
     ),

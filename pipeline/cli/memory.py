@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -22,13 +24,18 @@ from pipeline.cli.common import (
 from pipeline.cli.exits import EXIT_CHECK
 from pipeline.clock import utcnow
 from pipeline.config import database_url
-from pipeline.domain import Assertion
+from pipeline.domain import Assertion, HistoryEntry, HistoryOp
 from pipeline.memory.relative_time import relative_time
 from pipeline.store import quick_read
 from pipeline.text import printable
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
     from pipeline.memory import manage
+
+# Finds the shelf (personal memory, a project's notes) a command works on, in its session.
+ShelfOf = Callable[["Session"], "manage.Shelf"]
 
 # The store (and SQLAlchemy with it) is imported inside the commands that write: `memory list`
 # reads a SQLite file without it (pipeline/store/quick_read.py) and must start at once.
@@ -38,6 +45,8 @@ memory_app = typer.Typer(help="Inspect and manage personal memory.", no_args_is_
 # `memory list` shows this many of the newest assertions unless --limit says otherwise.
 DEFAULT_LIST_LIMIT = 50
 _FORCE_STYLE = {"committed": "green", "held": "yellow", "retracted": "dim"}
+# The state `list --deleted` shows for an assertion the lifecycle sweep set aside.
+SET_ASIDE = "set aside"
 _MAX_NUMBER = 2**63 - 1
 
 
@@ -61,12 +70,77 @@ def assertion_table(assertions: list[Assertion], title: str, tag: str = "#") -> 
     now = utcnow()
     for a in assertions:
         style = _FORCE_STYLE[a.force.value]
+        state = f"[{style}]{a.force.value}[/]"
+        if a.deleted_at is not None:
+            state += f" [dim]({SET_ASIDE} {relative_time(a.deleted_at, now)})[/]"
+        if a.pinned:
+            state += " (pinned)"
         table.add_row(
             f"{tag}{a.display_number}",
             shown(a.content),
-            f"[{style}]{a.force.value}[/]",
+            state,
             a.actor.value,
             relative_time(a.created_at, now),
+        )
+    return table
+
+
+def _quoted(value: str | None, erased: bool) -> str:
+    if value is None:
+        return "[text erased]" if erased else "—"
+    return repr(value)
+
+
+def _change(entry: HistoryEntry) -> tuple[str, str]:
+    """What an entry changed, as (before, after) cells; text already made safe to print."""
+    detail = entry.detail
+    erased = bool(detail.get("erased"))
+    if entry.op is HistoryOp.DELETE:
+        return shown(entry.old_force or ""), f"{detail.get('reason', 'erased')} (text removed)"
+    if entry.op is HistoryOp.TTL:
+        since = str(detail.get("last_accessed_at", ""))[:10]
+        return "live", f"{SET_ASIDE} (unused since {since}, importance {detail.get('importance')})"
+    if entry.op is HistoryOp.RESTORE and entry.old_force is None:
+        return SET_ASIDE, "live"
+    if "importance" in detail:
+        was, now = detail["importance"]
+        return f"importance {was:g}", f"importance {now:g}"
+    if "pinned" in detail:
+        was, now = detail["pinned"]
+        return ("pinned" if was else "not pinned"), ("pinned" if now else "not pinned")
+    before: list[str] = []
+    after: list[str] = []
+    if entry.op is HistoryOp.ADD:
+        after.append(_quoted(entry.new_content, erased))
+    elif entry.old_force is None:  # the content changed
+        before.append(_quoted(entry.old_content, erased))
+        after.append(_quoted(entry.new_content, erased))
+    if entry.old_force is not None:
+        before.append(entry.old_force.value)
+    if entry.new_force is not None:
+        after.append(entry.new_force.value)
+    rationale = detail.get("rationale")
+    if isinstance(rationale, str):
+        after.append(f"({rationale})")
+    elif erased and entry.old_force is not None:  # a retraction whose rationale was erased
+        after.append("([text erased])")
+    return shown(" ".join(before)) or "—", shown(" ".join(after)) or "—"
+
+
+def history_table(entries: list[HistoryEntry], title: str) -> Table:
+    """Every change, oldest first: when, op, who, before → after."""
+    table = Table(title=title, title_justify="left")
+    for column in ("when (UTC)", "op", "by", "before", "", "after"):
+        table.add_column(column)
+    for entry in entries:
+        before, after = _change(entry)
+        table.add_row(
+            f"{entry.created_at:%Y-%m-%d %H:%M:%S}",
+            entry.op.value,
+            entry.actor.value,
+            before,
+            "→",
+            after,
         )
     return table
 
@@ -76,19 +150,24 @@ def assertion_table(assertions: list[Assertion], title: str, tag: str = "#") -> 
 def memory_list(
     person: str = PersonOption,
     all_: bool = typer.Option(False, "--all", help="Include retracted assertions."),
+    deleted: bool = typer.Option(
+        False, "--deleted", help="Include assertions the lifecycle sweep set aside."
+    ),
     limit: int = typer.Option(
         DEFAULT_LIST_LIMIT, "--limit", min=0, help="Show the newest N (0 shows every one)."
     ),
     db_url: str | None = DbOption,
 ) -> None:
     """List personal assertions, newest first (held and committed; --all adds retracted)."""
-    found = quick_read.personal_assertions(db_url or database_url(), person, all_)
+    found = quick_read.personal_assertions(db_url or database_url(), person, all_, deleted)
     if found is None:
         from pipeline.memory import manage
         from pipeline.store.people import get_person
 
         with store_for(db_url).read() as session:
-            found = manage.personal_assertions(session, get_person(session, person), all_)
+            found = manage.personal_assertions(
+                session, get_person(session, person), all_, include_deleted=deleted
+            )
     if not found:
         console.print(f"Nothing is stored in {shown(person)}'s personal memory.", highlight=False)
         return
@@ -144,13 +223,150 @@ def memory_forget(
 def memory_restore(
     number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
 ) -> None:
-    """Restore a retracted #NUMBER as committed."""
+    """Restore a retracted #NUMBER as committed, or one the lifecycle sweep set aside."""
     from pipeline.memory import manage
     from pipeline.store.people import get_person
 
     with store_for(db_url).write() as session:
         done = manage.restore(session, get_person(session, person), number)
-    console.print(f"Restored #{done.display_number}: {shown(done.content)}", highlight=False)
+    console.print(restored_line(done, "#"), highlight=False)
+
+
+def restored_line(done: Assertion, tag: str) -> str:
+    """What a restore says: the number, the text, and its force when still retracted."""
+    still = " (still retracted: restore it again to commit it)"
+    tail = still if done.force.value == "retracted" else ""
+    return f"Restored {tag}{done.display_number}: {shown(done.content)}{tail}"
+
+
+def _personal(session: Session, person: str) -> manage.Shelf:
+    from pipeline.memory import manage
+    from pipeline.store.people import get_person
+
+    return manage.personal_shelf(get_person(session, person))
+
+
+def change_pin(shelf_of: ShelfOf, number: int, pinned: bool, tag: str, db_url: str | None) -> None:
+    """Pin or unpin the numbered assertion of the shelf `shelf_of(session)` names."""
+    from pipeline.memory import manage
+
+    with store_for(db_url).write() as session:
+        done = manage.pin_on(session, shelf_of(session), number, pinned)
+    word = "Pinned" if pinned else "Unpinned"
+    console.print(f"{word} {tag}{done.display_number}: {shown(done.content)}", highlight=False)
+
+
+@memory_app.command("pin")
+@handles_errors
+def memory_pin(
+    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+) -> None:
+    """Pin #NUMBER: the lifecycle sweep never sets it aside."""
+    change_pin(lambda session: _personal(session, person), number, True, "#", db_url)
+
+
+@memory_app.command("unpin")
+@handles_errors
+def memory_unpin(
+    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+) -> None:
+    """Unpin #NUMBER: the lifecycle sweep may set it aside again when unused."""
+    change_pin(lambda session: _personal(session, person), number, False, "#", db_url)
+
+
+def change_importance(
+    shelf_of: ShelfOf, number: int, value: float, tag: str, db_url: str | None
+) -> None:
+    """Set the importance of the numbered assertion of the shelf `shelf_of(session)` names."""
+    from pipeline.memory import manage
+
+    with store_for(db_url).write() as session:
+        done = manage.importance_on(session, shelf_of(session), number, value)
+    console.print(
+        f"{tag}{done.display_number} now has importance {done.importance:g}: {shown(done.content)}",
+        highlight=False,
+    )
+
+
+ImportanceArgument = typer.Argument(
+    ..., help="From 0 to 1; below the sweep's threshold an unused one may be set aside."
+)
+
+
+@memory_app.command("importance")
+@handles_errors
+def memory_importance(
+    number: int = NumberArgument,
+    value: float = ImportanceArgument,
+    person: str = PersonOption,
+    db_url: str | None = DbOption,
+) -> None:
+    """Set how much #NUMBER matters (0..1; the default is 0.5)."""
+    change_importance(lambda session: _personal(session, person), number, value, "#", db_url)
+
+
+def print_history(shelf_of: ShelfOf, number: int, tag: str, db_url: str | None) -> None:
+    """The history table of the numbered assertion of the shelf `shelf_of(session)` names."""
+    from pipeline.memory import manage
+
+    with store_for(db_url).read() as session:
+        shelf = shelf_of(session)
+        entries = manage.history_on(session, shelf, number)
+    if not entries:
+        console.print(
+            f"{tag}{number} has no history: it was stored before history was kept.",
+            highlight=False,
+        )
+        return
+    console.print(history_table(entries, f"History of {tag}{number} in {shown(shelf.where)}"))
+
+
+@memory_app.command("history")
+@handles_errors
+def memory_history(
+    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+) -> None:
+    """Every change to #NUMBER, oldest first: what, who, before and after, when."""
+    print_history(lambda session: _personal(session, person), number, "#", db_url)
+
+
+@memory_app.command("export")
+@handles_errors
+def memory_export(
+    person: str = PersonOption,
+    format_: str = typer.Option(
+        "json", "--format", help="json (complete) or markdown.", case_sensitive=False
+    ),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write to this file (atomically) instead of stdout."
+    ),
+    db_url: str | None = DbOption,
+) -> None:
+    """Export everything stored about a person, each fact with its history."""
+    kind = format_.lower()
+    if kind not in ("json", "markdown"):
+        raise fail(f"unknown export format {format_!r} — use --format json or --format markdown")
+    if output is not None and not output.parent.is_dir():
+        raise fail(
+            f"the folder of {str(output)!r} does not exist — create it first, or name another file"
+        )
+    if output is not None and output.is_dir():
+        raise fail(f"{str(output)!r} is a folder — name a file to write the export to")
+    from pipeline.memory.export import as_json, as_markdown, export_person, write_atomically
+    from pipeline.store.people import get_person
+
+    with store_for(db_url).read() as session:
+        data = export_person(session, get_person(session, person))
+    text = as_json(data) if kind == "json" else as_markdown(data)
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        write_atomically(output, text)
+    except OSError as exc:
+        raise fail(f"cannot write {str(output)!r}: {exc.strerror} — name a writable file") from None
+    err_console.print(f"Exported {shown(data['person'])} to {shown(output)}.", highlight=False)
 
 
 @memory_app.command("erase")
@@ -168,7 +384,8 @@ def memory_erase(
     store = store_for(db_url)
     with store.read() as session:
         found = get_person(session, person)
-        targets = [manage.numbered(session, found, n) for n in numbers]  # validate first
+        # validate first; a fact the lifecycle sweep set aside can be erased too
+        targets = [manage.numbered(session, found, n, include_deleted=True) for n in numbers]
     if not yes:
         confirm_erase(targets, "#")
     report_erasure(manage.erase_numbers(store, person, numbers))

@@ -21,7 +21,17 @@ from pipeline.cli.common import (
     shown,
     store_for,
 )
-from pipeline.cli.memory import DEFAULT_LIST_LIMIT, confirm_erase, print_newest, report_erasure
+from pipeline.cli.memory import (
+    DEFAULT_LIST_LIMIT,
+    ImportanceArgument,
+    change_importance,
+    change_pin,
+    confirm_erase,
+    print_history,
+    print_newest,
+    report_erasure,
+    restored_line,
+)
 from pipeline.domain import Assertion
 from pipeline.memory import manage
 from pipeline.store.people import get_person, get_project
@@ -67,6 +77,9 @@ def notes_list(
     person: str = PersonOption,
     project: str = ProjectOption,
     all_: bool = typer.Option(False, "--all", help="Include retracted notes."),
+    deleted: bool = typer.Option(
+        False, "--deleted", help="Include notes the lifecycle sweep set aside."
+    ),
     limit: int = typer.Option(
         DEFAULT_LIST_LIMIT, "--limit", min=0, help="Show the newest N (0 shows every one)."
     ),
@@ -76,7 +89,8 @@ def notes_list(
     with store_for(db_url).read() as session:
         found = get_person(session, person)
         engagement = get_project(session, found, project)
-        notes = manage.shelf_assertions(session, manage.project_shelf(found, engagement), all_)
+        shelf = manage.project_shelf(found, engagement)
+        notes = manage.shelf_assertions(session, shelf, all_, include_deleted=deleted)
     if not notes:
         console.print(f"No notes in project {shown(repr(engagement.name))}.", highlight=False)
         return
@@ -92,10 +106,16 @@ def _change_note(
     db_url: str | None,
 ) -> None:
     with store_for(db_url).write() as session:
-        found = get_person(session, person)
-        shelf = manage.project_shelf(found, get_project(session, found, project))
-        done = change(session, shelf, number)
+        done = change(session, _shelf(session, person, project), number)
+    if done_word == "Restored":
+        console.print(restored_line(done, TAG), highlight=False)
+        return
     console.print(f"{done_word} {TAG}{done.display_number}: {shown(done.content)}", highlight=False)
+
+
+def _shelf(session: Session, person: str, project: str) -> manage.Shelf:
+    found = get_person(session, person)
+    return manage.project_shelf(found, get_project(session, found, project))
 
 
 @notes_app.command("forget")
@@ -118,8 +138,57 @@ def notes_restore(
     project: str = ProjectOption,
     db_url: str | None = DbOption,
 ) -> None:
-    """Restore a retracted notes#NUMBER as committed."""
+    """Restore a retracted notes#NUMBER as committed, or one the lifecycle sweep set aside."""
     _change_note(manage.restore_on, "Restored", number, person, project, db_url)
+
+
+@notes_app.command("pin")
+@handles_errors
+def notes_pin(
+    number: int = NumberArgument,
+    person: str = PersonOption,
+    project: str = ProjectOption,
+    db_url: str | None = DbOption,
+) -> None:
+    """Pin notes#NUMBER: the lifecycle sweep never sets it aside."""
+    change_pin(lambda session: _shelf(session, person, project), number, True, TAG, db_url)
+
+
+@notes_app.command("unpin")
+@handles_errors
+def notes_unpin(
+    number: int = NumberArgument,
+    person: str = PersonOption,
+    project: str = ProjectOption,
+    db_url: str | None = DbOption,
+) -> None:
+    """Unpin notes#NUMBER: the lifecycle sweep may set it aside again when unused."""
+    change_pin(lambda session: _shelf(session, person, project), number, False, TAG, db_url)
+
+
+@notes_app.command("importance")
+@handles_errors
+def notes_importance(
+    number: int = NumberArgument,
+    value: float = ImportanceArgument,
+    person: str = PersonOption,
+    project: str = ProjectOption,
+    db_url: str | None = DbOption,
+) -> None:
+    """Set how much notes#NUMBER matters (0..1; the default is 0.5)."""
+    change_importance(lambda session: _shelf(session, person, project), number, value, TAG, db_url)
+
+
+@notes_app.command("history")
+@handles_errors
+def notes_history(
+    number: int = NumberArgument,
+    person: str = PersonOption,
+    project: str = ProjectOption,
+    db_url: str | None = DbOption,
+) -> None:
+    """Every change to notes#NUMBER, oldest first: what, who, before and after, when."""
+    print_history(lambda session: _shelf(session, person, project), number, TAG, db_url)
 
 
 @notes_app.command("erase")
@@ -138,7 +207,8 @@ def notes_erase(
     with store.read() as session:
         found = get_person(session, person)
         shelf = manage.project_shelf(found, get_project(session, found, project))
-        targets = [manage.on_shelf(session, shelf, n) for n in numbers]  # validate first
+        # validate first; a note the lifecycle sweep set aside can be erased too
+        targets = [manage.on_shelf(session, shelf, n, include_deleted=True) for n in numbers]
     if not yes:
         confirm_erase(targets, TAG)
     report_erasure(manage.erase_notes(store, person, project, numbers))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.domain import Assertion, MemoryChange, NormativeForce, RouteResult
+from pipeline.domain import Assertion, HistoryActor, MemoryChange, NormativeForce, RouteResult
+from pipeline.errors import NotFound
 from pipeline.intents.confirmation import (
     answer_to_confirmation,
     corrected_description,
@@ -37,11 +38,16 @@ def _confirm(a: Assertion) -> RouteResult:
 
 
 def _retract(ctx: HandlerContext, assertion_id: int) -> RouteResult | None:
-    current = repo.get_assertion(ctx.session, assertion_id)
+    try:
+        current = repo.get_assertion(ctx.session, assertion_id)
+    except NotFound:  # erased or set aside by the lifecycle sweep since it was matched
+        return None
     if current.force is not NormativeForce.COMMITTED:
         return None
     rationale = f"Operator asked to forget it: {ctx.param('forget_description') or 'confirmed'}"
-    done = repo.set_force(ctx.session, assertion_id, NormativeForce.RETRACTED, rationale)
+    done = repo.set_force(
+        ctx.session, assertion_id, NormativeForce.RETRACTED, rationale, by=HistoryActor.OPERATOR
+    )
     change = MemoryChange.of(done, NormativeForce.COMMITTED)
     return RouteResult(
         intent=INTENT,

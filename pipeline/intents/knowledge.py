@@ -5,7 +5,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pipeline.domain import ActorKind, Assertion, MemoryChange, NormativeForce, RouteResult
+from pipeline.domain import (
+    ActorKind,
+    Assertion,
+    HistoryActor,
+    MemoryChange,
+    NormativeForce,
+    RouteResult,
+)
+from pipeline.errors import NotFound
 from pipeline.intents.confirmation import (
     answer_to_confirmation,
     corrected_description,
@@ -83,7 +91,10 @@ def handle_commit_knowledge(ctx: HandlerContext) -> RouteResult:
             intent="commit_knowledge",
             operation_data={"action": "no_match", "reference": reference, "held_count": len(held)},
         )
-    done = [repo.set_force(ctx.session, a.id, NormativeForce.COMMITTED) for a in chosen]
+    done = [
+        repo.set_force(ctx.session, a.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
+        for a in chosen
+    ]
     return RouteResult(
         intent="commit_knowledge",
         operation_data={"action": "committed", "items": [_item(a) for a in done]},
@@ -112,11 +123,18 @@ def _kept_note(description: str) -> RouteResult:
 
 
 def _retract_note(ctx: HandlerContext, assertion_id: int, reason: str) -> RouteResult | None:
-    target = repo.get_assertion(ctx.session, assertion_id)
+    try:
+        target = repo.get_assertion(ctx.session, assertion_id)
+    except NotFound:  # erased or set aside by the lifecycle sweep since it was matched
+        return None
     if target.force is NormativeForce.RETRACTED:
         return None
     done = repo.set_force(
-        ctx.session, target.id, NormativeForce.RETRACTED, f"Operator asked to remove: {reason}"
+        ctx.session,
+        target.id,
+        NormativeForce.RETRACTED,
+        f"Operator asked to remove: {reason}",
+        by=HistoryActor.OPERATOR,
     )
     return RouteResult(
         intent="retract_knowledge",

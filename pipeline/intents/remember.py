@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from pipeline.domain import ActorKind, Assertion, MemoryChange, NormativeForce, RouteResult
+from pipeline.domain import (
+    ActorKind,
+    Assertion,
+    HistoryActor,
+    MemoryChange,
+    NormativeForce,
+    RouteResult,
+)
 from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.cues import (
@@ -63,7 +70,9 @@ def _existing(ctx: HandlerContext, personal_id: int, fact: str) -> Assertion | N
 
 
 def _committed(held: Assertion, ctx: HandlerContext, *, promoted: bool = False) -> RouteResult:
-    committed = repo.set_force(ctx.session, held.id, NormativeForce.COMMITTED)
+    committed = repo.set_force(
+        ctx.session, held.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR
+    )
     data: dict[str, object] = {
         "action": "committed",
         "personal_fact": committed.content,
@@ -131,7 +140,7 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
 
 
 def _refined(ctx: HandlerContext, held: Assertion, fact: str) -> RouteResult:
-    refined = repo.amend_content(ctx.session, held.id, fact)
+    refined = repo.amend_content(ctx.session, held.id, fact, by=HistoryActor.OPERATOR)
     return RouteResult(
         intent=INTENT,
         operation_data={
@@ -147,7 +156,11 @@ def _refined(ctx: HandlerContext, held: Assertion, fact: str) -> RouteResult:
 def reject_offer(ctx: HandlerContext, held: Assertion) -> RouteResult:
     """Retract the offered fact the person turned down."""
     retracted = repo.set_force(
-        ctx.session, held.id, NormativeForce.RETRACTED, "Operator declined the offer to remember it"
+        ctx.session,
+        held.id,
+        NormativeForce.RETRACTED,
+        "Operator declined the offer to remember it",
+        by=HistoryActor.OPERATOR,
     )
     return RouteResult(
         intent="general_conversation",
@@ -180,7 +193,11 @@ def keep_in_project(ctx: HandlerContext, held: Assertion) -> RouteResult:
     stated by the operator) and leaves personal memory."""
     assert ctx.project is not None
     retracted = repo.set_force(
-        ctx.session, held.id, NormativeForce.RETRACTED, "Operator kept it to one project"
+        ctx.session,
+        held.id,
+        NormativeForce.RETRACTED,
+        "Operator kept it to one project",
+        by=HistoryActor.OPERATOR,
     )
     note = repo.add_assertion(ctx.session, ctx.project.id, held.content, ActorKind.OPERATOR)
     return RouteResult(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.domain import Assertion, MemoryChange, NormativeForce, RouteResult
+from pipeline.domain import Assertion, HistoryActor, MemoryChange, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.cues import without_cues
 from pipeline.memory.matching import Match, keywords, match_forget, match_loosely
@@ -63,7 +63,7 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
         )
     target = match.assertions[0]
     force = NormativeForce.HELD if project else NormativeForce.COMMITTED
-    done = repo.set_force(ctx.session, target.id, force)
+    done = repo.set_force(ctx.session, target.id, force, by=HistoryActor.OPERATOR)
     return RouteResult(
         intent=intent,
         operation_data={"action": "restored", "item": _item(done)},

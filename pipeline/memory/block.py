@@ -25,6 +25,13 @@ def format_block(
     memories: Iterable[tuple[str, datetime]], now: datetime, budget: int = MEMORY_BUDGET_CHARS
 ) -> str:
     """Format (content, created_at) pairs, newest first, into the block within the budget."""
+    return _format(memories, now, budget)[0]
+
+
+def _format(
+    memories: Iterable[tuple[str, datetime]], now: datetime, budget: int
+) -> tuple[str, int]:
+    """The block and how many memories it shows."""
     block = HEADER
     count = 0
     for content, created in memories:
@@ -40,7 +47,7 @@ def format_block(
                 block += f"\n- {content[:room]}{ELLIPSIS}{suffix}"
                 count += 1
         break
-    return block if count else ""
+    return (block, count) if count else ("", 0)
 
 
 def load_personal_memory(
@@ -49,17 +56,33 @@ def load_personal_memory(
     now: datetime | None = None,
 ) -> str:
     """The person's committed personal assertions as a prompt block ("" when none)."""
-    return format_block(_newest_first(session, personal_engagement_id), now or utcnow())
+    return personal_memory(session, personal_engagement_id, now)[0]
+
+
+def personal_memory(
+    session: Session | Connection,
+    personal_engagement_id: int,
+    now: datetime | None = None,
+) -> tuple[str, list[int]]:
+    """The block, and the ids of the assertions it shows (the turn marks them used)."""
+    ids: list[int] = []
+    memories = _newest_first(session, personal_engagement_id, ids)
+    # Formatting reads one memory past the last it shows (the one that would cross the budget).
+    block, shown = _format(memories, now or utcnow(), MEMORY_BUDGET_CHARS)
+    return block, ids[:shown]
 
 
 def _newest_first(
-    session: Session | Connection, engagement_id: int
+    session: Session | Connection, engagement_id: int, ids: list[int]
 ) -> Iterator[tuple[str, datetime]]:
-    """Committed memories newest first, fetched a page at a time as the block needs them."""
+    """Committed memories newest first, fetched a page at a time as the block needs them;
+    the id of each one handed out is appended to `ids`."""
     offset, size = 0, _FIRST_PAGE
     while offset < _MAX_ROWS:
         page = committed_page(session, engagement_id, min(size, _MAX_ROWS - offset), offset)
-        yield from page
+        for aid, content, created in page:
+            ids.append(aid)
+            yield content, created
         if len(page) < size:
             return
         offset += len(page)

@@ -7,12 +7,24 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from pipeline.domain import Assertion, Engagement, NormativeForce, Person
+from pipeline.domain import (
+    Assertion,
+    Engagement,
+    HistoryActor,
+    HistoryEntry,
+    NormativeForce,
+    Person,
+)
 from pipeline.errors import InvalidMessage, NotFound
 from pipeline.store import Store
 from pipeline.store import assertions as repo
 from pipeline.store.erasure import erase_assertions
+from pipeline.store.history import history_of
 from pipeline.store.people import get_person, get_project
+
+# Who the management functions write as, unless the caller says otherwise: someone at the
+# command line or the Python API, not the person in conversation.
+MANAGER = HistoryActor.CLI
 
 
 @dataclass(frozen=True)
@@ -28,6 +40,7 @@ class Shelf:
     tag: str
     list_command: str
     restore_command: str
+    command: str  # "converse memory", "converse notes ... --project 'Garden'"
 
 
 def personal_shelf(person: Person) -> Shelf:
@@ -40,6 +53,7 @@ def personal_shelf(person: Person) -> Shelf:
         tag="#",
         list_command=f"converse memory list --person {person.name!r}",
         restore_command="converse memory restore",
+        command="converse memory",
     )
 
 
@@ -52,48 +66,67 @@ def project_shelf(person: Person, project: Engagement) -> Shelf:
         tag="notes#",
         list_command=f"converse notes list {named}",
         restore_command=f"converse notes restore N {named}",
+        command="converse notes",
     )
 
 
 def personal_assertions(
-    session: Session, person: Person, include_retracted: bool = False
+    session: Session, person: Person, include_retracted: bool = False, include_deleted: bool = False
 ) -> list[Assertion]:
     """The person's personal assertions, newest first."""
-    return shelf_assertions(session, personal_shelf(person), include_retracted)
+    return shelf_assertions(session, personal_shelf(person), include_retracted, include_deleted)
 
 
 def shelf_assertions(
-    session: Session, shelf: Shelf, include_retracted: bool = False
+    session: Session, shelf: Shelf, include_retracted: bool = False, include_deleted: bool = False
 ) -> list[Assertion]:
-    """The shelf's assertions, newest first (held and committed; retracted when asked)."""
+    """The shelf's assertions, newest first (held and committed; retracted when asked;
+    soft-deleted ones when asked)."""
     forces = None if include_retracted else [NormativeForce.HELD, NormativeForce.COMMITTED]
-    return repo.list_assertions(session, shelf.engagement_id, forces)
+    return repo.list_assertions(
+        session, shelf.engagement_id, forces, include_deleted=include_deleted
+    )
 
 
-def numbered(session: Session, person: Person, number: int) -> Assertion:
+def numbered(
+    session: Session, person: Person, number: int, include_deleted: bool = False
+) -> Assertion:
     """#number of the person's personal memory, or an error saying what exists."""
-    return on_shelf(session, personal_shelf(person), number)
+    return on_shelf(session, personal_shelf(person), number, include_deleted)
 
 
-def on_shelf(session: Session, shelf: Shelf, number: int) -> Assertion:
-    """The shelf's assertion with this number, or an error saying what exists."""
-    if not repo.list_assertions(session, shelf.engagement_id, limit=1):
+def on_shelf(
+    session: Session, shelf: Shelf, number: int, include_deleted: bool = False
+) -> Assertion:
+    """The shelf's assertion with this number, or an error saying what exists.
+
+    A soft-deleted one is an error naming the restore command, unless `include_deleted`."""
+    if not repo.list_assertions(session, shelf.engagement_id, limit=1, include_deleted=True):
         raise NotFound(f"nothing is stored in {shelf.where}", "there is nothing to change")
     try:
-        return repo.get_by_number(session, shelf.engagement_id, number)
+        found = repo.get_by_number(session, shelf.engagement_id, number, include_deleted=True)
     except NotFound:
         raise NotFound(
             f"{shelf.where} has no {shelf.tag}{number}",
             f"see the numbers with `{shelf.list_command}`",
         ) from None
+    if found.deleted_at is not None and not include_deleted:
+        raise InvalidMessage(
+            f"{shelf.tag}{number} was set aside by the lifecycle sweep on "
+            f"{found.deleted_at:%Y-%m-%d}",
+            f"bring it back first with `{shelf.restore_command}`",
+        )
+    return found
 
 
-def retract(session: Session, person: Person, number: int) -> Assertion:
+def retract(session: Session, person: Person, number: int, by: HistoryActor = MANAGER) -> Assertion:
     """Retract #number (reversible)."""
-    return retract_on(session, personal_shelf(person), number)
+    return retract_on(session, personal_shelf(person), number, by)
 
 
-def retract_on(session: Session, shelf: Shelf, number: int) -> Assertion:
+def retract_on(
+    session: Session, shelf: Shelf, number: int, by: HistoryActor = MANAGER
+) -> Assertion:
     """Retract the shelf's assertion with this number (reversible)."""
     found = on_shelf(session, shelf, number)
     if found.force is NormativeForce.RETRACTED:
@@ -101,37 +134,85 @@ def retract_on(session: Session, shelf: Shelf, number: int) -> Assertion:
             f"{shelf.tag}{number} is already retracted",
             f"restore it with `{shelf.restore_command}`",
         )
-    return repo.set_force(session, found.id, NormativeForce.RETRACTED, "Retracted by the operator")
+    return repo.set_force(
+        session, found.id, NormativeForce.RETRACTED, "Retracted by the operator", by=by
+    )
 
 
-def restore(session: Session, person: Person, number: int) -> Assertion:
-    """Bring a retracted #number back as committed."""
-    return restore_on(session, personal_shelf(person), number)
+def restore(session: Session, person: Person, number: int, by: HistoryActor = MANAGER) -> Assertion:
+    """Bring #number back: a soft-deleted one as it was, a retracted one as committed."""
+    return restore_on(session, personal_shelf(person), number, by)
 
 
-def restore_on(session: Session, shelf: Shelf, number: int) -> Assertion:
-    """Bring the shelf's retracted assertion with this number back as committed."""
-    found = on_shelf(session, shelf, number)
+def restore_on(
+    session: Session, shelf: Shelf, number: int, by: HistoryActor = MANAGER
+) -> Assertion:
+    """Bring the shelf's assertion with this number back: one the lifecycle sweep set aside
+    returns as it was (still retracted if it was), a retracted one as committed."""
+    found = on_shelf(session, shelf, number, include_deleted=True)
+    if found.deleted_at is not None:
+        return repo.restore_deleted(session, found.id, by=by)
     if found.force is not NormativeForce.RETRACTED:
         raise InvalidMessage(
             f"{shelf.tag}{number} is not retracted (it is {found.force.value})",
             "nothing to restore",
         )
-    return repo.set_force(session, found.id, NormativeForce.COMMITTED)
+    return repo.set_force(session, found.id, NormativeForce.COMMITTED, by=by)
 
 
-def erase(session: Session, person: Person, numbers: list[int]) -> list[Assertion]:
+def pin_on(
+    session: Session, shelf: Shelf, number: int, pinned: bool, by: HistoryActor = MANAGER
+) -> Assertion:
+    """Pin (never set aside by the lifecycle sweep) or unpin the shelf's assertion."""
+    found = on_shelf(session, shelf, number)
+    if found.pinned == pinned:
+        raise InvalidMessage(
+            f"{shelf.tag}{number} is already {'pinned' if pinned else 'not pinned'}",
+            "nothing to change",
+        )
+    return repo.set_pinned(session, found.id, pinned, by=by)
+
+
+def importance_on(
+    session: Session, shelf: Shelf, number: int, importance: float, by: HistoryActor = MANAGER
+) -> Assertion:
+    """Set how much the shelf's assertion matters, from 0 to 1."""
+    if not 0.0 <= importance <= 1.0:
+        raise InvalidMessage(
+            f"importance {importance:g} is not between 0 and 1", "give a number such as 0.2"
+        )
+    found = on_shelf(session, shelf, number)
+    return repo.set_importance(session, found.id, importance, by=by)
+
+
+def history_on(session: Session, shelf: Shelf, number: int) -> list[HistoryEntry]:
+    """Every write to the shelf's assertion with this number, oldest first: also for one
+    soft-deleted, erased or purged (its text then removed)."""
+    found = history_of(session, shelf.engagement_id, number)
+    if not found:
+        # No history: an error naming what exists, unless it was stored before history was
+        # kept (migration 0005) and so has none yet.
+        on_shelf(session, shelf, number, include_deleted=True)
+    return found
+
+
+def erase(
+    session: Session, person: Person, numbers: list[int], by: HistoryActor = MANAGER
+) -> list[Assertion]:
     """Erase the numbered assertions permanently, all or none: each assertion, its embeddings,
     and the text of every turn that carried it (docs/memory.md, "Erase")."""
-    return erase_on(session, personal_shelf(person), numbers)
+    return erase_on(session, personal_shelf(person), numbers, by)
 
 
-def erase_on(session: Session, shelf: Shelf, numbers: list[int]) -> list[Assertion]:
-    """Erase the shelf's numbered assertions permanently, all or none."""
+def erase_on(
+    session: Session, shelf: Shelf, numbers: list[int], by: HistoryActor = MANAGER
+) -> list[Assertion]:
+    """Erase the shelf's numbered assertions permanently, all or none (soft-deleted ones
+    included)."""
     if not numbers:
         raise InvalidMessage("no assertion numbers given", "name the numbers to erase, e.g. 3 5")
-    found = [on_shelf(session, shelf, n) for n in numbers]
-    erase_assertions(session, [a.id for a in found])
+    found = [on_shelf(session, shelf, n, include_deleted=True) for n in numbers]
+    erase_assertions(session, [a.id for a in found], actor=by)
     return found
 
 
@@ -169,7 +250,9 @@ def erase_fact(store: Store, person: str, containing: str) -> Erasure:
     with store.read() as session:
         found = get_person(session, person)
         matches = [
-            a for a in personal_assertions(session, found, True) if wanted in a.content.casefold()
+            a
+            for a in personal_assertions(session, found, True, include_deleted=True)
+            if wanted in a.content.casefold()
         ]
     if not matches:
         raise NotFound(

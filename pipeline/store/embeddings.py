@@ -140,6 +140,7 @@ def embedded_assertions(
         .where(
             AssertionRow.engagement_id.in_(list(engagement_ids)),
             AssertionRow.force.in_([f.value for f in forces]),
+            AssertionRow.deleted_at.is_(None),  # soft-deleted: never searched
         )
         .order_by(AssertionRow.id)
     )

@@ -17,6 +17,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from pipeline.clock import utcnow
+from pipeline.domain import HistoryActor, HistoryOp
+from pipeline.store.history import blank_text, record
 from pipeline.store.tables import AssertionEmbeddingRow, AssertionRow, TurnAssertionRow, TurnRow
 
 ERASED_MARKER = "[erased at the person's request]"
@@ -74,13 +76,44 @@ def _scrub_meta(value: Any, key: str | None = None) -> Any:
     return value
 
 
-def erase_assertions(session: Session, assertion_ids: Iterable[int]) -> Erased:
-    """Delete assertions and their embeddings, and blank every turn that carried them."""
+def erase_assertions(
+    session: Session,
+    assertion_ids: Iterable[int],
+    *,
+    actor: HistoryActor,
+    reason: str = "erased",
+) -> Erased:
+    """Delete assertions and their embeddings, blank every turn that carried them and the
+    text of their history, and record a DELETE (with no text) in that history.
+
+    `reason` is `erased` (someone asked) or `purged` (the lifecycle sweep)."""
     ids = sorted(set(assertion_ids))
     if not ids:
         return Erased(0, 0)
+    moment = utcnow()
+    gone = session.execute(
+        select(
+            AssertionRow.id,
+            AssertionRow.engagement_id,
+            AssertionRow.display_number,
+            AssertionRow.force,
+        ).where(AssertionRow.id.in_(ids))
+    ).all()
+    blank_text(session, ids)
+    for aid, engagement_id, number, force in gone:
+        record(
+            session,
+            assertion_id=aid,
+            engagement_id=engagement_id,
+            display_number=number,
+            op=HistoryOp.DELETE,
+            actor=actor,
+            old_force=force,
+            detail={"reason": reason},
+            at=moment,
+        )
     turn_ids = linked_turns(session, ids)
-    erased_at = utcnow().isoformat()
+    erased_at = moment.isoformat()
     for turn_id, data, meta in session.execute(
         select(TurnRow.id, TurnRow.operation_data, TurnRow.meta).where(TurnRow.id.in_(turn_ids))
     ).all():

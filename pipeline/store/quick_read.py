@@ -23,10 +23,14 @@ from pipeline.store.revisions import head_from_files
 _SQLITE_PREFIX = "sqlite:///"
 _LISTED = (
     "SELECT a.id, a.engagement_id, a.display_number, a.content, a.actor, a.force, "
-    "a.retraction_rationale, a.created_at, a.updated_at "
+    "a.retraction_rationale, a.created_at, a.updated_at, a.last_accessed_at, a.importance, "
+    "a.pinned, a.deleted_at "
     "FROM assertions a JOIN persons p ON a.engagement_id = p.personal_engagement_id "
-    "WHERE p.name = ? {forces} ORDER BY a.created_at DESC, a.id DESC"
+    "WHERE p.name = ? {forces} {visible} ORDER BY a.created_at DESC, a.id DESC"
 )
+# The store's visibility rule (pipeline/store/assertions.py, VISIBLE): soft-deleted
+# assertions are listed only when asked for.
+_VISIBLE = "AND a.deleted_at IS NULL"
 
 
 def sqlite_file(url: str) -> Path | None:
@@ -39,7 +43,7 @@ def sqlite_file(url: str) -> Path | None:
 
 
 def personal_assertions(
-    url: str, person: str, include_retracted: bool = False
+    url: str, person: str, include_retracted: bool = False, include_deleted: bool = False
 ) -> list[Assertion] | None:
     """What `manage.personal_assertions` returns, or None when this path cannot answer."""
     path = sqlite_file(url)
@@ -59,7 +63,8 @@ def personal_assertions(
             found = conn.execute("SELECT 1 FROM persons WHERE name = ?", (name,)).fetchone()
             if found is None:
                 return None
-            rows = conn.execute(_LISTED.format(forces=where), (name, *forces)).fetchall()
+            listed = _LISTED.format(forces=where, visible="" if include_deleted else _VISIBLE)
+            rows = conn.execute(listed, (name, *forces)).fetchall()
     except sqlite3.Error:
         return None  # the store reports what is wrong with the file
     return [_assertion(row) for row in rows]
@@ -74,7 +79,21 @@ def _revision(conn: sqlite3.Connection) -> str | None:
 
 
 def _assertion(row: Any) -> Assertion:
-    ident, engagement, number, content, actor, force, rationale, created, updated = row
+    (
+        ident,
+        engagement,
+        number,
+        content,
+        actor,
+        force,
+        rationale,
+        created,
+        updated,
+        accessed,
+        importance,
+        pinned,
+        deleted,
+    ) = row
     return Assertion(
         id=ident,
         engagement_id=engagement,
@@ -84,6 +103,14 @@ def _assertion(row: Any) -> Assertion:
         force=NormativeForce(force),
         retraction_rationale=rationale,
         # SQLAlchemy stores SQLite datetimes as naive ISO text in UTC.
-        created_at=as_utc(datetime.fromisoformat(created)),
-        updated_at=as_utc(datetime.fromisoformat(updated)),
+        created_at=_moment(created),
+        updated_at=_moment(updated),
+        last_accessed_at=_moment(accessed) if accessed is not None else None,
+        importance=importance,
+        pinned=bool(pinned),
+        deleted_at=_moment(deleted) if deleted is not None else None,
     )
+
+
+def _moment(stored: str) -> datetime:
+    return as_utc(datetime.fromisoformat(stored))

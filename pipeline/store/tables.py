@@ -7,7 +7,9 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -17,6 +19,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from pipeline.clock import utcnow
+from pipeline.domain import DEFAULT_IMPORTANCE
 
 JsonType = JSON().with_variant(JSONB(), "postgresql")
 
@@ -61,6 +66,8 @@ class AssertionRow(Base):
     __table_args__ = (
         UniqueConstraint("engagement_id", "display_number", name="uq_assertion_display_number"),
         Index("ix_assertions_engagement_force_created", "engagement_id", "force", "created_at"),
+        Index("ix_assertions_last_accessed", "last_accessed_at"),
+        Index("ix_assertions_deleted", "deleted_at"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -72,6 +79,44 @@ class AssertionRow(Base):
     retraction_rationale: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Lifecycle (migration 0005, docs/memory.md "Lifecycle"): when it was last written or
+    # used in a prompt or recall, how much it matters (0..1), whether the sweep may ever
+    # soft-delete it, and when the sweep did (None: live).
+    # Nullable in the schema only (migration 0005 adds it without a table rebuild): every
+    # write sets it.
+    last_accessed_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=True, default=utcnow
+    )
+    importance: Mapped[float] = mapped_column(Float, default=DEFAULT_IMPORTANCE)
+    pinned: Mapped[bool] = mapped_column(Boolean, default=False)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class HistoryRow(Base):
+    """One write to an assertion: what it was before and after, who wrote it, and when.
+
+    No foreign key to `assertions`: the history of an erased or purged assertion stays
+    (its text removed), found by (engagement, display number), which is never reused.
+    """
+
+    __tablename__ = "assertion_history"
+    __table_args__ = (
+        Index("ix_assertion_history_number", "engagement_id", "display_number", "id"),
+        Index("ix_assertion_history_assertion", "assertion_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    assertion_id: Mapped[int] = mapped_column(Integer)
+    engagement_id: Mapped[int] = mapped_column(ForeignKey("engagements.id"))
+    display_number: Mapped[int] = mapped_column(Integer)
+    op: Mapped[str] = mapped_column(String(16))
+    actor: Mapped[str] = mapped_column(String(16))
+    old_content: Mapped[str | None] = mapped_column(Text)
+    new_content: Mapped[str | None] = mapped_column(Text)
+    old_force: Mapped[str | None] = mapped_column(String(16))
+    new_force: Mapped[str | None] = mapped_column(String(16))
+    detail: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class TurnRow(Base):
@@ -128,7 +173,7 @@ class TurnAssertionRow(Base):
 
 
 class InboxRow(Base):
-    """A message received and not yet answered (migration 0005); the answering turn deletes it."""
+    """A message received and not yet answered (migration 0006); the answering turn deletes it."""
 
     __tablename__ = "inbox"
     __table_args__ = (Index("ix_inbox_person_id", "person_id", "id"),)

@@ -10,7 +10,7 @@ import numpy as np
 from alembic import command
 from sqlalchemy import create_engine, inspect, text
 
-from pipeline.domain import ActorKind, Engagement, NormativeForce, Person
+from pipeline.domain import ActorKind, Engagement, HistoryActor, NormativeForce, Person
 from pipeline.memory.search import ensure_vectors
 from pipeline.store import Store, open_store, upgrade
 from pipeline.store import assertions as repo
@@ -60,7 +60,7 @@ def test_an_amended_assertion_is_embedded_again(
     [(aid, _content)] = _facts(store, person, "You're allergic to all shellfish")
     with store.write() as session:
         ensure_vectors(session, [(aid, "You're allergic to all shellfish")], fake_embedder)
-        repo.amend_content(session, aid, "You're allergic to shrimp")
+        repo.amend_content(session, aid, "You're allergic to shrimp", by=HistoryActor.OPERATOR)
     with store.write() as session:
         ensure_vectors(session, [(aid, "You're allergic to shrimp")], fake_embedder)
         ensure_vectors(session, [(aid, "You're allergic to shrimp")], fake_embedder)
@@ -78,7 +78,7 @@ def test_erasing_an_assertion_erases_its_vectors(
     items = _facts(store, person, "You work night shifts", "You have two cats")
     with store.write() as session:
         ensure_vectors(session, items, fake_embedder)
-        repo.erase(session, [items[0][0]])
+        repo.erase(session, [items[0][0]], by=HistoryActor.CLI)
     with store.read() as session:
         left = vectors_repo.load_vectors(
             session, [aid for aid, _ in items], fake_embedder.model_name

@@ -6,7 +6,7 @@ import pytest
 from alembic import command
 from sqlalchemy import create_engine, inspect, text
 
-from pipeline.domain import PERSONAL_SEED, ActorKind, NormativeForce, Visibility
+from pipeline.domain import PERSONAL_SEED, ActorKind, HistoryActor, NormativeForce, Visibility
 from pipeline.errors import InvalidMessage, SchemaOutdated, StoreUnavailable
 from pipeline.store import assertions as repo
 from pipeline.store import head_revision, open_store, upgrade
@@ -57,7 +57,7 @@ def test_a_failure_midway_leaves_the_store_as_it_was(store, make_person):
         held = repo.add_assertion(
             session, person.personal_engagement_id, "You live in Miami", ActorKind.COMPANION
         )
-        repo.set_force(session, held.id, NormativeForce.COMMITTED)
+        repo.set_force(session, held.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
         raise RuntimeError("crash between two changes")
     with store.read() as session:
         assert repo.list_assertions(session, person.personal_engagement_id) == []

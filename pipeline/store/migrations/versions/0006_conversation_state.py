@@ -7,16 +7,16 @@ leaves each message either answered or still here, to be answered after a restar
 (profile and working memory) fixed at its first turn. `working_memory`: one document per
 person with Updated/Expires headers, written at compaction.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-11-26
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
