@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from pipeline.converse import TurnOutcome, converse
-from pipeline.domain import ActorKind, Engagement, NormativeForce, Person
+from pipeline.domain import ActorKind, Engagement, HistoryActor, NormativeForce, Person
 from pipeline.errors import InvalidMessage
 from pipeline.memory.session import write_working_memory
 from pipeline.memory.working import TITLE, document, readable, truncated
@@ -108,7 +108,7 @@ def ana(store: Store, make_person: Callable[..., tuple[Person, Engagement]]) -> 
         fact = repo.add_assertion(
             session, person.personal_engagement_id, "You live in Porto", ActorKind.COMPANION
         )
-        repo.set_force(session, fact.id, NormativeForce.COMMITTED)
+        repo.set_force(session, fact.id, NormativeForce.COMMITTED, by=HistoryActor.CLI)
         write_working_memory(session, person.id, SUMMARY, T0 - timedelta(days=1), Settings())
     return person
 
