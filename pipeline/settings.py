@@ -32,7 +32,7 @@ class Settings(BaseSettings):
     proactive_greeting: bool = False
     # When the turns since the last compaction pass this estimate (4 characters a token),
     # all but the newest `compaction_keep_turns` are folded into a summary.
-    compaction_threshold_tokens: int = Field(6_000, ge=500, le=200_000)
+    compaction_threshold_tokens: int = Field(2_000, ge=500, le=200_000)
     compaction_keep_turns: int = Field(8, ge=2, le=100)
     compaction_variant: Literal["generic", "personal_assistant"] = "personal_assistant"
     # Custom instructions for the summary: text, or a user-editable file (COMPACTION.md).

@@ -144,13 +144,17 @@ def recent_history(
         rows = session.execute(_HISTORY_OUTSIDE, params).all()
     else:
         rows = session.execute(_HISTORY_IN, {**params, "engagement_id": engagement_id}).all()
-    # Rows come from our own schema: construct without re-validating (the hot path).
+    # Rows come from our own schema: construct without re-validating (the hot path), and
+    # look roles up in a dict (calling the enum costs as much as building the turn).
     return [
         HistoryTurn.model_construct(
-            role=Role(role), content=content, intent=intent, operation_data=data or {}
+            role=_ROLES[role], content=content, intent=intent, operation_data=data or {}
         )
         for role, content, intent, data in reversed(rows)
     ]
+
+
+_ROLES = {role.value: role for role in Role}
 
 
 def last_turn_ids(
