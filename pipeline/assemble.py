@@ -1,7 +1,8 @@
 """System-prompt assembly, always in the same order.
 
 persona -> session context (profile and working memory fixed at the session's start, when
-there is any) -> engagement context -> personal memory block -> cross-promotion instruction
+there is any) -> summary of the conversation's compacted turns (when there is one) ->
+engagement context -> personal memory block -> cross-promotion instruction
 (only with a project) -> intent instruction with the operation result.
 """
 
@@ -66,6 +67,7 @@ def assemble_prompt(
     personal_memory: str = "",
     has_project: bool = False,
     session_context: SessionContext | None = None,
+    conversation_summary: str = "",
 ) -> AssembledPrompt:
     """Render each part and join them in the fixed order; empty parts are left out.
 
@@ -88,6 +90,8 @@ def assemble_prompt(
         )
         if part.text.strip():
             rendered.append(part)
+    if conversation_summary.strip():
+        rendered.append(library.render("conversation_summary", summary=conversation_summary))
     if engagement_context is not None:
         rendered.append(
             library.render(

@@ -8,7 +8,9 @@ from pathlib import Path
 DEFAULT_DB_URL = "sqlite:///./.converse/converse.db"
 MAX_MESSAGE_CHARS = 8_000
 MEMORY_BUDGET_CHARS = 2_000
-HISTORY_TURNS = 12
+# A guard, not a window: compaction bounds the history a turn carries (pipeline/compaction.py);
+# this only caps it if compaction cannot keep up (a summarizer failing turn after turn).
+HISTORY_CAP = 400
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session
 
 from pipeline.assemble import AssembledPrompt, assemble_prompt
 from pipeline.clock import utcnow
-from pipeline.config import HISTORY_TURNS, MAX_MESSAGE_CHARS
+from pipeline.compaction import Compacted, compact_if_due
+from pipeline.config import HISTORY_CAP, MAX_MESSAGE_CHARS
 from pipeline.context import EngagementContext, load_engagement_context
 from pipeline.domain import (
     ClassifiedIntent,
@@ -31,12 +32,15 @@ from pipeline.links import carried_assertions, stated_before
 from pipeline.memory.block import personal_memory
 from pipeline.memory.embeddings import Embedder
 from pipeline.memory.session import SessionState, session_state
+from pipeline.memory.working import CHARS_PER_TOKEN
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers.base import Classifier, ClassifyRequest, Responder, RespondRequest
 from pipeline.providers.replies import compose_reply
+from pipeline.providers.summarize import ExtractiveSummarizer, Summarizer
 from pipeline.settings import Settings, settings
 from pipeline.store import Store, inbox
 from pipeline.store.assertions import touch
+from pipeline.store.compactions import latest_compaction
 from pipeline.store.erasure import link_turns
 from pipeline.store.lifecycle import ACCESS_RESOLUTION
 from pipeline.store.people import get_person, get_project
@@ -57,6 +61,7 @@ class TurnOutcome:
     prompt: AssembledPrompt
     reply: Reply
     personal_memory: str
+    compacted: Compacted | None = None
 
 
 def check_message(message: str) -> str:
@@ -79,6 +84,7 @@ class _Loaded:
     personal_memory: str
     history: tuple[HistoryTurn, ...]
     session: SessionState
+    summary: str  # the newest compaction's summary of the turns before `history`
     # The assertions the block shows: marked used when the turn is stored.
     in_block: tuple[int, ...] = ()
 
@@ -106,9 +112,15 @@ def _load(
         shown: list[int] = []
         if project is not None and person.personal_engagement_id is not None:
             memory, shown = personal_memory(session, person.personal_engagement_id, now)
-        history = recent_history(session, person.id, project.id if project else None, HISTORY_TURNS)
+        engagement_id = project.id if project else None
+        compaction = latest_compaction(session, person.id, engagement_id)
+        after = compaction.upto_turn_id if compaction else 0
+        history = recent_history(session, person.id, engagement_id, HISTORY_CAP, after_id=after)
         state = session_state(session, person.id, person.personal_engagement_id, now, settings)
-    return _Loaded(person, project, context, memory, tuple(history), state, tuple(shown))
+    summary = compaction.summary if compaction else ""
+    return _Loaded(
+        person, project, context, memory, tuple(history), state, summary, tuple(shown)
+    )
 
 
 def _respond(responder: Responder, request: RespondRequest) -> tuple[Reply, str | None]:
@@ -133,14 +145,17 @@ def converse(
     now: datetime | None = None,
     embedder: Embedder | None = None,
     answers: Sequence[int] = (),
+    summarizer: Summarizer | None = None,
 ) -> TurnOutcome:
     """Run one turn end to end and persist it; bad input raises before anything is stored.
 
     `embedder` gives forget_about_me and recall semantic matching: callers pass the one their
     provider declares (`Providers.embedder`); without one, matching is by keywords.
-    `answers` are the inbox messages this turn answers (pipeline/turn_queue.py): they are
-    deleted in the transaction that stores the turn, and if another process answered them
-    first, nothing of this turn is stored (AlreadyAnswered).
+    `summarizer` writes compaction summaries when the history passes its threshold (default:
+    extractive, no model); callers pass their provider's. `answers` are the inbox messages
+    this turn answers (pipeline/turn_queue.py): they are deleted in the transaction that
+    stores the turn, and if another process answered them first, nothing of this turn is
+    stored (AlreadyAnswered).
     """
     text = check_message(message)
     turn_settings = settings()  # a bad CONVERSE_* setting is refused before anything is stored
@@ -188,6 +203,7 @@ def converse(
             personal_memory=loaded.personal_memory,
             has_project=loaded.project is not None,
             session_context=loaded.session.context,
+            conversation_summary=loaded.summary,
         )
         reply, reply_error = _respond(
             responder,
@@ -251,6 +267,16 @@ def converse(
             # statement for all of them (the lifecycle sweep spares what is used).
             notes = loaded.context.shown if loaded.context else ()
             touch(session, {*loaded.in_block, *notes, *carried}, moment, ACCESS_RESOLUTION)
+        compacted = _compacted(
+            store,
+            loaded,
+            (text, reply.text),
+            companion_turn.id,
+            summarizer,
+            library,
+            turn_settings,
+            moment,
+        )
     return TurnOutcome(
         operator_turn=operator_turn,
         companion_turn=companion_turn,
@@ -259,7 +285,39 @@ def converse(
         prompt=prompt,
         reply=reply,
         personal_memory=loaded.personal_memory,
+        compacted=compacted,
     )
+
+
+def _compacted(
+    store: Store,
+    loaded: _Loaded,
+    new: tuple[str, str],
+    last_turn_id: int,
+    summarizer: Summarizer | None,
+    library: PromptLibrary,
+    turn_settings: Settings,
+    now: datetime,
+) -> Compacted | None:
+    """Compact when the history, with this turn's two, passes the threshold. The size comes
+    from the history already loaded, so a turn below it costs no query."""
+    size = sum(len(t.content) for t in loaded.history) + sum(len(t) for t in new)
+    if size / CHARS_PER_TOKEN <= turn_settings.compaction_threshold_tokens:
+        return None
+    try:
+        return compact_if_due(
+            store,
+            person_id=loaded.person.id,
+            engagement_id=loaded.project.id if loaded.project else None,
+            last_turn_id=last_turn_id,
+            summarizer=summarizer or ExtractiveSummarizer(),
+            library=library,
+            settings=turn_settings,
+            now=now,
+        )
+    except ProviderError:
+        # The turn is stored; the history stays whole and the next turn tries again.
+        return None
 
 
 def _stating_turns(

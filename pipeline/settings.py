@@ -8,6 +8,8 @@ error naming the variable and the range, never a silent clamp.
 from __future__ import annotations
 
 import os
+from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -28,6 +30,29 @@ class Settings(BaseSettings):
     session_gap_hours: float = Field(6.0, gt=0, le=24 * 30)
     # At a session's start, ask the companion to acknowledge what was going on last time.
     proactive_greeting: bool = False
+    # When the turns since the last compaction pass this estimate (4 characters a token),
+    # all but the newest `compaction_keep_turns` are folded into a summary.
+    compaction_threshold_tokens: int = Field(2_000, ge=500, le=200_000)
+    compaction_keep_turns: int = Field(8, ge=2, le=100)
+    compaction_variant: Literal["generic", "personal_assistant"] = "personal_assistant"
+    # Custom instructions for the summary: text, or a user-editable file (COMPACTION.md).
+    compaction_instructions: str = Field("", max_length=4_000)
+    compaction_instructions_file: Path | None = None
+
+    def custom_compaction_instructions(self) -> str:
+        """The custom instructions: the setting's text, else the file's (read each time, so
+        an edit applies at the next compaction)."""
+        if self.compaction_instructions.strip() or self.compaction_instructions_file is None:
+            return self.compaction_instructions.strip()
+        try:
+            text = self.compaction_instructions_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InvalidMessage(
+                f"CONVERSE_COMPACTION_INSTRUCTIONS_FILE {str(self.compaction_instructions_file)!r}"
+                f" cannot be read ({exc.__class__.__name__})",
+                "point it at a readable UTF-8 text file, or unset it",
+            ) from None
+        return text.strip()[:4_000]
 
 
 _checked: dict[tuple[str | None, ...], Settings] = {}

@@ -42,6 +42,18 @@ def bench_turn(
     _report("turn", turn.run(turns=turns, assertions=assertions), as_json, check)
 
 
+@bench_app.command("conversation")
+def bench_conversation(
+    as_json: bool = JsonOption,
+    check: bool = CheckOption,
+    turns: int = typer.Option(1000, min=200, help="Turns of the one conversation."),
+) -> None:
+    """A long conversation's per-turn cost stays flat: compaction bounds its history."""
+    from evals.bench import conversation
+
+    _report("conversation", conversation.run(turns=turns), as_json, check)
+
+
 @bench_app.command("eval")
 def bench_eval(
     as_json: bool = JsonOption,

@@ -35,6 +35,9 @@ TARGETS: dict[str, dict[str, Target]] = {
         "p99_ms": Target("<=", 10, "ms"),
         "memory_load_ratio": Target("<=", 1.5),
     },
+    "conversation": {
+        "flatness_ratio": Target("<=", 1.5),
+    },
     "local": {
         "median_ms": Target("<=", 5, "ms"),
         "load_s": Target("<=", 1.0, "s"),

@@ -29,6 +29,8 @@ TEMPLATE_FAMILIES = (
     "classifier",
     "persona",
     "session_context",
+    "conversation_summary",
+    "compaction",
     "engagement_context",
     "personal_memory",
     "cross_promotion",

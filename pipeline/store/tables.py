@@ -208,3 +208,20 @@ class WorkingMemoryRow(Base):
     person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"), primary_key=True)
     document: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class CompactionRow(Base):
+    """A summary standing for a conversation's turns up to `upto_turn_id` (migration 0007)."""
+
+    __tablename__ = "compactions"
+    __table_args__ = (
+        Index("ix_compactions_person_engagement", "person_id", "engagement_id", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"))
+    engagement_id: Mapped[int | None] = mapped_column(ForeignKey("engagements.id"))
+    upto_turn_id: Mapped[int] = mapped_column(Integer)
+    summary: Mapped[str] = mapped_column(Text)
+    method: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -115,7 +115,11 @@ def recent_turns(
 def _history(where: ColumnElement[bool]) -> Select[Any]:
     return (
         select(TurnRow.role, TurnRow.content, TurnRow.classified_intent, TurnRow.operation_data)
-        .where(TurnRow.person_id == bindparam("person_id"), where)
+        .where(
+            TurnRow.person_id == bindparam("person_id"),
+            where,
+            TurnRow.id > bindparam("after_id"),
+        )
         .order_by(TurnRow.id.desc())
         .limit(bindparam("limit", literal_execute=False))
     )
@@ -127,21 +131,30 @@ _HISTORY_IN = _history(TurnRow.engagement_id == bindparam("engagement_id"))
 
 
 def recent_history(
-    session: Session | Connection, person_id: int, engagement_id: int | None, limit: int
+    session: Session | Connection,
+    person_id: int,
+    engagement_id: int | None,
+    limit: int,
+    after_id: int = 0,
 ) -> list[HistoryTurn]:
-    """Like recent_turns, but only what providers see: the hot path of every turn."""
+    """Like recent_turns, but only what providers see: the hot path of every turn. Only turns
+    after `after_id` (the last turn a compaction folded into its summary)."""
+    params = {"person_id": person_id, "limit": limit, "after_id": after_id}
     if engagement_id is None:
-        rows = session.execute(_HISTORY_OUTSIDE, {"person_id": person_id, "limit": limit}).all()
+        rows = session.execute(_HISTORY_OUTSIDE, params).all()
     else:
-        params = {"person_id": person_id, "engagement_id": engagement_id, "limit": limit}
-        rows = session.execute(_HISTORY_IN, params).all()
-    # Rows come from our own schema: construct without re-validating (the hot path).
+        rows = session.execute(_HISTORY_IN, {**params, "engagement_id": engagement_id}).all()
+    # Rows come from our own schema: construct without re-validating (the hot path), and
+    # look roles up in a dict (calling the enum costs as much as building the turn).
     return [
         HistoryTurn.model_construct(
-            role=Role(role), content=content, intent=intent, operation_data=data or {}
+            role=_ROLES[role], content=content, intent=intent, operation_data=data or {}
         )
         for role, content, intent, data in reversed(rows)
     ]
+
+
+_ROLES = {role.value: role for role in Role}
 
 
 def last_turn_ids(
@@ -160,3 +173,24 @@ def last_turn_ids(
         .limit(limit)
     )
     return list(found)
+
+
+def turns_between(
+    session: Session | Connection,
+    person_id: int,
+    engagement_id: int | None,
+    after_id: int,
+    upto_id: int,
+) -> list[tuple[int, Role, str]]:
+    """(id, role, content) of the turns with after_id < id <= upto_id, oldest first."""
+    where = (
+        TurnRow.engagement_id.is_(None)
+        if engagement_id is None
+        else (TurnRow.engagement_id == engagement_id)
+    )
+    rows = session.execute(
+        select(TurnRow.id, TurnRow.role, TurnRow.content)
+        .where(TurnRow.person_id == person_id, where, TurnRow.id > after_id, TurnRow.id <= upto_id)
+        .order_by(TurnRow.id)
+    )
+    return [(row.id, Role(row.role), row.content) for row in rows]

@@ -1,0 +1,108 @@
+"""Compaction: when a conversation's turns since the last summary pass a token threshold,
+fold all but the newest few into one summary, so the history a turn carries stays bounded
+however long the conversation runs.
+
+The summary (which also folds the previous one) becomes the conversation's newest compaction,
+the person's working memory, and the durable facts found in it become held personal
+assertions for the person to confirm. It runs after a turn is stored, in its own transactions:
+a crash during it loses nothing, and the next turn tries again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from pipeline.domain import ActorKind, HistoryTurn, NormativeForce
+from pipeline.memory.session import write_working_memory
+from pipeline.memory.working import CHARS_PER_TOKEN, truncated
+from pipeline.prompting import PromptLibrary
+from pipeline.providers.summarize import Summarizer, SummarizeRequest
+from pipeline.settings import Settings
+from pipeline.store import Store
+from pipeline.store import assertions as repo
+from pipeline.store.compactions import add_compaction, latest_compaction
+from pipeline.store.people import get_person_by_id
+from pipeline.store.turns import turns_between
+
+MAX_FACTS = 3
+
+
+@dataclass(frozen=True)
+class Compacted:
+    """What one compaction did."""
+
+    folded_turns: int
+    upto_turn_id: int
+    summary: str
+    held_facts: tuple[str, ...]
+    method: str
+
+
+def compact_if_due(
+    store: Store,
+    *,
+    person_id: int,
+    engagement_id: int | None,
+    last_turn_id: int,
+    summarizer: Summarizer,
+    library: PromptLibrary,
+    settings: Settings,
+    now: datetime,
+) -> Compacted | None:
+    """Compact the conversation if its turns since the last summary pass the threshold."""
+    with store.read() as session:
+        latest = latest_compaction(session, person_id, engagement_id)
+        after = latest.upto_turn_id if latest else 0
+        turns = turns_between(session, person_id, engagement_id, after, last_turn_id)
+        person = get_person_by_id(session, person_id)
+    size = sum(len(content) for _, _, content in turns) / CHARS_PER_TOKEN
+    folded = turns[: -settings.compaction_keep_turns]
+    if size <= settings.compaction_threshold_tokens or not folded:
+        return None
+    template = library.render(
+        f"compaction/{settings.compaction_variant}",
+        operator_name=person.name,
+        budget_tokens=settings.working_memory_budget_tokens,
+        custom=settings.custom_compaction_instructions(),
+    )
+    summary = summarizer.summarize(
+        SummarizeRequest(
+            turns=tuple(HistoryTurn(role=role, content=text) for _, role, text in folded),
+            previous_summary=latest.summary if latest else "",
+            instructions=template.text,
+            budget_tokens=settings.working_memory_budget_tokens,
+            operator_name=person.name,
+            prompt_refs=(template.ref,),
+        )
+    )
+    text = truncated(summary.text, settings.working_memory_budget_tokens)
+    upto = folded[-1][0]
+    held: list[str] = []
+    with store.write() as session:
+        add_compaction(
+            session,
+            person_id=person_id,
+            engagement_id=engagement_id,
+            upto_turn_id=upto,
+            summary=text,
+            method=summary.method or summarizer.name,
+            now=now,
+        )
+        if text:
+            write_working_memory(session, person_id, text, now, settings)
+        for fact in summary.facts[:MAX_FACTS]:
+            fact = " ".join(fact.split())
+            if person.personal_engagement_id is None or not fact:
+                continue
+            if repo.find_live(session, person.personal_engagement_id, fact) is None:
+                repo.add_assertion(
+                    session,
+                    person.personal_engagement_id,
+                    fact,
+                    ActorKind.COMPANION,
+                    NormativeForce.HELD,
+                    created_at=now,
+                )
+                held.append(fact)
+    return Compacted(len(folded), upto, text, tuple(held), summary.method or summarizer.name)

@@ -1,0 +1,62 @@
+"""Compaction summaries of a conversation's older turns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session
+
+from pipeline.store.tables import CompactionRow
+
+
+@dataclass(frozen=True)
+class Compaction:
+    """The newest summary of a conversation, and the last turn it stands for."""
+
+    upto_turn_id: int
+    summary: str
+
+
+def latest_compaction(
+    session: Session | Connection, person_id: int, engagement_id: int | None
+) -> Compaction | None:
+    """The newest compaction of this person's conversation in this project (or outside any)."""
+    where = (
+        CompactionRow.engagement_id.is_(None)
+        if engagement_id is None
+        else (CompactionRow.engagement_id == engagement_id)
+    )
+    row = session.execute(
+        select(CompactionRow.upto_turn_id, CompactionRow.summary)
+        .where(CompactionRow.person_id == person_id, where)
+        .order_by(CompactionRow.id.desc())
+        .limit(1)
+    ).one_or_none()
+    return Compaction(row.upto_turn_id, row.summary) if row is not None else None
+
+
+def add_compaction(
+    session: Session,
+    *,
+    person_id: int,
+    engagement_id: int | None,
+    upto_turn_id: int,
+    summary: str,
+    method: str,
+    now: datetime,
+) -> None:
+    """Record a summary standing for the turns up to `upto_turn_id`."""
+    session.add(
+        CompactionRow(
+            person_id=person_id,
+            engagement_id=engagement_id,
+            upto_turn_id=upto_turn_id,
+            summary=summary,
+            method=method,
+            created_at=now,
+        )
+    )
+    session.flush()
