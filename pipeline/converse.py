@@ -118,9 +118,7 @@ def _load(
         history = recent_history(session, person.id, engagement_id, HISTORY_CAP, after_id=after)
         state = session_state(session, person.id, person.personal_engagement_id, now, settings)
     summary = compaction.summary if compaction else ""
-    return _Loaded(
-        person, project, context, memory, tuple(history), state, summary, tuple(shown)
-    )
+    return _Loaded(person, project, context, memory, tuple(history), state, summary, tuple(shown))
 
 
 def _respond(responder: Responder, request: RespondRequest) -> tuple[Reply, str | None]:
