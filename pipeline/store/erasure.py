@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
@@ -19,7 +20,16 @@ from sqlalchemy.orm import Session
 from pipeline.clock import utcnow
 from pipeline.domain import HistoryActor, HistoryOp
 from pipeline.store.history import blank_text, record
-from pipeline.store.tables import AssertionEmbeddingRow, AssertionRow, TurnAssertionRow, TurnRow
+from pipeline.store.tables import (
+    AssertionEmbeddingRow,
+    AssertionRow,
+    CompactionRow,
+    EngagementRow,
+    SessionRow,
+    TurnAssertionRow,
+    TurnRow,
+    WorkingMemoryRow,
+)
 
 ERASED_MARKER = "[erased at the person's request]"
 ERASED_ACTION = "erased"
@@ -133,5 +143,28 @@ def erase_assertions(
     session.execute(
         delete(AssertionEmbeddingRow).where(AssertionEmbeddingRow.assertion_id.in_(ids))
     )
+    _forget_summaries(session, {engagement_id for _, engagement_id, _, _ in gone}, moment)
     result = session.execute(delete(AssertionRow).where(AssertionRow.id.in_(ids)))
     return Erased(int(getattr(result, "rowcount", 0) or 0), len(turn_ids))
+
+
+def _forget_summaries(session: Session, engagement_ids: set[int], moment: datetime) -> None:
+    """Drop what a model may have written the erased text into: the owners' compaction
+    summaries and working memory, and the working memory their open sessions keep. Which of
+    them restate the fact cannot be told (a summary paraphrases), so all of them go; the turns
+    they stood for stay, blanked where they carried the fact, and the next compaction starts
+    afresh."""
+    owners = session.scalars(
+        select(EngagementRow.owner_person_id).where(EngagementRow.id.in_(engagement_ids))
+    ).all()
+    people = sorted({p for p in owners if p is not None})
+    if not people:
+        return
+    session.execute(delete(CompactionRow).where(CompactionRow.person_id.in_(people)))
+    session.execute(delete(WorkingMemoryRow).where(WorkingMemoryRow.person_id.in_(people)))
+    session.execute(
+        update(SessionRow)
+        .where(SessionRow.person_id.in_(people), SessionRow.reset_at.is_(None))
+        .values(context="{}", reset_at=moment)
+    )
+    session.execute(update(SessionRow).where(SessionRow.person_id.in_(people)).values(context="{}"))

@@ -320,3 +320,44 @@ def test_retracted_and_rejected_facts_are_erased_from_the_turns_that_retracted_t
     rows = _every_row(store)
     assert not [secret for secret in SECRETS if secret in rows]
     assert "retracted_fact" in rows  # the keys stay; their values are the marker
+
+
+def test_erase_drops_summaries_and_working_memory_that_may_restate_the_fact(
+    sqlite_url: str, make_person, say
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from pipeline.memory.session import write_working_memory
+    from pipeline.settings import Settings
+    from pipeline.store.compactions import add_compaction, latest_compaction
+    from pipeline.store.sessions import open_session, working_document
+
+    store = open_store(sqlite_url)
+    try:
+        person, _ = make_person(store)
+        _tell_and_confirm(store, say)
+        now = datetime.now(UTC)
+        with store.write() as session:
+            # What a summarizer may have written: the fact, paraphrased.
+            summary = "Ana mentioned a tamarillo allergy and lives in Reykjavik."
+            add_compaction(
+                session,
+                person_id=person.id,
+                engagement_id=None,
+                upto_turn_id=2,
+                summary=summary,
+                method="test",
+                now=now,
+            )
+            write_working_memory(session, person.id, summary, now, Settings())
+        say(store, script(), "how are you")  # a session keeps the working memory
+        assert b"tamarillo allergy" in _file_bytes(sqlite_url)
+
+        assert erase_fact(store, "ana", "tamarillo").checkpointed
+        with store.read() as session:
+            assert latest_compaction(session, person.id, None) is None
+            assert working_document(session, person.id) is None
+            assert open_session(session, person.id, now, timedelta(hours=6)) is None
+        assert b"tamarillo" not in _file_bytes(sqlite_url)
+    finally:
+        store.dispose()
