@@ -8,18 +8,20 @@ provider lends an embedder, and by keywords otherwise (keyword hits are always k
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 from pipeline.domain import Assertion, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.cues import asks_everything
-from pipeline.memory.matching import keyword_score, keywords
+from pipeline.memory.matching import keyword_score, keywords, word_form
 from pipeline.memory.search import FORGET_MIN_SIMILARITY, MIN_SIMILARITY, search_memory
 from pipeline.store import assertions as repo
 
 INTENT = "ask_about_past_input"
 MAX_FOUND = 5
 MAX_LISTED = 20
+MAX_CANDIDATES = 500  # newest first: how far back keyword recall looks
 _LIVE = (NormativeForce.HELD, NormativeForce.COMMITTED)
 _QUESTION_WORDS = frozenset(
     ["what", "when", "where", "which", "who", "how", "why", "did", "does", "tell", "said", "say"]
@@ -43,33 +45,51 @@ def _item(a: Assertion, where: str) -> dict[str, Any]:
     }
 
 
-def _candidates(ctx: HandlerContext) -> list[tuple[Assertion, str]]:
-    """Committed personal facts, then the project's live notes (newest first in each)."""
-    found: list[tuple[Assertion, str]] = []
-    personal_id = ctx.person.personal_engagement_id
-    if personal_id is not None:
-        facts = repo.list_assertions(ctx.session, personal_id, [NormativeForce.COMMITTED], 500)
-        found.extend((a, "personal") for a in facts)
+def _shelves(ctx: HandlerContext) -> list[tuple[int, tuple[NormativeForce, ...], str]]:
+    """Where recall looks: committed personal facts, then the project's live notes."""
+    shelves: list[tuple[int, tuple[NormativeForce, ...], str]] = []
+    if ctx.person.personal_engagement_id is not None:
+        shelves.append((ctx.person.personal_engagement_id, (NormativeForce.COMMITTED,), "personal"))
     if ctx.project is not None:
-        notes = repo.list_assertions(ctx.session, ctx.project.id, _LIVE, 500)
-        found.extend((a, "project") for a in notes)
+        shelves.append((ctx.project.id, _LIVE, "project"))
+    return shelves
+
+
+def _candidates(
+    ctx: HandlerContext, limit: int = MAX_CANDIDATES, containing: Collection[str] = ()
+) -> list[tuple[Assertion, str]]:
+    """Recall's candidates, newest first on each shelf; with `containing`, only those whose
+    text contains one of those strings (the database narrows, keyword_score decides)."""
+    found: list[tuple[Assertion, str]] = []
+    for engagement_id, forces, where in _shelves(ctx):
+        rows = repo.list_assertions(
+            ctx.session, engagement_id, forces, limit - len(found), containing=containing
+        )
+        found.extend((a, where) for a in rows)
     return found
+
+
+def _narrowing(keys: set[str]) -> tuple[str, ...]:
+    """What a matching fact must contain: each keyword's form (pipeline/memory/matching.py).
+    Nothing, so no narrowing, when a form is not ASCII: the database lowercases ASCII only."""
+    forms = tuple(sorted({word_form(k) for k in keys}))
+    return forms if all(f.isascii() for f in forms) else ()
 
 
 def _search(
     ctx: HandlerContext,
     query: str,
-    candidates: list[tuple[Assertion, str]],
     min_similarity: float = MIN_SIMILARITY,
     min_keywords: int = 1,
 ) -> list[tuple[Assertion, str]]:
     keys = keywords(query) - _QUESTION_WORDS
+    candidates = _candidates(ctx, containing=_narrowing(keys)) if keys else []
     scored = [(keyword_score(keys, a.content), a, where) for a, where in candidates]
     ranked = sorted(scored, key=lambda t: -t[0])
     hits = [(a, where) for score, a, where in ranked if score >= min_keywords]
     if ctx.embedder is not None and query.strip():
-        by_id = {a.id: (a, where) for a, where in candidates}
-        engagements = sorted({a.engagement_id for a, _ in candidates})
+        shelves = {engagement_id: (forces, where) for engagement_id, forces, where in _shelves(ctx)}
+        engagements = sorted(shelves)
         found = search_memory(
             ctx.session,
             engagements,
@@ -79,18 +99,20 @@ def _search(
             min_similarity=min_similarity,
         )
         for hit in found:
-            pair = by_id.get(hit.assertion_id)  # held personal facts are not recalled
-            if pair is not None and all(pair[0].id != a.id for a, _ in hits):
-                hits.append(pair)
+            if any(hit.assertion_id == a.id for a, _ in hits):
+                continue
+            fact = repo.get_assertion(ctx.session, hit.assertion_id)
+            forces, where = shelves[fact.engagement_id]
+            if fact.force in forces:  # held personal facts are not recalled
+                hits.append((fact, where))
     return hits[:MAX_FOUND]
 
 
 def handle_ask_about_past_input(ctx: HandlerContext) -> RouteResult:
     """What the person told the companion, found in personal memory and the project."""
     query = ctx.param("query")
-    candidates = _candidates(ctx)
     everything = asks_everything(ctx.message or query) or not keywords(query)
-    found = candidates[:MAX_LISTED] if everything else _search(ctx, query, candidates)
+    found = _candidates(ctx, MAX_LISTED) if everything else _search(ctx, query)
     return RouteResult(
         intent=INTENT,
         operation_data={
@@ -115,7 +137,7 @@ def answer_from_memory(ctx: HandlerContext) -> RouteResult | None:
     if not _SELF_QUESTION.match(message) and not follows_recall and not about_project:
         return None
     # Stricter than an explicit recall: two shared words, or a clear match in meaning.
-    found = _search(ctx, message, _candidates(ctx), FORGET_MIN_SIMILARITY, min_keywords=2)
+    found = _search(ctx, message, FORGET_MIN_SIMILARITY, min_keywords=2)
     if not found:
         return None
     return RouteResult(

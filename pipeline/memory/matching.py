@@ -122,7 +122,7 @@ def keywords(description: str) -> set[str]:
     return {w for w in words if w and w not in STOP_WORDS}
 
 
-def _form(word: str) -> str:
+def word_form(word: str) -> str:
     """What a word is matched by: itself when short, else its first _STEM letters. Two words
     match when their forms are equal — the same word, or two long ones sharing the stem."""
     return word[:_STEM]
@@ -131,13 +131,13 @@ def _form(word: str) -> str:
 @lru_cache(maxsize=65_536)
 def _content_forms(content: str) -> frozenset[str]:
     # Recall and forget score every candidate fact on every turn; a fact's text rarely changes.
-    return frozenset(_form(w.strip("'")) for w in _WORD.findall(content.lower()))
+    return frozenset(word_form(w.strip("'")) for w in _WORD.findall(content.lower()))
 
 
 def keyword_score(keys: set[str], content: str) -> int:
     """How many distinct keywords match some word of the content."""
     forms = _content_forms(content)
-    return sum(1 for k in keys if _form(k) in forms)
+    return sum(1 for k in keys if word_form(k) in forms)
 
 
 def _decide(found: Sequence[Assertion]) -> Match:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Row, and_, bindparam, func, or_, select, update
+from sqlalchemy import Row, Select, and_, bindparam, func, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -349,18 +350,71 @@ def list_assertions(
     limit: int | None = None,
     offset: int = 0,
     include_deleted: bool = False,
+    containing: Collection[str] = (),
 ) -> list[Assertion]:
     """Assertions of an engagement, newest first, optionally only some forces; soft-deleted
-    ones only when asked."""
+    ones only when asked. With `containing` (lowercase ASCII), only those among the newest
+    `limit` whose text contains one of those strings, case ignored: the database scans those
+    rows alone, through the engagement's index, instead of every fact."""
     query = select(*_COLUMNS).where(AssertionRow.engagement_id == engagement_id)
     if not include_deleted:
         query = query.where(VISIBLE)
     if forces is not None:
         query = query.where(AssertionRow.force.in_([f.value for f in forces]))
     query = query.order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc()).offset(offset)
+    if containing and forces is not None and not include_deleted and not offset:
+        return _newest_containing(session, engagement_id, forces, limit or 500, containing)
     if limit is not None:
         query = query.limit(limit)
+    if containing:
+        lowered = func.lower(AssertionRow.content)
+        query = query.where(or_(*(lowered.contains(c, autoescape=True) for c in containing)))
     return [_listed(r) for r in session.execute(query)]
+
+
+def _newest_containing(
+    session: Session | Connection,
+    engagement_id: int,
+    forces: Sequence[NormativeForce],
+    limit: int,
+    containing: Collection[str],
+) -> list[Assertion]:
+    """Recall's hot path: a statement built once per number of strings (like the pages below)."""
+    patterns = {
+        f"p{i}": "%" + c.replace("/", "//").replace("%", "/%").replace("_", "/_") + "%"
+        for i, c in enumerate(containing)
+    }
+    params = {
+        "engagement_id": engagement_id,
+        "forces": [f.value for f in forces],
+        "limit": limit,
+        **patterns,
+    }
+    # On the connection: the ORM's execution path costs more than the query itself.
+    conn = session.connection() if isinstance(session, Session) else session
+    return [_listed(r) for r in conn.execute(_containing_statement(len(patterns)), params)]
+
+
+@lru_cache(maxsize=32)
+def _containing_statement(strings: int) -> Select[*tuple[Any, ...]]:
+    newest = (
+        select(AssertionRow.id)
+        .where(
+            AssertionRow.engagement_id == bindparam("engagement_id"),
+            VISIBLE,
+            AssertionRow.force.in_(bindparam("forces", expanding=True)),
+        )
+        .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
+        .limit(bindparam("limit", literal_execute=False))
+        .scalar_subquery()
+    )
+    lowered = func.lower(AssertionRow.content)
+    return (
+        select(*_COLUMNS)
+        .where(AssertionRow.id.in_(newest))
+        .where(or_(*(lowered.like(bindparam(f"p{i}"), escape="/") for i in range(strings))))
+        .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
+    )
 
 
 # Built once: constructing and cache-keying a select costs more than running it on SQLite.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, Select, bindparam, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -20,21 +20,30 @@ class Compaction:
     summary: str
 
 
+def _latest(where: ColumnElement[bool]) -> Select[int, str]:
+    return (
+        select(CompactionRow.upto_turn_id, CompactionRow.summary)
+        .where(CompactionRow.person_id == bindparam("person_id"), where)
+        .order_by(CompactionRow.id.desc())
+        .limit(1)
+    )
+
+
+# Built once: every turn asks (constructing a select costs more than running it on SQLite).
+_LATEST_OUTSIDE = _latest(CompactionRow.engagement_id.is_(None))
+_LATEST_IN = _latest(CompactionRow.engagement_id == bindparam("engagement_id"))
+
+
 def latest_compaction(
     session: Session | Connection, person_id: int, engagement_id: int | None
 ) -> Compaction | None:
     """The newest compaction of this person's conversation in this project (or outside any)."""
-    where = (
-        CompactionRow.engagement_id.is_(None)
-        if engagement_id is None
-        else (CompactionRow.engagement_id == engagement_id)
-    )
-    row = session.execute(
-        select(CompactionRow.upto_turn_id, CompactionRow.summary)
-        .where(CompactionRow.person_id == person_id, where)
-        .order_by(CompactionRow.id.desc())
-        .limit(1)
-    ).one_or_none()
+    conn = session.connection() if isinstance(session, Session) else session
+    if engagement_id is None:
+        row = conn.execute(_LATEST_OUTSIDE, {"person_id": person_id}).one_or_none()
+    else:
+        params = {"person_id": person_id, "engagement_id": engagement_id}
+        row = conn.execute(_LATEST_IN, params).one_or_none()
     return Compaction(row.upto_turn_id, row.summary) if row is not None else None
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -23,16 +23,21 @@ class OpenSession:
     context: str
 
 
+# Built once: every turn asks (constructing a select costs more than running it on SQLite).
+_OPEN = (
+    select(SessionRow.id, SessionRow.started_at, SessionRow.last_turn_at, SessionRow.context)
+    .where(SessionRow.person_id == bindparam("person_id"), SessionRow.reset_at.is_(None))
+    .order_by(SessionRow.id.desc())
+    .limit(1)
+)
+
+
 def open_session(
     session: Session | Connection, person_id: int, now: datetime, gap: timedelta
 ) -> OpenSession | None:
     """The person's session if its last turn is within `gap` of now and it was not reset."""
-    row = session.execute(
-        select(SessionRow.id, SessionRow.started_at, SessionRow.last_turn_at, SessionRow.context)
-        .where(SessionRow.person_id == person_id, SessionRow.reset_at.is_(None))
-        .order_by(SessionRow.id.desc())
-        .limit(1)
-    ).one_or_none()
+    conn = session.connection() if isinstance(session, Session) else session
+    row = conn.execute(_OPEN, {"person_id": person_id}).one_or_none()
     if row is None or now - as_utc(row.last_turn_at) > gap:
         return None
     return OpenSession(row.id, as_utc(row.started_at), as_utc(row.last_turn_at), row.context)
