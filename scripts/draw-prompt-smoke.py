@@ -87,6 +87,8 @@ def draw() -> dict[str, object]:
             "A stratified sample of intent_boundaries and continuations (every intent, every "
             "continuation rule) for scoring prompt versions on the local generative model."
         ),
+        # The sources' gate: the sample is held to the same bar.
+        "gate": {"accuracy": 0.85},
         "cases": chosen,
     }
 
