@@ -84,6 +84,24 @@ def bench_local(
     _report("local", local_bench.run(n=n), as_json, check)
 
 
+@bench_app.command("llm")
+def bench_llm(
+    as_json: bool = JsonOption,
+    check: bool = CheckOption,
+    n: int = typer.Option(10, min=1, help="Warm classifications (after the cold one)."),
+    replies: int = typer.Option(3, min=1, help="Replies timed for generation speed."),
+    model: str | None = typer.Option(
+        None, help="local-llm weights (default: CONVERSE_LLM_MODEL, else the best installed)."
+    ),
+) -> None:
+    """Embedded generative model (local-llm): load time, cold and warm classification (prefix
+    cache), reply generation speed."""
+    from evals.bench import llm as llm_bench
+    from pipeline.cli.common import handles_errors
+
+    _report("llm", handles_errors(llm_bench.run)(n=n, replies=replies, model=model), as_json, check)
+
+
 @bench_app.command("search")
 def bench_search(
     as_json: bool = JsonOption,

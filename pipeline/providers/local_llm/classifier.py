@@ -1,0 +1,132 @@
+"""The local-LLM classifier: the `classifier` template as the system prompt, the conversation
+as chat messages (companion turns with their notes), and the answer constrained by the intent
+schema, parsed and validated like the other model providers' answers."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import ValidationError
+
+from pipeline.assemble import classifier_prompt
+from pipeline.domain import ClassifiedIntent, HistoryTurn
+from pipeline.intents.taxonomy import INTENTS, REQUIRED_PARAMS
+from pipeline.prompting import PromptLibrary
+from pipeline.providers.base import ClassifyRequest, degraded, validated
+from pipeline.providers.claude.wire import history_messages
+from pipeline.providers.intent_schema import (
+    SCHEMA_DESCRIPTION,
+    SCHEMA_NAME,
+    IntentAnswer,
+    answer_schema,
+    first_error,
+)
+from pipeline.providers.local_llm.runtime import Completion, Engine, GenerationFailed, Message
+from pipeline.providers.local_llm.settings import PROVIDER
+
+
+def response_format() -> dict[str, Any]:
+    """The constrained answer: the taxonomy's schema, turned into a grammar by llama.cpp."""
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": SCHEMA_NAME,
+            "description": SCHEMA_DESCRIPTION,
+            "schema": intent_branches_schema(),
+        },
+    }
+
+
+def chat_messages(
+    system: str, history: tuple[HistoryTurn, ...], message: str, *, notes: bool = False
+) -> list[Message]:
+    """The system prompt, then the turns as the other model providers send them."""
+    messages: list[Message] = [{"role": "system", "content": system}]
+    for turn in history_messages(history, message, notes=notes):
+        messages.append({"role": str(turn["role"]), "content": str(turn["content"])})
+    return messages
+
+
+class LocalLLMClassifier:
+    """Classifies with one constrained generation; bad output degrades to conversation."""
+
+    name = PROVIDER
+
+    def __init__(self, engine: Engine, library: PromptLibrary, max_tokens: int) -> None:
+        self._engine = engine
+        self._library = library
+        self._max_tokens = max_tokens
+        self._format = response_format()
+
+    @property
+    def model(self) -> str:
+        """The model's name, as rows carry it."""
+        return self._engine.weights.label
+
+    @property
+    def engine(self) -> Engine:
+        """The loaded (or loadable) model this classifier shares with its responder."""
+        return self._engine
+
+    def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
+        """Classify the request's message; never raises for anything the model does."""
+        system = classifier_prompt(self._library, project_name=request.project_name)
+        refs = (system.ref,)
+        messages = chat_messages(system.text, request.history, request.message, notes=True)
+        try:
+            answer = self._engine.chat(
+                messages, max_tokens=self._max_tokens, response_format=self._format
+            )
+        except GenerationFailed as exc:
+            return degraded(str(exc), provider=PROVIDER, model=self.model, prompt_refs=refs)
+        return parse_answer(answer, model=self.model, refs=refs, max_tokens=self._max_tokens)
+
+
+def parse_answer(
+    answer: Completion, *, model: str, refs: tuple[Any, ...], max_tokens: int
+) -> ClassifiedIntent:
+    """The classification in a generated answer, or the degraded one saying what was wrong."""
+    meta: dict[str, Any] = {
+        "provider": PROVIDER,
+        "model": model,
+        "prompt_refs": refs,
+        "usage": answer.usage,
+    }
+    if answer.finish_reason == "length":
+        return degraded(f"the answer was cut off at max_tokens ({max_tokens})", **meta)
+    if not answer.text:
+        return degraded(
+            f"the model's answer was empty (finish_reason {answer.finish_reason})", **meta
+        )
+    try:
+        raw = json.loads(answer.text)
+    except json.JSONDecodeError as exc:
+        return degraded(f"the answer is not valid JSON ({exc})", **meta)
+    try:
+        parsed = IntentAnswer.model_validate(raw)
+    except ValidationError as exc:
+        return degraded(f"the answer does not match its schema: {first_error(exc)}", **meta)
+    values = parsed.model_dump()
+    intent = values.pop("intent")
+    return validated(intent, {k: v for k, v in values.items() if v is not None}, **meta)
+
+
+def intent_branches_schema() -> dict[str, Any]:
+    """The answer schema of `intent_schema`, split by intent: one branch per intent allowing
+    only that intent's parameters and requiring the ones the taxonomy requires. A small model
+    writing `personal_fact` beside `add_knowledge` is then impossible, not merely invalid."""
+    base = answer_schema()["properties"]
+    branches = []
+    for name, spec in INTENTS.items():
+        properties: dict[str, Any] = {"intent": {"type": "string", "const": name}}
+        properties.update({p: base[p] for p in spec.params})
+        branches.append(
+            {
+                "type": "object",
+                "properties": properties,
+                "required": ["intent", *REQUIRED_PARAMS.get(name, ())],
+                "additionalProperties": False,
+            }
+        )
+    return {"anyOf": branches}

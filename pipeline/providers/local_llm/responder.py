@@ -1,0 +1,47 @@
+"""The local-LLM responder: the assembled system prompt as the system message, then the
+conversation; greedy decoding up to `responder_max_tokens`."""
+
+from __future__ import annotations
+
+from pipeline.domain import Reply
+from pipeline.errors import ProviderError
+from pipeline.providers.base import RespondRequest
+from pipeline.providers.local_llm.classifier import chat_messages
+from pipeline.providers.local_llm.runtime import Engine, GenerationFailed
+from pipeline.providers.local_llm.settings import PROVIDER
+
+_HINT = "the companion answered with an offline reply; memory was handled as classified"
+
+
+class LocalLLMResponder:
+    """Writes the companion's reply with the embedded model."""
+
+    name = PROVIDER
+
+    def __init__(self, engine: Engine, max_tokens: int) -> None:
+        self._engine = engine
+        self._max_tokens = max_tokens
+
+    @property
+    def model(self) -> str:
+        """The model's name, as rows carry it."""
+        return self._engine.weights.label
+
+    def respond(self, request: RespondRequest) -> Reply:
+        """The model's reply; raises ProviderError when there is no usable one."""
+        messages = chat_messages(request.system.text, request.history, request.message)
+        try:
+            answer = self._engine.chat(messages, max_tokens=self._max_tokens)
+        except GenerationFailed as exc:
+            raise ProviderError(str(exc), _HINT) from exc
+        if not answer.text:
+            raise ProviderError(
+                f"the model's reply was empty (finish_reason {answer.finish_reason})", _HINT
+            )
+        return Reply(
+            text=answer.text,
+            provider=PROVIDER,
+            model=self.model,
+            usage=answer.usage,
+            truncated=answer.finish_reason == "length",
+        )
