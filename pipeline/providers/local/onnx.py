@@ -95,6 +95,9 @@ def load(threads: int, path: Path | None = None, expected: str = ONNX_SHA256) ->
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = max(1, threads)
     options.inter_op_num_threads = 1
+    # Idle worker threads sleep instead of spinning: a spinning thread takes a core from any
+    # other process, and a one-message call is too short to gain from the spin.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.log_severity_level = 3  # warnings about the int8 graph are not the operator's concern
     session = onnxruntime.InferenceSession(
         str(model_file), sess_options=options, providers=["CPUExecutionProvider"]
