@@ -172,6 +172,8 @@ def converse(
         prior_companion = prior if prior is not None and prior.role is Role.COMPANION else None
         engagement_id = loaded.project.id if loaded.project else None
 
+        reads: dict[Any, Any] = {}
+
         def handled(session: Session) -> RouteResult:
             return route(
                 HandlerContext(
@@ -183,6 +185,7 @@ def converse(
                     now=moment,
                     embedder=embedder,
                     message=text,
+                    reads=reads,
                 )
             )
 

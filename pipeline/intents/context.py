@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -26,6 +27,9 @@ class HandlerContext:
     # The operator's message as typed: its form (a cue such as "no," or "actually") decides
     # whether a reply corrects, confirms or rejects an offer (pipeline/intents/cues.py).
     message: str = ""
+    # Shared by the turn's rehearsal and apply (pipeline/converse.py): a read-only search
+    # done in the rehearsal is reused, so the stored result is the one the reply was built on.
+    reads: dict[Any, Any] = field(default_factory=dict)
 
     def param(self, name: str) -> str:
         """A classified parameter, stripped; "" when absent."""

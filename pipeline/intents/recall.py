@@ -82,6 +82,16 @@ def _search(
     min_similarity: float = MIN_SIMILARITY,
     min_keywords: int = 1,
 ) -> list[tuple[Assertion, str]]:
+    key = ("recall", query, min_similarity, min_keywords)
+    if key not in ctx.reads:
+        ctx.reads[key] = _searched(ctx, query, min_similarity, min_keywords)
+    found: list[tuple[Assertion, str]] = ctx.reads[key]
+    return found
+
+
+def _searched(
+    ctx: HandlerContext, query: str, min_similarity: float, min_keywords: int
+) -> list[tuple[Assertion, str]]:
     keys = keywords(query) - _QUESTION_WORDS
     candidates = _candidates(ctx, containing=_narrowing(keys)) if keys else []
     scored = [(keyword_score(keys, a.content), a, where) for a, where in candidates]

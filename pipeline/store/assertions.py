@@ -356,14 +356,14 @@ def list_assertions(
     ones only when asked. With `containing` (lowercase ASCII), only those among the newest
     `limit` whose text contains one of those strings, case ignored: the database scans those
     rows alone, through the engagement's index, instead of every fact."""
+    if containing and forces is not None and not include_deleted and not offset:
+        return _newest_containing(session, engagement_id, forces, limit or 500, containing)
     query = select(*_COLUMNS).where(AssertionRow.engagement_id == engagement_id)
     if not include_deleted:
         query = query.where(VISIBLE)
     if forces is not None:
         query = query.where(AssertionRow.force.in_([f.value for f in forces]))
     query = query.order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc()).offset(offset)
-    if containing and forces is not None and not include_deleted and not offset:
-        return _newest_containing(session, engagement_id, forces, limit or 500, containing)
     if limit is not None:
         query = query.limit(limit)
     if containing:
