@@ -24,6 +24,7 @@ from pipeline.providers.claude.caching import (
     known,
     min_cacheable,
 )
+from pipeline.providers.claude.models import classifier_shape
 from pipeline.providers.claude.settings import ClaudeSettings
 
 
@@ -40,6 +41,13 @@ class Prefix:
         """Four characters a token, tools as the JSON the request carries."""
         tools = json.dumps(list(self.tools), sort_keys=True) if self.tools else ""
         return estimate_tokens(tools + self.system)
+
+    def sent_to(self, model: str) -> Prefix:
+        """The prefix a request to `model` carries: the classifier's tool goes only to models
+        that take a forced tool; the others get the schema as structured output, not cached."""
+        if self.role != "classifier" or classifier_shape(model) == "forced_tool":
+            return self
+        return Prefix(self.label, self.system, (), self.role)
 
 
 def count_with_api(prefix: Prefix, settings: ClaudeSettings, model: str) -> int:
@@ -64,25 +72,32 @@ def show_tokens(prefix: Prefix) -> None:
         settings.responder_model: "responder",
     }
     mine = settings.classifier_model if prefix.role == "classifier" else settings.responder_model
+    counted = prefix.sent_to(mine)
     if os.environ.get("ANTHROPIC_API_KEY"):
-        tokens = count_with_api(prefix, settings, mine)
+        tokens = count_with_api(counted, settings, mine)
         how = f"counted by the API for {mine} (messages.count_tokens, with a one-word message)"
     else:
-        tokens = prefix.estimate()
+        tokens = counted.estimate()
         how = "estimate: four characters a token; export ANTHROPIC_API_KEY to count with the API"
     console.print(
-        f"cached prefix ({prefix.label}): {tokens:,} tokens ({how})",
+        f"cached prefix ({counted.label}{' and its tool' if counted.tools else ''}, as sent "
+        f"to {mine}): {tokens:,} tokens ({how})",
         markup=False,
         highlight=False,
         soft_wrap=True,
     )
-    table = Table("model", "minimum cacheable", "cached?", "configured as", title_justify="left")
+    # Each model's row: its own request shape's prefix (with or without the tool); the API's
+    # count where there is one, the estimate for the others.
+    table = Table(
+        "model", "prefix", "minimum cacheable", "cached?", "configured as", title_justify="left"
+    )
     models = list(dict.fromkeys([*configured, *MIN_CACHEABLE_TOKENS]))
     for model in models:
+        here = tokens if model == mine else prefix.sent_to(model).estimate()
         minimum = min_cacheable(model)
-        verdict = "yes" if engages(tokens, model) else f"no: {minimum - tokens:,} tokens short"
+        verdict = "yes" if engages(here, model) else f"no: {minimum - here:,} tokens short"
         shown = f"{minimum:,}" if known(model) else f"{minimum:,} (not listed)"
-        table.add_row(model, shown, verdict, configured.get(model, ""))
+        table.add_row(model, f"{here:,}", shown, verdict, configured.get(model, ""))
     console.print(table)
     console.print(
         f"Minimums from {TABLE_SOURCE} (read {TABLE_DATE}); a model not listed is given the "

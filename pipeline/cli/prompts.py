@@ -67,11 +67,14 @@ def prompts_show(
 
         if family == "classifier":
             from pipeline.providers.claude.classifier import tool_definition
+            from pipeline.providers.claude.wire import classifier_system
 
             system = classifier_prompt(default_library({family: ref.version}), project_name=project)
+            # The cached block: the system prompt before its per-turn CONVERSATION section.
+            cached = str(classifier_system(system.text)[0]["text"])
             prefix = Prefix(
-                f"{ref.family}/{ref.version} with the classify_intent tool",
-                system.text,
+                f"{ref.family}/{ref.version} before its CONVERSATION section",
+                cached,
                 (dict(tool_definition()),),
                 role="classifier",
             )
