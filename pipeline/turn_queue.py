@@ -24,6 +24,7 @@ from pipeline.errors import AlreadyAnswered
 from pipeline.memory.embeddings import Embedder
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import Classifier, Responder
+from pipeline.providers.summarize import Summarizer
 from pipeline.settings import settings
 from pipeline.store import Store, inbox
 from pipeline.store.inbox import Received
@@ -74,6 +75,7 @@ class TurnQueue:
         classifier: Classifier,
         responder: Responder,
         embedder: Embedder | None = None,
+        summarizer: Summarizer | None = None,
         library: PromptLibrary | None = None,
         window_s: float | None = None,
         on_answered: Callable[[Answered], None] | None = None,
@@ -83,6 +85,7 @@ class TurnQueue:
         self.classifier = classifier
         self.responder = responder
         self.embedder = embedder
+        self.summarizer = summarizer
         self.library = library
         self.window_s = settings().coalesce_window_s if window_s is None else window_s
         self.on_answered = on_answered
@@ -230,6 +233,7 @@ class TurnQueue:
                 channel=taken[-1].channel,
                 embedder=self.embedder,
                 answers=ids,
+                summarizer=self.summarizer,
             )
         except AlreadyAnswered as exc:  # another process answered them: nothing to redo
             self._settle_futures(ids, error=exc)

@@ -67,6 +67,7 @@ def chat(
         classifier=providers.classifier,
         responder=providers.responder,
         embedder=providers.embedder,
+        summarizer=providers.summarizer,
         window_s=0,
         on_answered=shown_turn,
     )

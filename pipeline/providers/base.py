@@ -19,6 +19,7 @@ from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, REQUIRED_PARAMS
 if TYPE_CHECKING:
     from pipeline.memory.embeddings import Embedder
     from pipeline.prompting import PromptLibrary
+    from pipeline.providers.summarize import Summarizer
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,8 @@ class Providers:
     None. `fingerprint` is what the eval answer cache keys on besides the model and prompts;
     left empty, it is the hash of the classifier's and responder's packages and `data_files`
     (files whose content the answers depend on). `warm_up` loads a model ahead of the first
-    message, when there is one to load.
+    message, when there is one to load. `summarizer` writes compaction summaries with the
+    provider's model (pipeline/compaction.py); None: the extractive one, no model.
     """
 
     classifier: Classifier
@@ -162,6 +164,7 @@ class Providers:
     fingerprint: str = ""
     data_files: tuple[Path, ...] = ()
     warm_up: Callable[[], None] | None = None
+    summarizer: Summarizer | None = None
 
     def __post_init__(self) -> None:
         if not self.fingerprint:

@@ -4,10 +4,15 @@ the extractive summarizer needs no model and keeps what the person said, newest 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pipeline.domain import HistoryTurn, PromptRef, Role, Usage
+from pipeline.errors import ProviderError
+from pipeline.prompting import fence
 
 
 @dataclass(frozen=True)
@@ -71,3 +76,61 @@ class ExtractiveSummarizer:
             kept.append(line)
             size += len(line) + 1
         return Summary(text="\n".join(reversed(kept)), method="extractive (no model)")
+
+
+# --- what model summarizers are asked for, and how their answers are read --------------------
+
+SUMMARY_SCHEMA_NAME = "conversation_summary"
+SUMMARY_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "summary": {"type": "string", "description": "The summary that replaces the turns."},
+        "facts": {
+            "type": "array",
+            "items": {"type": "string"},
+            "maxItems": 3,
+            "description": "Durable personal facts, second person, self-contained.",
+        },
+    },
+    "required": ["summary", "facts"],
+    "additionalProperties": False,
+}
+
+
+class SummaryAnswer(BaseModel):
+    """A model's answer, validated: a non-empty summary and at most three facts."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    summary: str = Field(min_length=1)
+    facts: list[str] = Field(default_factory=list, max_length=3)
+
+
+def summary_prompt(request: SummarizeRequest) -> str:
+    """The user message a model summarizer gets: the previous summary and the turns to fold,
+    fenced as supplied text (the turns are people's words, never instructions)."""
+    turns = "\n".join(
+        f"{'Person' if t.role is Role.OPERATOR else 'Companion'}: {t.content}"
+        for t in request.turns
+    )
+    previous = request.previous_summary.strip() or "(none: this is the first summary)"
+    return (
+        f"Previous summary:\n{fence(previous, 'previous_summary')}\n\n"
+        f"Turns to fold into it, oldest first:\n{fence(turns, 'turns')}\n\n"
+        "Answer with the JSON object: the new summary, and the durable facts (or none)."
+    )
+
+
+def read_summary(text: str, *, method: str, usage: Usage, truncated: bool) -> Summary:
+    """A model's JSON answer as a Summary; ProviderError (one line) when it is unusable."""
+    hint = "the turns stay whole and the next turn tries to compact again"
+    if truncated:
+        raise ProviderError("the summary was cut off at its token limit", hint)
+    try:
+        answer = SummaryAnswer.model_validate(json.loads(text))
+    except (json.JSONDecodeError, ValidationError) as exc:
+        raise ProviderError(
+            f"the summary answer is unusable ({exc.__class__.__name__})", hint
+        ) from exc
+    facts = tuple(f.strip() for f in answer.facts if f.strip())
+    return Summary(answer.summary.strip(), facts, method=method, usage=usage)

@@ -1,0 +1,72 @@
+"""Compaction summaries written by Claude (the responder's model), in the request shape the
+model accepts: a forced `write_summary` tool, or the schema as structured output."""
+
+from __future__ import annotations
+
+import json
+
+import anthropic
+from anthropic.types import ToolParam
+
+from pipeline.errors import ProviderError
+from pipeline.providers.claude.calls import CallFailed, create_message
+from pipeline.providers.claude.models import classifier_shape, thinking_plan
+from pipeline.providers.claude.settings import ClaudeSettings
+from pipeline.providers.summarize import (
+    SUMMARY_SCHEMA,
+    SUMMARY_SCHEMA_NAME,
+    SummarizeRequest,
+    Summary,
+    read_summary,
+    summary_prompt,
+)
+
+NAME = "claude"
+TOOL: ToolParam = {
+    "name": SUMMARY_SCHEMA_NAME,
+    "description": "The summary that replaces the earlier turns, and durable personal facts.",
+    "input_schema": SUMMARY_SCHEMA,
+}
+
+
+class ClaudeSummarizer:
+    """Folds older turns into a summary with one Messages call."""
+
+    name = NAME
+
+    def __init__(self, client: anthropic.Anthropic, settings: ClaudeSettings) -> None:
+        self._client = client
+        self._settings = settings
+
+    def summarize(self, request: SummarizeRequest) -> Summary:
+        """The model's summary; ProviderError when the call or its answer is unusable."""
+        model = self._settings.responder_model
+        forced = classifier_shape(model) == "forced_tool"
+        plan = thinking_plan(model, request.budget_tokens + 200)
+        try:
+            response = create_message(
+                self._client,
+                max_retries=self._settings.max_retries,
+                model=model,
+                max_tokens=plan.max_tokens,
+                system=[{"type": "text", "text": request.instructions}],
+                messages=[{"role": "user", "content": summary_prompt(request)}],
+                refs=request.prompt_refs,
+                tools=[TOOL] if forced else None,
+                tool_choice={"type": "tool", "name": SUMMARY_SCHEMA_NAME} if forced else None,
+                thinking=plan.thinking,
+                output_config=plan.output_config(None if forced else SUMMARY_SCHEMA),
+            )
+        except CallFailed as exc:
+            raise ProviderError(str(exc), "the turns stay whole; compaction tries again") from exc
+        if forced:
+            called, raw = response.tool_input(SUMMARY_SCHEMA_NAME)
+            text = json.dumps(raw) if called and not isinstance(raw, str) else str(raw or "")
+        else:
+            text = response.text
+        return read_summary(
+            text,
+            method=f"{NAME} {response.model}",
+            usage=response.usage_record(),
+            truncated=response.stop_reason == "max_tokens",
+        )
