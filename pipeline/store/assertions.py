@@ -21,66 +21,17 @@ from pipeline.domain import ActorKind, Assertion, HistoryActor, HistoryOp, Norma
 from pipeline.errors import NotFound
 from pipeline.store.erasure import erase_assertions
 from pipeline.store.history import record
+from pipeline.store.rows import ASSERTION_COLUMNS, assertion_from_row
 from pipeline.store.tables import AssertionRow, EngagementRow
 
 # The one visibility rule: a soft-deleted assertion reaches no prompt, list or match.
 VISIBLE = AssertionRow.deleted_at.is_(None)
 
-_COLUMNS = (
-    AssertionRow.id,
-    AssertionRow.engagement_id,
-    AssertionRow.display_number,
-    AssertionRow.content,
-    AssertionRow.actor,
-    AssertionRow.force,
-    AssertionRow.retraction_rationale,
-    AssertionRow.created_at,
-    AssertionRow.updated_at,
-    AssertionRow.last_accessed_at,
-    AssertionRow.importance,
-    AssertionRow.pinned,
-    AssertionRow.deleted_at,
-)
-
-
-_ACTORS = {a.value: a for a in ActorKind}
-_FORCES = {f.value: f for f in NormativeForce}
+_COLUMNS = tuple(getattr(AssertionRow, name) for name in ASSERTION_COLUMNS)
 
 
 def _listed(row: Row[*tuple[Any, ...]]) -> Assertion:
-    """An assertion from a row of `_COLUMNS`, read by position: lists of hundreds of rows run
-    on every recall and forget turn, and attribute access and enum calls per field cost more
-    than the query."""
-    (
-        ident,
-        engagement_id,
-        number,
-        content,
-        actor,
-        force,
-        rationale,
-        created,
-        updated,
-        accessed,
-        importance,
-        pinned,
-        deleted,
-    ) = row
-    return Assertion(
-        id=ident,
-        engagement_id=engagement_id,
-        display_number=number,
-        content=content,
-        actor=_ACTORS[actor],
-        force=_FORCES[force],
-        retraction_rationale=rationale,
-        created_at=as_utc(created),
-        updated_at=as_utc(updated),
-        last_accessed_at=as_utc(accessed) if accessed is not None else None,
-        importance=importance,
-        pinned=bool(pinned),
-        deleted_at=as_utc(deleted) if deleted is not None else None,
-    )
+    return assertion_from_row(row)
 
 
 def _assertion(row: AssertionRow) -> Assertion:

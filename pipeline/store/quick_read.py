@@ -14,17 +14,15 @@ from collections.abc import Sequence
 from contextlib import closing
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from pipeline.clock import as_utc
-from pipeline.domain import ActorKind, Assertion, NormativeForce
+from pipeline.domain import Assertion, NormativeForce
 from pipeline.store.revisions import head_from_files
+from pipeline.store.rows import ASSERTION_COLUMNS, assertion_from_row
 
 _SQLITE_PREFIX = "sqlite:///"
 _LISTED = (
-    "SELECT a.id, a.engagement_id, a.display_number, a.content, a.actor, a.force, "
-    "a.retraction_rationale, a.created_at, a.updated_at, a.last_accessed_at, a.importance, "
-    "a.pinned, a.deleted_at "
+    f"SELECT {', '.join(f'a.{c}' for c in ASSERTION_COLUMNS)} "
     "FROM assertions a JOIN persons p ON a.engagement_id = p.personal_engagement_id "
     "WHERE p.name = ? {forces} {visible} ORDER BY a.created_at DESC, a.id DESC"
 )
@@ -67,7 +65,7 @@ def personal_assertions(
             rows = conn.execute(listed, (name, *forces)).fetchall()
     except sqlite3.Error:
         return None  # the store reports what is wrong with the file
-    return [_assertion(row) for row in rows]
+    return [assertion_from_row(row, _moment) for row in rows]
 
 
 def _revision(conn: sqlite3.Connection) -> str | None:
@@ -76,40 +74,6 @@ def _revision(conn: sqlite3.Connection) -> str | None:
     except sqlite3.OperationalError:
         return None
     return str(rows[0][0]) if len(rows) == 1 else None
-
-
-def _assertion(row: Any) -> Assertion:
-    (
-        ident,
-        engagement,
-        number,
-        content,
-        actor,
-        force,
-        rationale,
-        created,
-        updated,
-        accessed,
-        importance,
-        pinned,
-        deleted,
-    ) = row
-    return Assertion(
-        id=ident,
-        engagement_id=engagement,
-        display_number=number,
-        content=content,
-        actor=ActorKind(actor),
-        force=NormativeForce(force),
-        retraction_rationale=rationale,
-        # SQLAlchemy stores SQLite datetimes as naive ISO text in UTC.
-        created_at=_moment(created),
-        updated_at=_moment(updated),
-        last_accessed_at=_moment(accessed) if accessed is not None else None,
-        importance=importance,
-        pinned=bool(pinned),
-        deleted_at=_moment(deleted) if deleted is not None else None,
-    )
 
 
 def _moment(stored: str) -> datetime:
