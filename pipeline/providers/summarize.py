@@ -50,6 +50,7 @@ class Summarizer(Protocol):
 
 
 CHARS_PER_TOKEN = 4
+MIN_WORDS = 3  # the extractive summary keeps what the person said in at least this many words
 
 
 class ExtractiveSummarizer:
@@ -63,7 +64,8 @@ class ExtractiveSummarizer:
         said = [
             f"- {request.operator_name} said: {' '.join(t.content.split())}"
             for t in request.turns
-            if t.role is Role.OPERATOR and t.content.strip()
+            # "yes", "ok thanks": a reply too short to stand alone says nothing in a summary
+            if t.role is Role.OPERATOR and len(t.content.split()) >= MIN_WORDS
         ]
         previous = request.previous_summary.strip()
         lines = ([previous] if previous else []) + said
