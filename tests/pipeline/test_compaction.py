@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.converse import TurnOutcome, converse
-from pipeline.domain import Engagement, NormativeForce, Person, Role
+from pipeline.domain import Engagement, HistoryTurn, NormativeForce, Person, Role
 from pipeline.errors import InvalidMessage, ProviderError
 from pipeline.memory.manage import personal_assertions
 from pipeline.memory.working import readable
@@ -169,3 +169,26 @@ def test_custom_instructions_come_from_a_file_or_a_setting(
     monkeypatch.setenv("CONVERSE_COMPACTION_INSTRUCTIONS_FILE", str(tmp_path / "missing.md"))
     with pytest.raises(InvalidMessage, match="CONVERSE_COMPACTION_INSTRUCTIONS_FILE"):
         _talk(store, Recording(), 20, summarizer=Writer(), start=20)
+
+
+def test_the_extractive_summary_keeps_what_was_said_newest_first_within_budget() -> None:
+    from pipeline.providers.summarize import ExtractiveSummarizer
+
+    turns = tuple(
+        HistoryTurn(role=role, content=text)
+        for role, text in [
+            (Role.OPERATOR, "My car is at the shop until Friday"),
+            (Role.COMPANION, "That's a long wait."),
+            (Role.OPERATOR, "yes"),
+            (Role.OPERATOR, "Lila's school play is on Thursday evening"),
+        ]
+    )
+    request = SummarizeRequest(turns, "- earlier: Ana moved to Porto", "", 1_000, "ana")
+    lines = ExtractiveSummarizer().summarize(request).text.splitlines()
+    assert lines == [
+        "- earlier: Ana moved to Porto",
+        "- ana said: My car is at the shop until Friday",
+        "- ana said: Lila's school play is on Thursday evening",
+    ]
+    tight = SummarizeRequest(turns, "- earlier: Ana moved to Porto", "", 26, "ana")
+    assert ExtractiveSummarizer().summarize(tight).text.splitlines() == lines[1:]
