@@ -6,6 +6,7 @@ that are messages or operator erasures, each with optional checks on the stored 
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Annotated, Any
 
 from pydantic import Discriminator, Field, Tag, field_validator, model_validator
@@ -43,6 +44,8 @@ class TurnExpect(MemoryExpect):
     action: NonEmpty | None = None
     notes: list[FactCheck] | None = None
     reply: TextCheck | None = None
+    # what the responder was sent: the whole system prompt of the turn
+    prompt: TextCheck | None = None
 
     @field_validator("intent")
     @classmethod
@@ -51,11 +54,27 @@ class TurnExpect(MemoryExpect):
 
 
 class MessageTurn(Strict):
-    """The operator says something, in a project or outside any."""
+    """The operator says something, in a project or outside any; `after` is how long after the
+    previous turn (default one minute), so a case can open a new session."""
 
     message: NonEmpty
     project: NonEmpty | None = None
+    after: str | None = None
     expect: TurnExpect | None = None
+
+    @field_validator("after")
+    @classmethod
+    def _after(cls, value: str | None) -> str | None:
+        if value is not None:
+            Memory(content="-", age=value)  # the same durations as a memory's age
+        return value
+
+    @property
+    def gap(self) -> timedelta:
+        """The time since the previous turn."""
+        if self.after is None:
+            return timedelta(minutes=1)
+        return Memory(content="-", age=self.after).elapsed
 
     @model_validator(mode="after")
     def _notes_need_project(self) -> MessageTurn:
@@ -84,11 +103,35 @@ Turn = Annotated[
 ]
 
 
+class WorkingMemorySeed(Strict):
+    """The person's working memory before turn 1: a summary written `written` ago (kept for
+    `ttl_days`, cut to `budget_tokens`), or a raw `document` as stored (to test bad ones)."""
+
+    summary: NonEmpty | None = None
+    written: str = "1 hours"
+    ttl_days: int = Field(default=14, ge=1, le=365)
+    budget_tokens: int = Field(default=1_000, ge=100, le=4_000)
+    document: NonEmpty | None = None
+
+    @model_validator(mode="after")
+    def _one_form(self) -> WorkingMemorySeed:
+        if (self.summary is None) == (self.document is None):
+            raise ValueError("working_memory has exactly one of `summary` or `document`")
+        Memory(content="-", age=self.written)
+        return self
+
+    @property
+    def age(self) -> timedelta:
+        """How long before the case starts the summary was written."""
+        return Memory(content="-", age=self.written).elapsed
+
+
 class ConversationCase(CaseBase):
     """Seeds, then turns run in order on a fresh store."""
 
     memories: list[Memory] = Field(default_factory=list)
     notes: list[Note] = Field(default_factory=list)
+    working_memory: WorkingMemorySeed | None = None
     turns: list[Turn] = Field(min_length=1)
 
     @property

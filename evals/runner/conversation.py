@@ -7,10 +7,14 @@ reply, and the person's personal memory and the turn's project knowledge afterwa
 from __future__ import annotations
 
 import time
-from datetime import timedelta
 from typing import Any
 
-from evals.dataset.conversation import ConversationCase, EraseTurn, MessageTurn
+from evals.dataset.conversation import (
+    ConversationCase,
+    EraseTurn,
+    MessageTurn,
+    WorkingMemorySeed,
+)
 from evals.dataset.load import SuiteError
 from evals.runner.outcome import NOW, Outcome
 from evals.runner.providers import Bound
@@ -18,10 +22,11 @@ from evals.runner.sandbox import Sandbox
 from pipeline.converse import TurnOutcome, converse
 from pipeline.domain import Person, PromptRef, Usage
 from pipeline.errors import ConverseError
-from pipeline.memory import manage
+from pipeline.memory import manage, working
 from pipeline.providers.claude.prices import cost, total_cost
 from pipeline.store import Store
 from pipeline.store.assertions import list_assertions
+from pipeline.store.sessions import put_working_document
 
 Facts = list[dict[str, Any]]
 
@@ -96,6 +101,7 @@ class _Conversation:
         self.truncated = 0
         self.model = ""
         self.latency_ms = 0.0
+        self.now = NOW
 
     def start(self) -> dict[str, Any]:
         """The seeded memory and knowledge, so the first turn's changes can be shown."""
@@ -104,9 +110,19 @@ class _Conversation:
             "notes": {name: facts(self.store, eid) for name, eid in self.projects.items()},
         }
 
+    def seed_working_memory(self, seed: WorkingMemorySeed) -> None:
+        """Store the case's working memory as compaction would have, before turn 1."""
+        written = NOW - seed.age
+        document = seed.document or working.document(
+            seed.summary or "", written, seed.ttl_days, seed.budget_tokens
+        )
+        with self.store.write() as session:
+            put_working_document(session, self.person.id, document, written)
+
     def message(self, index: int, turn: MessageTurn) -> tuple[dict[str, Any], str | None]:
         """Run one message turn; returns its record and the provider's error, if any."""
         assert self.bound.classifier is not None and self.bound.responder is not None
+        self.now += turn.gap
         started = time.perf_counter()
         outcome = converse(
             self.store,
@@ -118,8 +134,9 @@ class _Conversation:
             library=self.bound.library,
             channel="eval",
             embedder=self.bound.embedder,
-            # one minute apart, so "newest" and relative times are the same on every run
-            now=NOW + timedelta(minutes=index),
+            # a minute apart unless `after` says otherwise, so "newest" and relative times
+            # are the same on every run
+            now=self.now,
         )
         self.latency_ms += (time.perf_counter() - started) * 1000
         for ref in outcome.classified.prompt_refs + outcome.prompt.refs:
@@ -132,6 +149,8 @@ class _Conversation:
         self.truncated += outcome.reply.truncated
         self.model = self.model or outcome.classified.model or ""
         record = _message_record(turn, outcome)
+        if turn.expect is not None and turn.expect.prompt is not None:
+            record["prompt"] = outcome.prompt.text  # only when checked: prompts are long
         if turn.project is not None:
             record["notes"] = facts(self.store, self.projects[turn.project])
         return record, _turn_error(outcome)
@@ -140,6 +159,8 @@ class _Conversation:
 def run_conversation(case: ConversationCase, bound: Bound, sandbox: Sandbox) -> Outcome:
     """Every turn in order; the first turn that raises or fails to answer ends the case."""
     run = _Conversation(case, bound, sandbox)
+    if case.working_memory is not None:
+        run.seed_working_memory(case.working_memory)
     start = run.start()
     transcript: list[dict[str, Any]] = []
     error: str | None = None

@@ -93,13 +93,12 @@ def _equal(turn: int, name: str, want: str | None, got: Any) -> list[Check]:
 def _message_checks(turn: int, expect: TurnExpect, record: dict[str, Any]) -> list[Check]:
     checks = _equal(turn, "intent", expect.intent, record.get("intent"))
     checks += _equal(turn, "action", expect.action, record.get("action"))
-    if expect.reply is not None:
-        checks += [
-            replace(c, turn=turn, why=f"turn {turn}: {c.why}" if c.why else "")
-            for c in text_checks(
-                "reply", record.get("reply"), expect.reply.contains, expect.reply.excludes
-            )
-        ]
+    for name, check in (("reply", expect.reply), ("prompt", expect.prompt)):
+        if check is not None:
+            checks += [
+                replace(c, turn=turn, why=f"turn {turn}: {c.why}" if c.why else "")
+                for c in text_checks(name, record.get(name), check.contains, check.excludes)
+            ]
     if expect.notes is not None:
         checks += fact_checks(turn, "notes", expect.notes, record.get("notes") or [], False)
     return checks

@@ -323,3 +323,36 @@ def test_the_local_provider_remembers_confirms_and_forgets_across_turns(make_sui
     (row,) = run_eval(cfg, progress=False).rows
     assert row["status"] == "pass", row["why"] or row["error"]
     assert row["provider"] == "local" and row["cached"] is False
+
+
+def test_prompt_checks_read_what_the_responder_was_sent():
+    case = ConversationCase.model_validate(
+        {
+            "id": "c",
+            "turns": [
+                {"message": "hi", "expect": {"prompt": {"contains": ["van"], "excludes": ["sofa"]}}}
+            ],
+        }
+    )
+    sent = {"turn": 1, "message": "hi", "memory": [], "prompt": "…the VAN is at the garage…"}
+    assert CONVERSATION(case.expect, {"turns": [sent]}).passed
+    wrong = {**sent, "prompt": "teal sofa"}
+    assert CONVERSATION(case.expect, {"turns": [wrong]}).why.startswith(
+        "turn 1: prompt 'teal sofa' lacks 'van'"
+    )
+    unrecorded = {k: v for k, v in sent.items() if k != "prompt"}
+    assert CONVERSATION(case.expect, {"turns": [unrecorded]}).why == "turn 1: no prompt"
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ({"working_memory": {"written": "2 days"}}, "exactly one of `summary` or `document`"),
+        ({"working_memory": {"summary": "x", "document": "y"}}, "exactly one of"),
+        ({"working_memory": {"summary": "x", "ttl_days": 0}}, "greater than or equal to 1"),
+        ({"turns": [{"message": "hi", "after": "soon"}]}, "is not like '59 minutes'"),
+    ],
+)
+def test_working_memory_seeds_and_gaps_are_checked(extra, message):
+    with pytest.raises(ValueError, match=message):
+        ConversationCase.model_validate({"id": "c", "turns": [{"message": "hi"}], **extra})
