@@ -38,6 +38,13 @@ class Settings(BaseSettings):
     # Custom instructions for the summary: text, or a user-editable file (COMPACTION.md).
     compaction_instructions: str = Field("", max_length=4_000)
     compaction_instructions_file: Path | None = None
+    # Heartbeats (`converse heartbeat run-once`, pipeline/heartbeat.py): when not to reach out.
+    heartbeat_quiet_start_hour: int = Field(22, ge=0, le=23)
+    heartbeat_quiet_end_hour: int = Field(8, ge=0, le=23)
+    heartbeat_utc_offset_hours: float = Field(0, ge=-12, le=14)  # the person's local time
+    heartbeat_active_minutes: int = Field(30, ge=1, le=1_440)
+    heartbeat_min_gap_hours: float = Field(4, ge=0, le=168)
+    heartbeat_max_unanswered: int = Field(2, ge=1, le=20)
 
     def custom_compaction_instructions(self) -> str:
         """The custom instructions: the setting's text, else the file's (read each time, so

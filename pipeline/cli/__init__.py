@@ -31,6 +31,9 @@ COMMANDS: dict[str, LazyCommand] = {
     "session": LazyCommand(
         "pipeline.cli.session:session_app", "Show or reset a person's session and working memory."
     ),
+    "heartbeat": LazyCommand(
+        "pipeline.cli.heartbeat:heartbeat_app", "Let the companion reach out, within its rules."
+    ),
     "db": LazyCommand("pipeline.cli.db:db_app", "Database migrations."),
     "worker": LazyCommand(
         "pipeline.cli.worker:worker_app", "Run background jobs (the memory lifecycle sweep)."

@@ -31,6 +31,7 @@ TEMPLATE_FAMILIES = (
     "session_context",
     "conversation_summary",
     "compaction",
+    "heartbeat",
     "engagement_context",
     "personal_memory",
     "cross_promotion",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import ColumnElement, CursorResult, Row, Select, bindparam, insert, select
@@ -59,8 +60,9 @@ def add_turn(
     prompt_refs: Sequence[PromptRef] = (),
     channel: str = "cli",
     meta: dict[str, Any] | None = None,
+    created_at: datetime | None = None,
 ) -> Turn:
-    """Persist one turn."""
+    """Persist one turn (at `created_at`, else now)."""
     values: dict[str, Any] = {
         "person_id": person_id,
         "engagement_id": engagement_id,
@@ -71,7 +73,7 @@ def add_turn(
         "prompt_refs": [ref.model_dump() for ref in prompt_refs],
         "channel": channel,
         "meta": meta or {},
-        "created_at": utcnow(),
+        "created_at": created_at or utcnow(),
     }
     # A prebuilt Core insert with bound values: the ORM unit of work, or building the
     # statement anew, costs more than the whole turn's budget.
