@@ -11,6 +11,7 @@ one conversation the person answers into.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -49,7 +50,8 @@ def decide(
     quiet = start <= local_hour or local_hour < end if start > end else start <= local_hour < end
     if quiet and start != end:
         return Decision(False, f"night hours ({local_hour:02d}:00 local)")
-    if turns and now - turns[-1].created_at < timedelta(minutes=rules.heartbeat_active_minutes):
+    said = [t for t in turns if t.role is Role.OPERATOR]
+    if said and now - said[-1].created_at < timedelta(minutes=rules.heartbeat_active_minutes):
         return Decision(False, "an exchange is under way")
     spoken = [t for t in turns if t.role is Role.COMPANION]
     if spoken and now - spoken[-1].created_at < timedelta(hours=rules.heartbeat_min_gap_hours):
@@ -65,6 +67,14 @@ def decide(
     if memory is None:
         return Decision(False, "nothing to follow up (no working memory in use)")
     return Decision(True, "reaching out", memory.summary)
+
+
+def newest_thread(summary: str) -> str:
+    """The summary's last line, where summaries put the newest thing, without an extractive
+    summary's bullet and speaker ("- Ana said: ")."""
+    lines = [line.strip() for line in summary.splitlines() if line.strip()]
+    last = lines[-1] if lines else ""
+    return re.sub(r"^(?:[-*•]\s*)?(?:[^:]{1,60} said:\s*)?", "", last)
 
 
 def heartbeat(
@@ -93,7 +103,7 @@ def heartbeat(
     )
     route = RouteResult(
         intent="general_conversation",
-        operation_data={"action": "heartbeat", "follow_up": decision.follow_up.split("\n")[0]},
+        operation_data={"action": "heartbeat", "follow_up": newest_thread(decision.follow_up)},
     )
     history = tuple(
         HistoryTurn(

@@ -158,7 +158,7 @@ def compose_reply(route: RouteResult) -> str:
             return "No problem — I won't remember that."
         if data.get("action") == "heartbeat":
             follow = str(data.get("follow_up") or "").rstrip(".")
-            return f"Just checking in — last time: {follow}. How is it going?"
+            return f"Just checking in — last time you said: {follow}. How is it going?"
         if data.get("action") == "kept_in_project":
             return (
                 "Okay — I'll keep that to this project only, as note "

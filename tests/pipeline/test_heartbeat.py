@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from evals.cli import app
 from pipeline.domain import Engagement, Person, Role
-from pipeline.heartbeat import CHANNEL, heartbeat
+from pipeline.heartbeat import CHANNEL, heartbeat, newest_thread
 from pipeline.memory.session import write_working_memory
 from pipeline.settings import Settings
 from pipeline.store import Store
@@ -55,6 +55,12 @@ def test_reaches_out_with_the_working_memory_and_joins_the_conversation(
     assert "van is at the garage until Friday" in turn.content
     with store.read() as session:
         assert recent_turns(session, ana.id, None, 1)[0].id == turn.id
+
+
+def test_the_newest_thread_is_the_last_line_without_its_speaker() -> None:
+    summary = "- Ana said: My van is at the garage\n- Ana said: Lila's play is on Thursday"
+    assert newest_thread(summary) == "Lila's play is on Thursday"
+    assert newest_thread("Ana is choosing tiles.") == "Ana is choosing tiles."
 
 
 @pytest.mark.parametrize(
