@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pipeline.assemble import AssembledPrompt
+from pipeline.converse import COMPANION_NAME
 from pipeline.domain import HistoryTurn, Person, Role, RouteResult, Turn
 from pipeline.errors import ProviderError
 from pipeline.memory.working import readable
@@ -97,7 +98,7 @@ def heartbeat(
     library = library or default_library()
     rendered = library.render(
         "heartbeat",
-        companion_name="Sage",
+        companion_name=COMPANION_NAME,
         operator_name=person.name,
         working_memory=decision.follow_up,
     )

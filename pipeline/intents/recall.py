@@ -62,8 +62,11 @@ def _candidates(
     text contains one of those strings (the database narrows, keyword_score decides)."""
     found: list[tuple[Assertion, str]] = []
     for engagement_id, forces, where in _shelves(ctx):
-        rows = repo.list_assertions(
-            ctx.session, engagement_id, forces, limit - len(found), containing=containing
+        left = limit - len(found)
+        rows = (
+            repo.newest_containing(ctx.session, engagement_id, forces, left, containing)
+            if containing
+            else repo.list_assertions(ctx.session, engagement_id, forces, left)
         )
         found.extend((a, where) for a in rows)
     return found

@@ -301,14 +301,9 @@ def list_assertions(
     limit: int | None = None,
     offset: int = 0,
     include_deleted: bool = False,
-    containing: Collection[str] = (),
 ) -> list[Assertion]:
     """Assertions of an engagement, newest first, optionally only some forces; soft-deleted
-    ones only when asked. With `containing` (lowercase ASCII), only those among the newest
-    `limit` whose text contains one of those strings, case ignored: the database scans those
-    rows alone, through the engagement's index, instead of every fact."""
-    if containing and forces is not None and not include_deleted and not offset:
-        return _newest_containing(session, engagement_id, forces, limit or 500, containing)
+    ones only when asked."""
     query = select(*_COLUMNS).where(AssertionRow.engagement_id == engagement_id)
     if not include_deleted:
         query = query.where(VISIBLE)
@@ -317,20 +312,20 @@ def list_assertions(
     query = query.order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc()).offset(offset)
     if limit is not None:
         query = query.limit(limit)
-    if containing:
-        lowered = func.lower(AssertionRow.content)
-        query = query.where(or_(*(lowered.contains(c, autoescape=True) for c in containing)))
     return [_listed(r) for r in session.execute(query)]
 
 
-def _newest_containing(
+def newest_containing(
     session: Session | Connection,
     engagement_id: int,
     forces: Sequence[NormativeForce],
     limit: int,
     containing: Collection[str],
 ) -> list[Assertion]:
-    """Recall's hot path: a statement built once per number of strings (like the pages below)."""
+    """Among the engagement's newest `limit` visible assertions of these forces, those whose
+    text contains one of `containing` (lowercase ASCII), newest first: the database scans
+    those rows alone, through the engagement's index. Recall's hot path, so the statement is
+    built once per number of strings."""
     patterns = {
         f"p{i}": "%" + c.replace("/", "//").replace("%", "/%").replace("_", "/_") + "%"
         for i, c in enumerate(containing)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -162,9 +162,8 @@ def _forget_summaries(session: Session, engagement_ids: set[int], moment: dateti
         return
     session.execute(delete(CompactionRow).where(CompactionRow.person_id.in_(people)))
     session.execute(delete(WorkingMemoryRow).where(WorkingMemoryRow.person_id.in_(people)))
-    session.execute(
+    session.execute(  # every snapshot blanked; an open session ends here
         update(SessionRow)
-        .where(SessionRow.person_id.in_(people), SessionRow.reset_at.is_(None))
-        .values(context="{}", reset_at=moment)
+        .where(SessionRow.person_id.in_(people))
+        .values(context="{}", reset_at=func.coalesce(SessionRow.reset_at, moment))
     )
-    session.execute(update(SessionRow).where(SessionRow.person_id.in_(people)).values(context="{}"))
