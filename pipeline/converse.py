@@ -26,7 +26,7 @@ from pipeline.domain import (
     RouteResult,
     Turn,
 )
-from pipeline.errors import AlreadyAnswered, InvalidMessage, ProviderError
+from pipeline.errors import AlreadyAnswered, ConverseError, InvalidMessage, ProviderError
 from pipeline.intents import HandlerContext, route
 from pipeline.links import carried_assertions, stated_before
 from pipeline.memory.block import personal_memory
@@ -316,8 +316,9 @@ def _compacted(
             settings=turn_settings,
             now=now,
         )
-    except ProviderError:
-        # The turn is stored; the history stays whole and the next turn tries again.
+    except ConverseError:
+        # The turn is stored; the history stays whole and the next turn tries again (a
+        # summarizer that failed, or an instructions file gone since the settings were read).
         return None
 
 

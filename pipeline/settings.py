@@ -8,10 +8,9 @@ error naming the variable and the range, never a silent clamp.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field, FilePath, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from pipeline.errors import InvalidMessage
@@ -37,7 +36,8 @@ class Settings(BaseSettings):
     compaction_variant: Literal["generic", "personal_assistant"] = "personal_assistant"
     # Custom instructions for the summary: text, or a user-editable file (COMPACTION.md).
     compaction_instructions: str = Field("", max_length=4_000)
-    compaction_instructions_file: Path | None = None
+    # checked when the settings are read, so a wrong path is refused before a turn is stored
+    compaction_instructions_file: FilePath | None = None
     # Heartbeats (`converse heartbeat run-once`, pipeline/heartbeat.py): when not to reach out.
     heartbeat_quiet_start_hour: int = Field(22, ge=0, le=23)
     heartbeat_quiet_end_hour: int = Field(8, ge=0, le=23)
