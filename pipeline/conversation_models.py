@@ -123,9 +123,11 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-Short = Field(min_length=1, max_length=300)
-Note = Field(max_length=300)
-MAX_ITEMS = 12
+# Tight bounds: they become the grammar a local model is held to, so a small model cannot
+# ramble its way to the token limit.
+Short = Field(min_length=1, max_length=160)
+Note = Field(max_length=160)
+MAX_ITEMS = 8
 
 
 class PersonMention(Strict):
@@ -278,7 +280,7 @@ def sentence_count(text: str) -> int:
 class NarrativeAnswer(Strict):
     """The narrative stage's answer: 2–4 sentences on what the conversation meant."""
 
-    narrative: str = Field(min_length=1, max_length=1200)
+    narrative: str = Field(min_length=1, max_length=700)
 
     @field_validator("narrative")
     @classmethod

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pipeline.conversation_models import (
     YOUR_STORY,
@@ -26,10 +27,10 @@ from pipeline.conversations.stages import FALLBACK, Stage, ask
 from pipeline.prompting import PromptLibrary, fence
 from pipeline.providers.structured import StructuredGenerator
 
-ENTITIES = Stage("entities", "conversation_entities", Entities, 900)
-NARRATIVE = Stage("narrative", "conversation_narrative", NarrativeAnswer, 300)
-DELTAS = Stage("deltas", "conversation_deltas", DeltasAnswer, 400)
-ROUTING = Stage("routing", "conversation_routing", RoutingAnswer, 200)
+ENTITIES = Stage("entities", "conversation_entities", Entities, 500)
+NARRATIVE = Stage("narrative", "conversation_narrative", NarrativeAnswer, 200)
+DELTAS = Stage("deltas", "conversation_deltas", DeltasAnswer, 250)
+ROUTING = Stage("routing", "conversation_routing", RoutingAnswer, 150)
 STAGES = (ENTITIES, NARRATIVE, DELTAS, ROUTING)
 
 # The newest part of a long transcript: what fits a small model's context beside the prompt.
@@ -151,6 +152,7 @@ def _deltas(
                 f"What this conversation held:\n{found}\n\nAnswer with the resolved object."
             ),
             check=known_ids,
+            schema=_only_ids(sorted(ids)),
         )
         records.append(record)
         if answer is not None:
@@ -197,6 +199,7 @@ def _routing(
                 "Answer with the routing object."
             ),
             check=listed,
+            schema=_only_destinations(data.destinations),
         )
         records.append(record)
         if answer is not None:
@@ -206,3 +209,18 @@ def _routing(
     else:
         records.append(StageRecord(stage=ROUTING.name, method=FALLBACK))
     return fallback.routing(data.destinations, by_project, narrative)
+
+
+def _only_ids(ids: list[int]) -> dict[str, Any]:
+    """The deltas schema whose entity ids are the open items' (a grammar-held model cannot
+    name another)."""
+    schema = DeltasAnswer.model_json_schema()
+    schema["$defs"]["Resolution"]["properties"]["entity_id"]["enum"] = ids
+    return schema
+
+
+def _only_destinations(names: Sequence[str]) -> dict[str, Any]:
+    """The routing schema whose destination is one of the listed names."""
+    schema = RoutingAnswer.model_json_schema()
+    schema["properties"]["destination"] = {"type": "string", "enum": list(names)}
+    return schema

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -49,15 +49,17 @@ def ask(
     operator_name: str,
     user: str,
     check: Callable[[M], None] | None = None,
+    schema: dict[str, Any] | None = None,
 ) -> tuple[M | None, StageRecord]:
     """The stage's validated answer and what happened; (None, record with the error) when
-    both attempts were unusable or the call failed."""
+    both attempts were unusable or the call failed. `schema` narrows the answer's schema for
+    this request (the ids or names it may use); `check` enforces the same on the answer."""
     rendered = library.render(stage.family, operator_name=operator_name)
     request = StructuredRequest(
         system=rendered.text,
         user=user,
         schema_name=stage.family,
-        schema=stage.answer.model_json_schema(),
+        schema=schema or stage.answer.model_json_schema(),
         max_tokens=stage.max_tokens,
         prompt_refs=(rendered.ref,),
     )
