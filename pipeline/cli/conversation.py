@@ -23,13 +23,12 @@ from pipeline.cli.common import (
     shown,
     store_for,
 )
+from pipeline.cli.conversation_prompts import embedder_for, interactive_review
 from pipeline.cli.conversation_view import show_preview, status_line
 from pipeline.errors import ConverseError, NotFound
 
 if TYPE_CHECKING:
-    from pipeline.conversation_models import Preview
     from pipeline.conversations import SplitPart
-    from pipeline.memory.embeddings import Embedder
     from pipeline.store import Store
 
 conversation_app = typer.Typer(
@@ -236,7 +235,7 @@ def conversation_review(
     if resume and (edit or redirect or split or confirm):
         raise fail("--resume cancels the review; give it alone")
     if interactive or (interactive is None and not acted and not as_json and is_interactive()):
-        _interactive(store, person_id, target, no_embed)
+        interactive_review(store, person_id, target, no_embed)
         return
     if resume:
         resume_conversation(store, person_id, target)
@@ -251,7 +250,7 @@ def conversation_review(
             store, person_id, _draft_id(store, person_id, target, memory_id), _parts(split)
         )
     if confirm:
-        confirm_conversation(store, person_id, target, embedder=_embedder(no_embed))
+        confirm_conversation(store, person_id, target, embedder=embedder_for(no_embed))
     preview = get_memory_preview(store, person_id, target)
     if as_json:
         print(preview.model_dump_json())
@@ -303,98 +302,62 @@ def _parts(specs: list[str]) -> list[SplitPart]:
     return parts
 
 
-def _embedder(no_embed: bool) -> Embedder | None:
-    if no_embed:
-        return None
-    from pipeline.providers.local import MiniLMEmbedder  # loads the model: only to confirm
+@conversation_app.command("greeting")
+@handles_errors
+def conversation_greeting(
+    person: str = PersonOption, as_json: bool = JsonOption, db_url: str | None = DbOption
+) -> None:
+    """What to open with: the open conversation, or open questions, waiting-ons, the last
+    week's decisions and stale tasks."""
+    from pipeline.clock import utcnow
+    from pipeline.conversations import startup_greeting
 
-    return MiniLMEmbedder()
-
-
-def _interactive(store: Store, person_id: int, conversation_id: int, no_embed: bool) -> None:
-    from rich.prompt import Prompt
-
-    from pipeline.conversations import (
-        confirm_conversation,
-        edit_memory,
-        get_memory_preview,
-        redirect_memory,
-        resume_conversation,
-        split_memory,
+    store, person_id = _person_id(db_url, person)
+    greeting = startup_greeting(store, person_id, utcnow())
+    if as_json:
+        print(greeting.model_dump_json())
+        return
+    if greeting.open_conversation is not None:
+        console.print(
+            "Open conversation: " + status_line(greeting.open_conversation), highlight=False
+        )
+    sections = (
+        ("Open questions", greeting.open_questions),
+        ("Waiting on", greeting.waiting_on),
+        ("Decided in the last 7 days", greeting.recent_decisions),
+        ("Stale tasks", greeting.stale_tasks),
     )
-
-    while True:
-        preview = get_memory_preview(store, person_id, conversation_id)
-        show_preview(console, preview)
-        choice = Prompt.ask(
-            "[c]onfirm, [e]dit, [r]edirect, [s]plit, res[u]me, [q]uit (decide later)",
-            choices=["c", "e", "r", "s", "u", "q"],
-            console=console,
-        )
-        try:
-            if choice == "q":
-                console.print("Left for later: the conversation waits for review.")
-                return
-            if choice == "u":
-                resume_conversation(store, person_id, conversation_id)
-                console.print("Active again; the draft memory was dropped.")
-                return
-            if choice == "c":
-                confirm_conversation(
-                    store, person_id, conversation_id, embedder=_embedder(no_embed)
-                )
-                console.print(f"Kept; conversation {conversation_id} is archived.")
-                return
-            memory_id = _pick(preview)
-            if choice == "e":
-                text = Prompt.ask("The narrative to keep", console=console)
-                edit_memory(store, person_id, memory_id, text)
-            elif choice == "r":
-                where = Prompt.ask(
-                    "Destination", choices=list(preview.destinations), console=console
-                )
-                redirect_memory(store, person_id, memory_id, where)
-            else:
-                split_memory(store, person_id, memory_id, _ask_parts(preview))
-        except ConverseError as exc:
-            console.print(f"[bold red]error:[/] {shown(exc.one_line())}", highlight=False)
+    for title, items in sections:
+        console.print(f"{title}:" + ("" if items else " none"), highlight=False)
+        for item in items:
+            console.print(f"  • {shown(item.text)} ({item.created_at:%Y-%m-%d})", highlight=False)
 
 
-def _pick(preview: Preview) -> int:
-    from rich.prompt import IntPrompt
+@conversation_app.command("export")
+@handles_errors
+def conversation_export(
+    person: str = PersonOption,
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write to this file (atomically) instead of stdout."
+    ),
+    db_url: str | None = DbOption,
+) -> None:
+    """The person's kept memories as Markdown."""
+    import sys
 
-    drafts = [m.id for m in preview.memories if m.status.value == "draft"]
-    if len(drafts) == 1:
-        return drafts[0]
-    return IntPrompt.ask("Which memory", choices=[str(d) for d in drafts], console=console)
+    from pipeline.conversations import memories_markdown
+    from pipeline.memory.export import write_atomically
 
-
-def _ask_parts(preview: Preview) -> list[SplitPart]:
-    from rich.prompt import Prompt
-
-    from pipeline.conversations import SplitPart
-
-    parts: list[SplitPart] = []
-    while True:
-        number = len(parts) + 1
-        where = Prompt.ask(
-            f"Destination of memory {number} (empty: done)",
-            default="",
-            show_default=False,
-            console=console,
-        )
-        if not where:
-            return parts
-        narrative = Prompt.ask(f"What memory {number} says", console=console)
-        ids = Prompt.ask(
-            f"Entity ids that go with memory {number} (comma-separated, empty: none)",
-            default="",
-            show_default=False,
-            console=console,
-        )
-        try:
-            entity_ids = tuple(int(i) for i in ids.split(",") if i.strip())
-        except ValueError:
-            console.print("[bold red]error:[/] entity ids are numbers; this part was skipped")
-            continue
-        parts.append(SplitPart(destination=where, narrative=narrative, entity_ids=entity_ids))
+    if output is not None and (output.is_dir() or not output.parent.is_dir()):
+        raise fail(f"cannot write {str(output)!r} — name a file in an existing folder")
+    store, person_id = _person_id(db_url, person)
+    text = memories_markdown(store, person_id)
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        write_atomically(output, text)
+    except OSError as exc:
+        raise fail(f"cannot write {str(output)!r}: {exc.strerror} — name a writable file") from None
+    console.print(f"Exported to {shown(output)}.", highlight=False)

@@ -3,6 +3,8 @@ memories the person reviews (docs/conversations.md)."""
 
 from __future__ import annotations
 
+from pipeline.conversations.export import memories_markdown
+from pipeline.conversations.greeting import Greeting, startup_greeting
 from pipeline.conversations.lifecycle import (
     IDLE_INVITATION,
     attach_turns,
@@ -28,6 +30,7 @@ from pipeline.conversations.review import (
 
 __all__ = [
     "IDLE_INVITATION",
+    "Greeting",
     "SplitPart",
     "attach_turns",
     "close_conversation",
@@ -39,10 +42,12 @@ __all__ = [
     "get_memory_preview",
     "idle_observation",
     "list_conversations",
+    "memories_markdown",
     "open_conversation",
     "redirect_memory",
     "resume_conversation",
     "set_paused",
     "split_memory",
     "start_conversation",
+    "startup_greeting",
 ]
