@@ -383,3 +383,51 @@ def embedding_of(session: Session, memory_id: int) -> MemoryEmbeddingRow | None:
         .scalars()
         .first()
     )
+
+
+def erase_from_memories(session: Session, turn_ids: Iterable[int], marker: str) -> int:
+    """Blank what was extracted from conversations holding these (erased) turns: the
+    memories' narratives (extracted and edited), their entities and vectors, and the routing
+    reasoning kept with the conversation. A narrative paraphrases, so which sentence restates
+    the erased text cannot be told: the whole memory is blanked. Returns how many."""
+    from pipeline.store.conversation_rows import ConversationMessageRow, ConversationRow
+
+    ids = list(turn_ids)
+    if not ids:
+        return 0
+    conversations = sorted(
+        set(
+            session.execute(
+                select(ConversationMessageRow.conversation_id).where(
+                    ConversationMessageRow.turn_id.in_(ids)
+                )
+            ).scalars()
+        )
+    )
+    if not conversations:
+        return 0
+    memory_ids = list(
+        session.execute(
+            select(MemoryRow.id).where(MemoryRow.conversation_id.in_(conversations))
+        ).scalars()
+    )
+    for row in session.execute(
+        select(ConversationRow).where(ConversationRow.id.in_(conversations))
+    ).scalars():
+        record = dict(row.compression or {})
+        if "routing" in record:
+            record["routing"] = {**record["routing"], "reasoning": marker}
+            row.compression = record
+    if memory_ids:
+        session.execute(delete(StateDeltaRow).where(StateDeltaRow.memory_id.in_(memory_ids)))
+        session.execute(delete(MemoryEntityRow).where(MemoryEntityRow.memory_id.in_(memory_ids)))
+        session.execute(
+            delete(MemoryEmbeddingRow).where(MemoryEmbeddingRow.memory_id.in_(memory_ids))
+        )
+        for memory in session.execute(
+            select(MemoryRow).where(MemoryRow.id.in_(memory_ids))
+        ).scalars():
+            memory.narrative = marker
+            memory.original_narrative = marker
+    session.flush()
+    return len(memory_ids)
