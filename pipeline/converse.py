@@ -16,6 +16,7 @@ from pipeline.clock import utcnow
 from pipeline.compaction import Compacted, compact_if_due
 from pipeline.config import HISTORY_CAP, MAX_MESSAGE_CHARS
 from pipeline.context import EngagementContext, load_engagement_context
+from pipeline.conversations.lifecycle import attach_turns
 from pipeline.domain import (
     ClassifiedIntent,
     Engagement,
@@ -260,6 +261,8 @@ def converse(
                     "elapsed_ms": round((time.perf_counter() - started) * 1000, 3),
                 },
             )
+            # Both turns belong to the person's open conversation (docs/conversations.md).
+            attach_turns(session, person_id, [operator_turn.id, companion_turn.id], moment)
             carried = carried_assertions(
                 session, stored, loaded.person.personal_engagement_id, engagement_id
             )

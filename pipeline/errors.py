@@ -42,3 +42,15 @@ class ProviderError(ConverseError):
 
 class AlreadyAnswered(ConverseError):
     """A turn's inbox messages were answered by another worker meanwhile; nothing was stored."""
+
+
+class IllegalTransition(ConverseError):
+    """A conversation was asked to move to a state it cannot reach from where it is."""
+
+
+class ConversationConflict(ConverseError):
+    """A conversation was started while another one of the same person is still open."""
+
+
+class PermanentDestination(ConverseError):
+    """Your Story, the permanent destination of memories, cannot be deleted or archived."""

@@ -35,6 +35,10 @@ COMMANDS: dict[str, LazyCommand] = {
     "session": LazyCommand(
         "pipeline.cli.session:session_app", "Show or reset a person's session and working memory."
     ),
+    "conversation": LazyCommand(
+        "pipeline.cli.conversation:conversation_app",
+        "List, close, review and resume a person's conversations.",
+    ),
     "heartbeat": LazyCommand(
         "pipeline.cli.heartbeat:heartbeat_app", "Let the companion reach out, within its rules."
     ),

@@ -19,6 +19,7 @@ from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, REQUIRED_PARAMS
 if TYPE_CHECKING:
     from pipeline.memory.embeddings import Embedder
     from pipeline.prompting import PromptLibrary
+    from pipeline.providers.structured import StructuredGenerator
     from pipeline.providers.summarize import Summarizer
 
 
@@ -154,6 +155,8 @@ class Providers:
     (files whose content the answers depend on). `warm_up` loads a model ahead of the first
     message, when there is one to load. `summarizer` writes compaction summaries with the
     provider's model (pipeline/compaction.py); None: the extractive one, no model.
+    `structured` answers the conversation lifecycle's compression stages with the provider's
+    model (pipeline/conversations/); None: their deterministic fallbacks, no model.
     """
 
     classifier: Classifier
@@ -165,6 +168,7 @@ class Providers:
     data_files: tuple[Path, ...] = ()
     warm_up: Callable[[], None] | None = None
     summarizer: Summarizer | None = None
+    structured: StructuredGenerator | None = None
 
     def __post_init__(self) -> None:
         if not self.fingerprint:

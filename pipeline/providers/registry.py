@@ -36,6 +36,11 @@ TEMPLATE_FAMILIES = (
     "personal_memory",
     "cross_promotion",
     "instructions",
+    # The conversation lifecycle's compression stages (pipeline/conversations/).
+    "conversation_entities",
+    "conversation_narrative",
+    "conversation_deltas",
+    "conversation_routing",
 )
 
 

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from pipeline.clock import utcnow
 from pipeline.domain import HistoryActor, HistoryOp
 from pipeline.store.history import blank_text, record
+from pipeline.store.memories import erase_from_memories
 from pipeline.store.tables import (
     AssertionEmbeddingRow,
     AssertionRow,
@@ -139,6 +140,8 @@ def erase_assertions(
                 meta={**_scrub_meta(meta or {}), "erased_at": erased_at},
             )
         )
+    # Memories extracted from conversations holding those turns (docs/conversations.md).
+    erase_from_memories(session, turn_ids, ERASED_MARKER)
     session.execute(delete(TurnAssertionRow).where(TurnAssertionRow.assertion_id.in_(ids)))
     session.execute(
         delete(AssertionEmbeddingRow).where(AssertionEmbeddingRow.assertion_id.in_(ids))

@@ -18,6 +18,7 @@ from pipeline.providers.claude.classifier import ClaudeClassifier
 from pipeline.providers.claude.responder import ClaudeResponder
 from pipeline.providers.claude.retries import CallRetries, RateLimit, Sleep, shared_rate_limit
 from pipeline.providers.claude.settings import ClaudeSettings
+from pipeline.providers.claude.structured import ClaudeStructured
 from pipeline.providers.claude.summarizer import ClaudeSummarizer
 
 
@@ -79,6 +80,7 @@ def claude_providers(
         classifier=ClaudeClassifier(client, settings, library),
         responder=ClaudeResponder(client, settings),
         summarizer=ClaudeSummarizer(client, settings),
+        structured=ClaudeStructured(client, settings),
         model=settings.classifier_model,
         # The classification answer's schema is shared with other providers, outside the package.
         data_files=(Path(intent_schema.__file__),),

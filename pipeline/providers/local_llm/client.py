@@ -15,6 +15,7 @@ from pipeline.providers.local_llm.classifier import LocalLLMClassifier
 from pipeline.providers.local_llm.responder import LocalLLMResponder
 from pipeline.providers.local_llm.runtime import shared_engine
 from pipeline.providers.local_llm.settings import PROVIDER, LocalLLMSettings
+from pipeline.providers.local_llm.structured import LocalLLMStructured
 from pipeline.providers.local_llm.summarizer import LocalLLMSummarizer
 from pipeline.providers.local_llm.weights import choose, default_cache_dir
 
@@ -54,4 +55,5 @@ def local_llm_providers(*, library: PromptLibrary | None = None, **options: Any)
         fingerprint=hashlib.sha256(answers.encode()).hexdigest(),
         warm_up=engine.load,
         summarizer=LocalLLMSummarizer(engine),
+        structured=LocalLLMStructured(engine),
     )

@@ -1,0 +1,84 @@
+"""How `converse conversation` shows a conversation and its review (rich, text escaped)."""
+
+from __future__ import annotations
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.text import Text
+
+from pipeline.cli.common import shown
+from pipeline.conversation_models import Conversation, Memory, Preview
+
+KIND_LABELS = {
+    "people": "Person",
+    "tasks": "Task",
+    "decisions": "Decision",
+    "waiting_on": "Waiting on",
+    "questions_resolved": "Answered",
+    "questions_opened": "Open question",
+    "blockers_cleared": "Unblocked",
+    "insights": "Insight",
+}
+
+
+def status_line(conversation: Conversation) -> str:
+    """One line: id, state, paused, turns, when it started and last heard."""
+    paused = ", paused" if conversation.is_paused else ""
+    last = conversation.last_message_at or conversation.started_at
+    return (
+        f"#{conversation.id}  {conversation.status.value}{paused}  "
+        f"{conversation.message_count} turns  started {conversation.started_at:%Y-%m-%d %H:%M}"
+        f"  last {last:%Y-%m-%d %H:%M}"
+    )
+
+
+def memory_panel(memory: Memory, title: str) -> Panel:
+    """A memory: its narrative, what it holds, where it goes, and the deltas it carries."""
+    lines: list[Text | str] = [Text(memory.narrative)]
+    if memory.edited:
+        lines.append(Text(f"(edited; extracted: {memory.original_narrative})", style="dim"))
+    lines.append("")
+    held = [e for e in memory.entities]
+    if held:
+        lines.append("Extracted:")
+        for entity in held:
+            label = KIND_LABELS.get(entity.kind, entity.kind)
+            lines.append(Text(f"  • [{entity.id}] {label}: {entity.text}"))
+    else:
+        lines.append("Extracted: nothing")
+    resolves = [d for d in memory.deltas if d.kind == "resolve"]
+    for delta in resolves:
+        lines.append(Text(f"  ✓ resolves item {delta.entity_id}: {delta.text}"))
+    lines.append("")
+    lines.append(Text(f"Destination: {memory.destination.name}"))
+    lines.append(Text(f"Made by: {memory.method}", style="dim"))
+    return Panel(Group(*lines), title=shown(title), title_align="left")
+
+
+def show_preview(console: Console, preview: Preview) -> None:
+    """The review screen: each memory, the suggestion, and what every stage did."""
+    console.print(status_line(preview.conversation), highlight=False)
+    if not preview.memories:
+        console.print(
+            "No memory extracted yet: close the conversation to extract one.", highlight=False
+        )
+        return
+    for index, memory in enumerate(preview.memories, start=1):
+        state = memory.status.value
+        title = f"Memory {memory.id} ({state})" + (
+            f" — {index} of {len(preview.memories)}" if len(preview.memories) > 1 else ""
+        )
+        console.print(memory_panel(memory, title))
+    if preview.suggestion is not None:
+        s = preview.suggestion
+        console.print(
+            f"Suggested destination: {shown(s.destination)} ({s.confidence:.0%}) — "
+            f"{shown(s.reasoning)}",
+            highlight=False,
+        )
+    for stage in preview.stages:
+        note = f" — error: {shown(stage.error)}" if stage.error else ""
+        console.print(f"  {stage.stage}: {shown(stage.method)}{note}", highlight=False, style="dim")
+    console.print(
+        "Destinations: " + ", ".join(shown(d) for d in preview.destinations), highlight=False
+    )

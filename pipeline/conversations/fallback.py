@@ -1,0 +1,303 @@
+"""The compression stages without a model: patterns over what the person said, kept
+deliberately conservative. Used by the `local` provider and when a model's answers are
+unusable, and always labelled `deterministic (no model)`; a real baseline, never presented
+as a model's answer."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+
+from pydantic import BaseModel
+
+from pipeline.conversation_models import (
+    ENTITY_KINDS,
+    MAX_ITEMS,
+    MAX_SENTENCES,
+    OPEN_KINDS,
+    YOUR_STORY,
+    BlockerCleared,
+    Decision,
+    Entities,
+    Insight,
+    OpenItem,
+    PersonMention,
+    QuestionOpened,
+    QuestionResolved,
+    Resolution,
+    RoutingAnswer,
+    Task,
+    WaitingOn,
+)
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+_I = r"(?:i|we)"
+_TASKS = (
+    re.compile(rf"\b{_I} (?:need|have|want|plan|ought) to (?P<x>.+)", re.I),
+    re.compile(r"\b(?:remind me to|to-?do:?) (?P<x>.+)", re.I),
+    re.compile(rf"\b{_I}(?:'ll| will| should| must) (?P<x>(?!be\b).+)", re.I),
+)
+_DONE = re.compile(rf"\b{_I} (?:finally )?(?:finished|completed|sent|submitted) (?P<x>.+)", re.I)
+_DECISIONS = (
+    re.compile(rf"\b{_I}(?:'ve| have)? decided (?:to |that |on )?(?P<x>.+)", re.I),
+    re.compile(r"\blet'?s go with (?P<x>.+)", re.I),
+    re.compile(rf"\b{_I}(?:'m| am|'re| are) going with (?P<x>.+)", re.I),
+)
+_WAITING = (
+    re.compile(r"\bwaiting (?:on|for) (?P<who>[A-Z][\w'-]+)(?: to| for| about)? ?(?P<x>.*)"),
+    re.compile(r"\bwaiting to hear (?:back )?from (?P<who>[A-Z][\w'-]+)(?: about| on)? ?(?P<x>.*)"),
+)
+_OPEN_QUESTIONS = (
+    re.compile(
+        r"\b(?:i wonder|i'm not sure|i am not sure|not sure) (?P<x>(?:if|whether|how|what|which"
+        r"|when|where|who) .+)",
+        re.I,
+    ),
+    re.compile(r"\bstill (?:need to figure out|don't know|do not know) (?P<x>.+)", re.I),
+)
+_RESOLVED = re.compile(r"\b(?:figured out|worked out|found out) (?P<x>.+)", re.I)
+_BLOCKERS = (
+    re.compile(r"\b(?:unblocked|finally (?:got|fixed|sorted)) (?P<x>.+)", re.I),
+    re.compile(r"\b(?P<x>.+?) (?:is|was) no longer (?:blocking|a blocker)\b", re.I),
+)
+_INSIGHTS = re.compile(
+    r"\bi (?:realized|realised|noticed|learned|learnt) (?:that )?(?P<x>.+)", re.I
+)
+_RELATIONS = (
+    "wife|husband|partner|son|daughter|mother|mom|mum|father|dad|sister|brother|boss|manager"
+    "|colleague|friend|doctor|neighbour|neighbor|aunt|uncle|grandma|grandpa|coach|teacher"
+)
+_PEOPLE = re.compile(rf"\bmy (?P<rel>{_RELATIONS}),? (?P<name>[A-Z][a-z]+)\b", re.I)
+_BECAUSE = re.compile(r"\s+(?:because|since|as) ", re.I)
+_STOP = set(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "but",
+        "to",
+        "of",
+        "for",
+        "in",
+        "on",
+        "at",
+        "with",
+        "about",
+        "from",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "i",
+        "we",
+        "you",
+        "my",
+        "our",
+        "your",
+        "me",
+        "us",
+        "will",
+        "would",
+        "should",
+        "could",
+        "have",
+        "has",
+        "had",
+        "do",
+        "does",
+        "did",
+        "not",
+        "no",
+        "yes",
+        "just",
+        "still",
+        "need",
+        "want",
+        "get",
+        "got",
+    ]
+)
+MAX_CLAUSE = 140
+
+
+def clause(text: str) -> str:
+    """A captured piece of a sentence as one clean line: no sentence-ending marks inside."""
+    text = re.sub(r"[.!?…]+", ",", text).strip(" ,;:-\"'")
+    return " ".join(text.split())[:MAX_CLAUSE].rstrip(" ,")
+
+
+def sentences(turns: Sequence[tuple[str, str]]) -> list[str]:
+    """What the person said, sentence by sentence, oldest first."""
+    out: list[str] = []
+    for role, content in turns:
+        if role == "operator":
+            out.extend(s.strip() for s in _SENTENCES.split(content) if s.strip())
+    return out
+
+
+def _first(patterns: Sequence[re.Pattern[str]], sentence: str) -> re.Match[str] | None:
+    for pattern in patterns:
+        found = pattern.search(sentence)
+        if found:
+            return found
+    return None
+
+
+def _decision(m: re.Match[str]) -> Decision:
+    parts = _BECAUSE.split(m["x"], maxsplit=1)
+    return Decision(what=clause(parts[0]), why=clause(parts[1]) if len(parts) > 1 else "")
+
+
+# In order: the first kind whose pattern matches a sentence takes it.
+_RULES: tuple[tuple[str, Sequence[re.Pattern[str]], Callable[[re.Match[str]], BaseModel]], ...] = (
+    ("decisions", _DECISIONS, _decision),
+    ("tasks", (_DONE,), lambda m: Task(description=clause(m["x"]), status="done", priority="")),
+    (
+        "waiting_on",
+        _WAITING,
+        lambda m: WaitingOn(who=m["who"], what=clause(m["x"]) or "a reply", since=""),
+    ),
+    ("questions_opened", _OPEN_QUESTIONS, lambda m: QuestionOpened(question=clause(m["x"]))),
+    (
+        "questions_resolved",
+        (_RESOLVED,),
+        lambda m: QuestionResolved(question=clause(m["x"]), answer=""),
+    ),
+    ("blockers_cleared", _BLOCKERS, lambda m: BlockerCleared(what=clause(m["x"]), unblocks="")),
+    ("insights", (_INSIGHTS,), lambda m: Insight(text=clause(m["x"]))),
+    ("tasks", _TASKS, lambda m: Task(description=clause(m["x"]), status="open", priority="")),
+)
+
+
+def entities(turns: Sequence[tuple[str, str]]) -> Entities:
+    """Entities from the person's own sentences, by pattern; one kind per sentence."""
+    found: dict[str, list[BaseModel]] = {kind: [] for kind in ENTITY_KINDS}
+    seen: set[tuple[str, str]] = set()
+
+    def keep(kind: str, item: BaseModel) -> None:
+        key = (kind, json.dumps(item.model_dump()).casefold())
+        if key not in seen and len(found[kind]) < MAX_ITEMS:
+            seen.add(key)
+            found[kind].append(item)
+
+    for sentence in sentences(turns):
+        for mention in _PEOPLE.finditer(sentence):
+            person = PersonMention(
+                name=mention["name"].capitalize(), context="", relation=mention["rel"].lower()
+            )
+            keep("people", person)
+        for kind, patterns, build in _RULES:
+            match = _first(patterns, sentence)
+            if match is None or (not clause(match["x"]) and kind != "waiting_on"):
+                continue
+            item = build(match)
+            keep(kind, item)
+            if isinstance(item, WaitingOn):
+                keep("people", PersonMention(name=item.who, context="", relation=""))
+            break
+    return Entities.model_validate({k: [i.model_dump() for i in v] for k, v in found.items()})
+
+
+def narrative(found: Entities, turns: Sequence[tuple[str, str]], operator_name: str) -> str:
+    """Two to four sentences built from the entities; what the person said when there are
+    too few of them."""
+    name = operator_name.strip() or "The person"
+    said: list[str] = []
+    if found.decisions:
+        whats = " and ".join(d.what for d in found.decisions[:2])
+        said.append(f"{name} decided: {whats}.")
+    done = [t.description for t in found.tasks if t.status == "done"]
+    todo = [t.description for t in found.tasks if t.status != "done"]
+    if done:
+        said.append(f"Done: {'; '.join(done[:2])}.")
+    if todo:
+        said.append(f"Still to do: {'; '.join(todo[:2])}.")
+    if found.waiting_on:
+        w = found.waiting_on[0]
+        said.append(f"{name} is waiting on {w.who} for {w.what}.")
+    if found.questions_opened:
+        said.append(f"Open question: {found.questions_opened[0].question}.")
+    if found.blockers_cleared:
+        said.append(f"No longer blocked: {found.blockers_cleared[0].what}.")
+    if found.insights:
+        said.append(f"{name} realised {found.insights[0].text}.")
+    if len(said) < 2:
+        words = sentences(turns)
+        longest = clause(max(words, key=len)) if words else ""
+        if longest:
+            said.append(f'{name} said: "{longest}".')
+    if len(said) < 2:
+        said.append("Nothing was decided or left open.")
+    return " ".join(said[:MAX_SENTENCES])
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9']+", text.casefold()) if w not in _STOP and len(w) > 2}
+
+
+RESOLVE_OVERLAP = 0.6
+
+
+def resolutions(open_items: Sequence[OpenItem], found: Entities) -> list[Resolution]:
+    """Open items this conversation plainly settled: most of the item's words recur in an
+    answered question, a cleared blocker, a finished task or a decision. Conservative."""
+    settling = [
+        *(f"{q.question} {q.answer}" for q in found.questions_resolved),
+        *(b.what for b in found.blockers_cleared),
+        *(t.description for t in found.tasks if t.status == "done"),
+        *(d.what for d in found.decisions),
+    ]
+    out: list[Resolution] = []
+    for item in open_items:
+        if item.kind not in OPEN_KINDS:
+            continue
+        words = _words(item.text)
+        if len(words) < 2:
+            continue
+        for text in settling:
+            shared = words & _words(text)
+            if len(shared) >= 2 and len(shared) / len(words) >= RESOLVE_OVERLAP:
+                out.append(Resolution(entity_id=item.id, reason=f"settled: {clause(text)}"))
+                break
+    return out
+
+
+def routing(
+    destinations: Sequence[str], turns_by_project: dict[str, int], narrative_text: str
+) -> RoutingAnswer:
+    """The project most of the turns were in; else a project the narrative names; else
+    Your Story."""
+    total = sum(turns_by_project.values())
+    projects = [d for d in destinations if d != YOUR_STORY]
+    if total:
+        name, count = max(turns_by_project.items(), key=lambda kv: kv[1])
+        if name in projects and count >= 2 and count / total >= 0.5:
+            return RoutingAnswer(
+                destination=name,
+                confidence=round(count / total, 2),
+                reasoning=f"{count} of {total} turns were in the project {name}",
+            )
+    text = narrative_text.casefold()
+    named = [p for p in projects if p.casefold() in text]
+    if len(named) == 1:
+        return RoutingAnswer(
+            destination=named[0],
+            confidence=0.5,
+            reasoning=f"the memory names the project {named[0]}",
+        )
+    return RoutingAnswer(
+        destination=YOUR_STORY,
+        confidence=0.6,
+        reasoning="no project dominates the conversation",
+    )

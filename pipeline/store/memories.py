@@ -1,0 +1,433 @@
+"""Memories, their destinations, entities, state deltas and embeddings (migration 0011)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from pipeline.clock import as_utc
+from pipeline.conversation_models import (
+    OPEN_KINDS,
+    YOUR_STORY,
+    Destination,
+    EntityStatus,
+    Memory,
+    MemoryEntity,
+    MemoryStatus,
+    OpenItem,
+    StateDelta,
+)
+from pipeline.errors import ConverseError, NotFound, PermanentDestination
+from pipeline.store.conversation_rows import (
+    DestinationRow,
+    MemoryEmbeddingRow,
+    MemoryEntityRow,
+    MemoryRow,
+    StateDeltaRow,
+)
+from pipeline.store.tables import EngagementRow
+
+# --- destinations ---------------------------------------------------------------------------
+
+
+def your_story(session: Session, person_id: int) -> DestinationRow:
+    """The person's Your Story, made on first use."""
+    row = session.execute(
+        select(DestinationRow).where(
+            DestinationRow.person_id == person_id, DestinationRow.kind == "your_story"
+        )
+    ).scalar_one_or_none()
+    if row is None:
+        row = DestinationRow(person_id=person_id, kind="your_story", engagement_id=None)
+        session.add(row)
+        session.flush()
+    return row
+
+
+def _project(session: Session, person_id: int, name: str) -> EngagementRow | None:
+    return session.execute(
+        select(EngagementRow).where(
+            EngagementRow.owner_person_id == person_id,
+            EngagementRow.visibility == "project",
+            EngagementRow.name == name,
+        )
+    ).scalar_one_or_none()
+
+
+def destination(session: Session, person_id: int, name: str) -> DestinationRow:
+    """The destination called `name`: Your Story, or one of the person's projects."""
+    if name.strip().casefold() == YOUR_STORY.casefold():
+        return your_story(session, person_id)
+    project = _project(session, person_id, name.strip())
+    if project is None:
+        raise NotFound(
+            f"no destination {name!r}: neither {YOUR_STORY} nor one of this person's projects",
+            "list them with `converse project list`",
+        )
+    row = session.execute(
+        select(DestinationRow).where(
+            DestinationRow.person_id == person_id, DestinationRow.engagement_id == project.id
+        )
+    ).scalar_one_or_none()
+    if row is None:
+        row = DestinationRow(person_id=person_id, kind="project", engagement_id=project.id)
+        session.add(row)
+        session.flush()
+    if row.archived_at is not None:
+        raise ConverseError(
+            f"the destination {name!r} is archived", f"choose another, or {YOUR_STORY}"
+        )
+    return row
+
+
+def destination_names(session: Session, person_id: int) -> list[str]:
+    """Your Story, then the person's projects whose destination is not archived."""
+    archived = set(
+        session.execute(
+            select(DestinationRow.engagement_id).where(
+                DestinationRow.person_id == person_id, DestinationRow.archived_at.is_not(None)
+            )
+        ).scalars()
+    )
+    projects = session.execute(
+        select(EngagementRow.id, EngagementRow.name)
+        .where(EngagementRow.owner_person_id == person_id, EngagementRow.visibility == "project")
+        .order_by(EngagementRow.name)
+    ).all()
+    return [YOUR_STORY, *(name for pid, name in projects if pid not in archived)]
+
+
+def archive_destination(session: Session, person_id: int, name: str, now: datetime) -> None:
+    """Stop routing memories to a project (its memories stay); Your Story refuses."""
+    row = destination(session, person_id, name)
+    if row.kind == "your_story":
+        raise PermanentDestination(
+            f"{YOUR_STORY} is permanent and cannot be archived", "archive a project instead"
+        )
+    row.archived_at = now
+
+
+def delete_destination(session: Session, person_id: int, name: str) -> int:
+    """Remove a project destination; its memories move to Your Story (none is lost).
+    Your Story refuses. Returns how many memories moved."""
+    row = destination(session, person_id, name)
+    if row.kind == "your_story":
+        raise PermanentDestination(
+            f"{YOUR_STORY} is permanent and cannot be deleted", "delete a project instead"
+        )
+    story = your_story(session, person_id)
+    moved = list(
+        session.execute(select(MemoryRow).where(MemoryRow.destination_id == row.id)).scalars()
+    )
+    for memory in moved:
+        memory.destination_id = story.id
+    session.flush()
+    session.delete(row)
+    return len(moved)
+
+
+def _destination(session: Session, destination_id: int) -> Destination:
+    row = session.get(DestinationRow, destination_id)
+    assert row is not None
+    if row.kind == "your_story":
+        return Destination(id=row.id, name=YOUR_STORY, kind=row.kind, engagement_id=None)
+    project = session.get(EngagementRow, row.engagement_id)
+    return Destination(
+        id=row.id,
+        name=project.name if project else f"project {row.engagement_id}",
+        kind=row.kind,
+        engagement_id=row.engagement_id,
+        archived=row.archived_at is not None,
+    )
+
+
+# --- memories -------------------------------------------------------------------------------
+
+
+def add_memory(
+    session: Session,
+    *,
+    person_id: int,
+    conversation_id: int,
+    destination_id: int,
+    narrative: str,
+    method: str,
+    now: datetime,
+) -> MemoryRow:
+    """A draft memory."""
+    row = MemoryRow(
+        person_id=person_id,
+        conversation_id=conversation_id,
+        destination_id=destination_id,
+        status=MemoryStatus.DRAFT.value,
+        narrative=narrative,
+        original_narrative=narrative,
+        method=method,
+        created_at=now,
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def add_entity(
+    session: Session,
+    *,
+    memory_id: int,
+    person_id: int,
+    kind: str,
+    text: str,
+    data: dict[str, Any],
+    now: datetime,
+) -> MemoryEntityRow:
+    """An entity of a memory; active until something resolves it."""
+    row = MemoryEntityRow(
+        memory_id=memory_id,
+        person_id=person_id,
+        kind=kind,
+        text=text,
+        data=data,
+        status=EntityStatus.ACTIVE.value,
+        created_at=now,
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def add_delta(
+    session: Session, *, memory_id: int, kind: str, text: str, entity_id: int | None
+) -> StateDeltaRow:
+    """A state delta of a memory, not applied yet."""
+    row = StateDeltaRow(
+        memory_id=memory_id, kind=kind, text=text, entity_id=entity_id, applied=False
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def memory_row(session: Session, person_id: int, memory_id: int) -> MemoryRow:
+    """A memory of this person; NotFound otherwise."""
+    row = session.get(MemoryRow, memory_id)
+    if row is None or row.person_id != person_id:
+        raise NotFound(
+            f"no memory {memory_id} for this person",
+            "see the memories with `converse conversation review` or `show`",
+        )
+    return row
+
+
+def memory(session: Session, row: MemoryRow) -> Memory:
+    """A memory row with its destination, entities and deltas."""
+    entities = session.execute(
+        select(MemoryEntityRow)
+        .where(MemoryEntityRow.memory_id == row.id)
+        .order_by(MemoryEntityRow.id)
+    ).scalars()
+    deltas = session.execute(
+        select(StateDeltaRow).where(StateDeltaRow.memory_id == row.id).order_by(StateDeltaRow.id)
+    ).scalars()
+    return Memory(
+        id=row.id,
+        person_id=row.person_id,
+        conversation_id=row.conversation_id,
+        destination=_destination(session, row.destination_id),
+        status=MemoryStatus(row.status),
+        narrative=row.narrative,
+        original_narrative=row.original_narrative,
+        method=row.method,
+        created_at=as_utc(row.created_at),
+        confirmed_at=as_utc(row.confirmed_at) if row.confirmed_at else None,
+        entities=tuple(_entity(e) for e in entities),
+        deltas=tuple(
+            StateDelta(
+                id=d.id,
+                memory_id=d.memory_id,
+                kind=d.kind,
+                text=d.text,
+                entity_id=d.entity_id,
+                applied=bool(d.applied),
+            )
+            for d in deltas
+        ),
+    )
+
+
+def _entity(row: MemoryEntityRow) -> MemoryEntity:
+    return MemoryEntity(
+        id=row.id,
+        memory_id=row.memory_id,
+        kind=row.kind,
+        text=row.text,
+        data=row.data or {},
+        status=EntityStatus(row.status),
+        resolved_by=row.resolved_by,
+        created_at=as_utc(row.created_at),
+    )
+
+
+def memories_of(
+    session: Session,
+    person_id: int,
+    *,
+    conversation_id: int | None = None,
+    status: MemoryStatus | None = None,
+) -> list[Memory]:
+    """The person's memories (of one conversation, of one status), oldest first."""
+    query = select(MemoryRow).where(MemoryRow.person_id == person_id)
+    if conversation_id is not None:
+        query = query.where(MemoryRow.conversation_id == conversation_id)
+    if status is not None:
+        query = query.where(MemoryRow.status == status.value)
+    return [memory(session, row) for row in session.execute(query.order_by(MemoryRow.id)).scalars()]
+
+
+def drop_drafts(session: Session, person_id: int, conversation_id: int) -> int:
+    """Delete a conversation's draft memories (their entities and deltas go with them)."""
+    ids = list(
+        session.execute(
+            select(MemoryRow.id).where(
+                MemoryRow.person_id == person_id,
+                MemoryRow.conversation_id == conversation_id,
+                MemoryRow.status == MemoryStatus.DRAFT.value,
+            )
+        ).scalars()
+    )
+    if ids:
+        # Explicit child deletes: SQLite's cascade needs foreign keys on, PostgreSQL's is set.
+        session.execute(delete(StateDeltaRow).where(StateDeltaRow.memory_id.in_(ids)))
+        session.execute(delete(MemoryEntityRow).where(MemoryEntityRow.memory_id.in_(ids)))
+        session.execute(delete(MemoryRow).where(MemoryRow.id.in_(ids)))
+    return len(ids)
+
+
+def open_items(session: Session, person_id: int) -> list[OpenItem]:
+    """Active entities of open kinds in the person's confirmed memories: the open state."""
+    rows = session.execute(
+        select(MemoryEntityRow.id, MemoryEntityRow.kind, MemoryEntityRow.text)
+        .join(MemoryRow, MemoryRow.id == MemoryEntityRow.memory_id)
+        .where(
+            MemoryEntityRow.person_id == person_id,
+            MemoryEntityRow.status == EntityStatus.ACTIVE.value,
+            MemoryEntityRow.kind.in_(OPEN_KINDS),
+            MemoryRow.status == MemoryStatus.CONFIRMED.value,
+        )
+        .order_by(MemoryEntityRow.id)
+    ).all()
+    return [OpenItem(id=r.id, kind=r.kind, text=r.text) for r in rows]
+
+
+def confirmed_entities(
+    session: Session, person_id: int, kinds: Iterable[str], since: datetime | None = None
+) -> list[MemoryEntity]:
+    """Entities of the person's confirmed memories of these kinds (created since `since`)."""
+    query = (
+        select(MemoryEntityRow)
+        .join(MemoryRow, MemoryRow.id == MemoryEntityRow.memory_id)
+        .where(
+            MemoryEntityRow.person_id == person_id,
+            MemoryEntityRow.kind.in_(list(kinds)),
+            MemoryRow.status == MemoryStatus.CONFIRMED.value,
+        )
+    )
+    if since is not None:
+        query = query.where(MemoryEntityRow.created_at >= since)
+    return [_entity(r) for r in session.execute(query.order_by(MemoryEntityRow.id)).scalars()]
+
+
+def put_embedding(
+    session: Session,
+    *,
+    memory_id: int,
+    model: str,
+    embedder: str,
+    dim: int,
+    content_sha256: str,
+    vector: bytes,
+    now: datetime,
+) -> None:
+    """Store (or replace) a memory's narrative embedding under one model."""
+    row = session.get(MemoryEmbeddingRow, (memory_id, model))
+    if row is None:
+        session.add(
+            MemoryEmbeddingRow(
+                memory_id=memory_id,
+                model=model,
+                embedder=embedder,
+                dim=dim,
+                content_sha256=content_sha256,
+                vector=vector,
+                created_at=now,
+            )
+        )
+    else:
+        row.embedder, row.dim, row.content_sha256, row.vector = (
+            embedder,
+            dim,
+            content_sha256,
+            vector,
+        )
+        row.created_at = now
+    session.flush()
+
+
+def embedding_of(session: Session, memory_id: int) -> MemoryEmbeddingRow | None:
+    """A memory's stored embedding, if any."""
+    return (
+        session.execute(select(MemoryEmbeddingRow).where(MemoryEmbeddingRow.memory_id == memory_id))
+        .scalars()
+        .first()
+    )
+
+
+def erase_from_memories(session: Session, turn_ids: Iterable[int], marker: str) -> int:
+    """Blank what was extracted from conversations holding these (erased) turns: the
+    memories' narratives (extracted and edited), their entities and vectors, and the routing
+    reasoning kept with the conversation. A narrative paraphrases, so which sentence restates
+    the erased text cannot be told: the whole memory is blanked. Returns how many."""
+    from pipeline.store.conversation_rows import ConversationMessageRow, ConversationRow
+
+    ids = list(turn_ids)
+    if not ids:
+        return 0
+    conversations = sorted(
+        set(
+            session.execute(
+                select(ConversationMessageRow.conversation_id).where(
+                    ConversationMessageRow.turn_id.in_(ids)
+                )
+            ).scalars()
+        )
+    )
+    if not conversations:
+        return 0
+    memory_ids = list(
+        session.execute(
+            select(MemoryRow.id).where(MemoryRow.conversation_id.in_(conversations))
+        ).scalars()
+    )
+    for row in session.execute(
+        select(ConversationRow).where(ConversationRow.id.in_(conversations))
+    ).scalars():
+        record = dict(row.compression or {})
+        if "routing" in record:
+            record["routing"] = {**record["routing"], "reasoning": marker}
+            row.compression = record
+    if memory_ids:
+        session.execute(delete(StateDeltaRow).where(StateDeltaRow.memory_id.in_(memory_ids)))
+        session.execute(delete(MemoryEntityRow).where(MemoryEntityRow.memory_id.in_(memory_ids)))
+        session.execute(
+            delete(MemoryEmbeddingRow).where(MemoryEmbeddingRow.memory_id.in_(memory_ids))
+        )
+        for memory in session.execute(
+            select(MemoryRow).where(MemoryRow.id.in_(memory_ids))
+        ).scalars():
+            memory.narrative = marker
+            memory.original_narrative = marker
+    session.flush()
+    return len(memory_ids)
