@@ -14,6 +14,7 @@ from pydantic import Field
 
 from pipeline.conversation_models import Conversation, Memory, MemoryEntity, Preview
 from pipeline.conversations.memory_search import MemoryHit
+from pipeline.conversations.recall import Explanation
 from pipeline.errors import ConverseError
 from pipeline.mcp import tools
 from pipeline.mcp.tools import MAX_LIMIT, ArchiveTurn, ContextType, Person, ReasoningContext
@@ -141,5 +142,13 @@ def build_server(me: Person, name: str) -> MCPServer:
         """The memories and open threads relevant to a request, and the text a prompt would
         carry for them."""
         return tools.reasoning_context(me, query, context_type, include_active_entities, top_k)
+
+    @server.tool()
+    @_answers
+    def explain_classification(
+        turn_id: Annotated[int, Field(description="The id of one of the person's messages.", ge=1)],
+    ) -> Explanation:
+        """Which memories a message's classification was shown, with scores and reasons."""
+        return tools.explain(me, turn_id)
 
     return server

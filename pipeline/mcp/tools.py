@@ -27,6 +27,7 @@ from pipeline.conversations import (
     resume_conversation,
 )
 from pipeline.conversations.memory_search import MemoryHit, search_memories
+from pipeline.conversations.recall import Explanation, explain_classification
 from pipeline.domain import Frozen
 from pipeline.errors import ConverseError
 from pipeline.memory.embeddings import Embedder
@@ -176,6 +177,11 @@ def archive(me: Person, conversation_id: int) -> list[ArchiveTurn]:
 def edit(me: Person, memory_id: int, narrative: str) -> Memory:
     """Replace a memory's narrative; the extracted one is kept."""
     return edit_memory(me.store, me.person_id, memory_id, narrative)
+
+
+def explain(me: Person, turn_id: int) -> Explanation:
+    """The classification of one of the person's messages and the memories it was shown."""
+    return explain_classification(me.store, me.person_id, turn_id)
 
 
 ContextType = Literal["classification", "decomposition", "verification"]

@@ -10,7 +10,7 @@ from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session
 
 from pipeline.clock import as_utc
-from pipeline.conversation_models import YOUR_STORY, MemoryStatus
+from pipeline.conversation_models import OPEN_KINDS, YOUR_STORY, MemoryStatus
 from pipeline.errors import NotFound
 from pipeline.store.conversation_rows import (
     DestinationRow,
@@ -82,27 +82,62 @@ def _entity_texts(session: Session, person_id: int) -> dict[int, str]:
 
 
 def fingerprint(session: Session, person_id: int, model: str) -> tuple[object, ...]:
-    """Changes whenever a confirmed memory, its narrative, its entities or its vector does."""
-    memories = session.execute(
+    """Changes whenever the searchable memories do: one confirmed (confirmed_at moves; the
+    deltas it applies resolve or open threads with it), or one's vector stored or dropped
+    (an edited narrative drops its vector). One statement, no scan of the narratives."""
+    confirmed = (
         select(
-            func.count(MemoryRow.id),
-            func.max(MemoryRow.id),
-            func.sum(func.length(MemoryRow.narrative)),
-            func.max(MemoryRow.confirmed_at),
-        ).where(MemoryRow.person_id == person_id, MemoryRow.status == MemoryStatus.CONFIRMED.value)
-    ).one()
-    entities = session.execute(
-        select(func.count(MemoryEntityRow.id), func.max(MemoryEntityRow.id)).where(
-            MemoryEntityRow.person_id == person_id
+            func.count(MemoryRow.id).label("n"),
+            func.max(MemoryRow.id).label("top"),
+            func.max(MemoryRow.confirmed_at).label("at"),
         )
-    ).one()
-    vectors = session.execute(
-        select(func.count(), func.max(MemoryEmbeddingRow.created_at))
-        .select_from(MemoryEmbeddingRow)
+        .where(MemoryRow.person_id == person_id, MemoryRow.status == MemoryStatus.CONFIRMED.value)
+        .subquery()
+    )
+    vectors = (
+        select(
+            func.count(MemoryEmbeddingRow.memory_id).label("n"),
+            func.max(MemoryEmbeddingRow.created_at).label("at"),
+        )
         .join(MemoryRow, MemoryRow.id == MemoryEmbeddingRow.memory_id)
         .where(MemoryRow.person_id == person_id, MemoryEmbeddingRow.model == model)
+        .subquery()
+    )
+    row = session.execute(
+        select(confirmed.c.n, confirmed.c.top, confirmed.c.at, vectors.c.n, vectors.c.at)
     ).one()
-    return (*memories, *entities, *vectors)
+    return tuple(row)
+
+
+@dataclass(frozen=True)
+class OpenThread:
+    """An active entity of an open kind in a confirmed memory."""
+
+    entity_id: int
+    memory_id: int
+    kind: str
+    text: str
+
+
+def open_threads(session: Session, person_id: int) -> list[OpenThread]:
+    """The person's open threads with the memory holding each, oldest first."""
+    rows = session.execute(
+        select(
+            MemoryEntityRow.id,
+            MemoryEntityRow.memory_id,
+            MemoryEntityRow.kind,
+            MemoryEntityRow.text,
+        )
+        .join(MemoryRow, MemoryRow.id == MemoryEntityRow.memory_id)
+        .where(
+            MemoryEntityRow.person_id == person_id,
+            MemoryEntityRow.status == "active",
+            MemoryEntityRow.kind.in_(OPEN_KINDS),
+            MemoryRow.status == MemoryStatus.CONFIRMED.value,
+        )
+        .order_by(MemoryEntityRow.id)
+    )
+    return [OpenThread(r.id, r.memory_id, r.kind, r.text) for r in rows]
 
 
 def destination_ids(session: Session, memory_ids: Sequence[int]) -> dict[int, int]:

@@ -40,6 +40,7 @@ TOOLS = {
     "get_conversation_archive",
     "edit_memory",
     "get_reasoning_context",
+    "explain_classification",
 }
 
 
@@ -140,6 +141,13 @@ def test_the_lifecycle_through_mcp_tools(tmp_path: Path, embedder: MiniLMEmbedde
                 )
             )
             assert archive[0]["role"] == "operator" and "oak" in archive[0]["content"]
+
+            first_message = archive[0]["turn_id"]
+            explained = _data(
+                await client.call_tool("explain_classification", {"turn_id": first_message})
+            )
+            assert explained["message"] == archive[0]["content"]
+            assert explained["influences"] == []  # nothing was remembered before it
 
             wrong = await client.call_tool("resume_conversation", {"conversation_id": 999})
             assert "999" in _error(wrong)
