@@ -17,6 +17,7 @@ from pipeline.compaction import Compacted, compact_if_due
 from pipeline.config import HISTORY_CAP, MAX_MESSAGE_CHARS
 from pipeline.context import EngagementContext, load_engagement_context
 from pipeline.conversations.lifecycle import attach_turns
+from pipeline.conversations.recall import classification_notes, record_references
 from pipeline.domain import (
     ClassifiedIntent,
     Engagement,
@@ -166,8 +167,12 @@ def converse(
         moment = now or utcnow()
         loaded = _load(store, found_person, found_project, moment, turn_settings)
         project_name = loaded.project.name if loaded.project else None
+        # What earlier, closed conversations left that bears on this message (spec 003).
+        shown = classification_notes(store, person_id, text, embedder)
         classified = classifier.classify(
-            ClassifyRequest(message=text, history=loaded.history, project_name=project_name)
+            ClassifyRequest(
+                message=text, history=loaded.history, project_name=project_name, memories=shown
+            )
         )
         prior = loaded.history[-1] if loaded.history else None
         prior_companion = prior if prior is not None and prior.role is Role.COMPANION else None
@@ -263,6 +268,7 @@ def converse(
             )
             # Both turns belong to the person's open conversation (docs/conversations.md).
             attach_turns(session, person_id, [operator_turn.id, companion_turn.id], moment)
+            record_references(session, operator_turn.id, shown, moment)
             carried = carried_assertions(
                 session, stored, loaded.person.personal_engagement_id, engagement_id
             )

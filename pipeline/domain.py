@@ -224,6 +224,17 @@ class Reply(Frozen):
     truncated: bool = False
 
 
+class MemoryNote(Frozen):
+    """A conversation memory or open thread put before the classifier, and why it was chosen
+    (kept with the turn, so `converse explain` can show what influenced a classification)."""
+
+    memory_id: int
+    kind: str  # "memory" (a narrative) or an open thread's kind ("tasks", "waiting_on", ...)
+    text: str
+    score: float
+    reason: str
+
+
 class Turn(Frozen):
     """A persisted conversation turn."""
 

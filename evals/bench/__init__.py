@@ -54,6 +54,19 @@ def bench_conversation(
     _report("conversation", conversation.run(turns=turns), as_json, check)
 
 
+@bench_app.command("memory-retrieval")
+def bench_memory_retrieval(
+    as_json: bool = JsonOption,
+    check: bool = CheckOption,
+    n: int = typer.Option(10_000, min=1, help="Confirmed conversation memories of the person."),
+    queries: int = typer.Option(200, min=10, help="Measured messages (after the first)."),
+) -> None:
+    """What memory-aware classification adds to a turn at n conversation memories."""
+    from evals.bench import memory_retrieval
+
+    _report("memory-retrieval", memory_retrieval.run(n=n, queries=queries), as_json, check)
+
+
 @bench_app.command("eval")
 def bench_eval(
     as_json: bool = JsonOption,

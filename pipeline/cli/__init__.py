@@ -42,6 +42,14 @@ COMMANDS: dict[str, LazyCommand] = {
     "heartbeat": LazyCommand(
         "pipeline.cli.heartbeat:heartbeat_app", "Let the companion reach out, within its rules."
     ),
+    "explain": LazyCommand(
+        "pipeline.cli.explain:explain",
+        "Show which memories a message's classification was shown, and why.",
+    ),
+    "mcp": LazyCommand(
+        "pipeline.cli.mcp:mcp",
+        "Serve a person's conversations and memories to an MCP client (stdio or HTTP).",
+    ),
     "db": LazyCommand("pipeline.cli.db:db_app", "Database migrations."),
     "worker": LazyCommand(
         "pipeline.cli.worker:worker_app", "Run background jobs (the memory lifecycle sweep)."

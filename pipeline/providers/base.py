@@ -12,7 +12,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pipeline.assemble import AssembledPrompt
-from pipeline.domain import ClassifiedIntent, HistoryTurn, PromptRef, Reply, RouteResult, Usage
+from pipeline.domain import (
+    ClassifiedIntent,
+    HistoryTurn,
+    MemoryNote,
+    PromptRef,
+    Reply,
+    RouteResult,
+    Usage,
+)
 from pipeline.errors import ConverseError
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, REQUIRED_PARAMS
 
@@ -30,6 +38,8 @@ class ClassifyRequest:
     message: str
     history: tuple[HistoryTurn, ...] = ()
     project_name: str | None = None
+    # Relevant conversation memories and open threads (pipeline/conversations/recall.py).
+    memories: tuple[MemoryNote, ...] = ()
 
     @property
     def prior_companion(self) -> HistoryTurn | None:

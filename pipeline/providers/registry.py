@@ -27,6 +27,7 @@ __all__ = [
 # Every family the assembled system prompt draws on (pipeline/assemble.py), and the classifier's.
 TEMPLATE_FAMILIES = (
     "classifier",
+    "classifier_memory",
     "persona",
     "session_context",
     "conversation_summary",

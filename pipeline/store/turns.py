@@ -196,3 +196,11 @@ def turns_between(
         .order_by(TurnRow.id)
     )
     return [(row.id, Role(row.role), row.content) for row in rows]
+
+
+def get_turn(session: Session | Connection, person_id: int, turn_id: int) -> Turn | None:
+    """The person's turn with this id (None for another person's or a missing one)."""
+    row = session.execute(
+        select(*_COLUMNS).where(TurnRow.id == turn_id, TurnRow.person_id == person_id)
+    ).first()
+    return _turn(row) if row is not None else None

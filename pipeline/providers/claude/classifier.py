@@ -15,10 +15,10 @@ import anthropic
 from anthropic.types import ToolParam
 from pydantic import ValidationError
 
-from pipeline.assemble import classifier_prompt
 from pipeline.domain import ClassifiedIntent
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import ClassifyRequest, degraded, validated
+from pipeline.providers.classifier_system import classifier_system_prompt
 from pipeline.providers.claude.calls import CallFailed, WireMessage, create_message
 from pipeline.providers.claude.models import Shape, classifier_shape, thinking_plan
 from pipeline.providers.claude.settings import ClaudeSettings
@@ -78,8 +78,7 @@ class ClaudeClassifier:
 
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify the request's message; never raises for anything the API or model does."""
-        system = classifier_prompt(self._library, project_name=request.project_name)
-        refs = (system.ref,)
+        system_text, refs = classifier_system_prompt(self._library, request)
         shape = self.shape
         plan = thinking_plan(self.model, self._settings.classifier_max_tokens)
         forced = shape == "forced_tool"
@@ -89,7 +88,7 @@ class ClaudeClassifier:
                 max_retries=self._settings.max_retries,
                 model=self.model,
                 max_tokens=plan.max_tokens,
-                system=classifier_system(system.text),
+                system=classifier_system(system_text),
                 messages=history_messages(request.history, request.message, notes=True),
                 refs=refs,
                 tools=[self._tool] if forced else None,

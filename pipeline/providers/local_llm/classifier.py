@@ -9,11 +9,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from pipeline.assemble import classifier_prompt
 from pipeline.domain import ClassifiedIntent, HistoryTurn
 from pipeline.intents.taxonomy import INTENTS, REQUIRED_PARAMS
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import ClassifyRequest, degraded, validated
+from pipeline.providers.classifier_system import classifier_system_prompt
 from pipeline.providers.claude.wire import history_messages
 from pipeline.providers.intent_schema import (
     SCHEMA_DESCRIPTION,
@@ -71,9 +71,8 @@ class LocalLLMClassifier:
 
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify the request's message; never raises for anything the model does."""
-        system = classifier_prompt(self._library, project_name=request.project_name)
-        refs = (system.ref,)
-        messages = chat_messages(system.text, request.history, request.message, notes=True)
+        system_text, refs = classifier_system_prompt(self._library, request)
+        messages = chat_messages(system_text, request.history, request.message, notes=True)
         try:
             answer = self._engine.chat(
                 messages, max_tokens=self._max_tokens, response_format=self._format

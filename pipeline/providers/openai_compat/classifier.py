@@ -9,10 +9,10 @@ from typing import Any
 import openai
 from pydantic import ValidationError
 
-from pipeline.assemble import classifier_prompt
 from pipeline.domain import ClassifiedIntent
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import ClassifyRequest, degraded, validated
+from pipeline.providers.classifier_system import classifier_system_prompt
 from pipeline.providers.intent_schema import (
     SCHEMA_DESCRIPTION,
     SCHEMA_NAME,
@@ -63,15 +63,14 @@ class OpenAIClassifier:
 
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify the request's message; never raises for anything the server or model does."""
-        system = classifier_prompt(self._library, project_name=request.project_name)
-        refs = (system.ref,)
+        system_text, refs = classifier_system_prompt(self._library, request)
         try:
             response = create_completion(
                 self._client,
                 max_retries=self._settings.max_retries,
                 model=self._settings.model,
                 max_tokens=self._settings.classifier_max_tokens,
-                messages=chat_messages(system.text, request.history, request.message, notes=True),
+                messages=chat_messages(system_text, request.history, request.message, notes=True),
                 refs=refs,
                 response_format=self._format,
             )
