@@ -95,8 +95,8 @@ def compact_if_due(
         return None
     history = [HistoryTurn(role=role, content=text) for _, role, text in turns]
     if sum(len(t.content) for t in history) <= settings.compaction_threshold_tokens / 2:
-        # Under half a character a token: below the threshold by any model's count (a token
-        # rarely covers less than a character), so no count call is spent on most turns.
+        # Fewer characters than half the threshold: below it by any model's count (none spends
+        # two tokens a character on ordinary text), so most turns cost no count call.
         return None
     size, measured_by = measure(history, summarizer)
     if size <= settings.compaction_threshold_tokens:
