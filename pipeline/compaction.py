@@ -10,14 +10,18 @@ a crash during it loses nothing, and the next turn tries again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 
-from pipeline.domain import ActorKind, HistoryTurn, NormativeForce
+from pipeline.domain import ActorKind, HistoryTurn, NormativeForce, PromptRef, Usage
+from pipeline.errors import ProviderError
 from pipeline.memory.session import write_working_memory
 from pipeline.memory.working import CHARS_PER_TOKEN, truncated
 from pipeline.prompting import PromptLibrary
-from pipeline.providers.summarize import Summarizer, SummarizeRequest
+from pipeline.providers.summarize import Summarizer, SummarizeRequest, TokenCounter
 from pipeline.settings import Settings
 from pipeline.store import Store
 from pipeline.store import assertions as repo
@@ -26,6 +30,10 @@ from pipeline.store.people import get_person_by_id
 from pipeline.store.turns import turns_between
 
 MAX_FACTS = 3
+log = logging.getLogger(__name__)
+# A model whose count failed is named once per process, not at every turn.
+_warned: set[str] = set()
+_warned_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -37,6 +45,32 @@ class Compacted:
     summary: str
     held_facts: tuple[str, ...]
     method: str
+    usage: Usage = field(default_factory=Usage)
+    prompt_ref: PromptRef | None = None
+    measured_by: str = "estimate"  # "estimate" (4 characters a token) or "count_tokens"
+
+
+def measure(turns: Sequence[HistoryTurn], summarizer: Summarizer) -> tuple[float, str]:
+    """The turns' size in tokens and how it was had: counted by the summarizer's model when it
+    can count (Claude's count_tokens), else estimated at 4 characters a token. A failed count
+    falls back to the estimate, logged once per summarizer."""
+    estimate = sum(len(t.content) for t in turns) / CHARS_PER_TOKEN
+    if not isinstance(summarizer, TokenCounter):
+        return estimate, "estimate"
+    try:
+        return float(summarizer.count_tokens(turns)), "count_tokens"
+    except ProviderError as exc:
+        with _warned_lock:
+            first = summarizer.name not in _warned
+            _warned.add(summarizer.name)
+        if first:
+            log.warning(
+                "compaction: %s could not count tokens (%s); using the 4-characters-a-token "
+                "estimate",
+                summarizer.name,
+                exc.one_line(),
+            )
+        return estimate, "estimate"
 
 
 def compact_if_due(
@@ -56,9 +90,16 @@ def compact_if_due(
         after = latest.upto_turn_id if latest else 0
         turns = turns_between(session, person_id, engagement_id, after, last_turn_id)
         person = get_person_by_id(session, person_id)
-    size = sum(len(content) for _, _, content in turns) / CHARS_PER_TOKEN
     folded = turns[: -settings.compaction_keep_turns]
-    if size <= settings.compaction_threshold_tokens or not folded:
+    if not folded:
+        return None
+    history = [HistoryTurn(role=role, content=text) for _, role, text in turns]
+    if sum(len(t.content) for t in history) <= settings.compaction_threshold_tokens / 2:
+        # Fewer characters than half the threshold: below it by any model's count (none spends
+        # two tokens a character on ordinary text), so most turns cost no count call.
+        return None
+    size, measured_by = measure(history, summarizer)
+    if size <= settings.compaction_threshold_tokens:
         return None
     template = library.render(
         f"compaction/{settings.compaction_variant}",
@@ -68,7 +109,7 @@ def compact_if_due(
     )
     summary = summarizer.summarize(
         SummarizeRequest(
-            turns=tuple(HistoryTurn(role=role, content=text) for _, role, text in folded),
+            turns=tuple(history[: len(folded)]),
             previous_summary=latest.summary if latest else "",
             instructions=template.text,
             budget_tokens=settings.working_memory_budget_tokens,
@@ -105,4 +146,13 @@ def compact_if_due(
                     created_at=now,
                 )
                 held.append(fact)
-    return Compacted(len(folded), upto, text, tuple(held), summary.method or summarizer.name)
+    return Compacted(
+        len(folded),
+        upto,
+        text,
+        tuple(held),
+        summary.method or summarizer.name,
+        usage=summary.usage,
+        prompt_ref=template.ref,
+        measured_by=measured_by,
+    )

@@ -165,7 +165,7 @@ def _messages(raw: Any) -> list[tuple[str, Any]]:
     if not isinstance(raw, dict):
         return []
     found = [("message", raw.get("message"))]
-    for name, key in (("history", "operator"), ("turns", "message")):
+    for name, key in (("history", "operator"), ("turns", "message"), ("turns", "operator")):
         entries = raw.get(name)
         if isinstance(entries, list):
             found += [

@@ -15,8 +15,14 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pipeline.domain import NormativeForce
 from pipeline.intents.taxonomy import INTENTS
 
-Target = Literal["classify", "memory_block", "forget_match", "conversation"]
-TARGETS: tuple[Target, ...] = ("classify", "memory_block", "forget_match", "conversation")
+Target = Literal["classify", "memory_block", "forget_match", "conversation", "compaction"]
+TARGETS: tuple[Target, ...] = (
+    "classify",
+    "memory_block",
+    "forget_match",
+    "conversation",
+    "compaction",
+)
 ForgetAction = Literal["confirm_retraction", "ambiguous", "no_match"]
 
 _AGE = re.compile(r"^\s*(\d+)\s*(minute|hour|day|week|month|year)s?\s*$")

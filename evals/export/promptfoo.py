@@ -262,6 +262,12 @@ def export_promptfoo(
     The scripted provider's fixture is copied beside them, so the folder runs anywhere;
     `python` pins the interpreter promptfoo starts (default: promptfoo's choice).
     """
+    if suite.target == "compaction":
+        raise ConverseError(
+            f"suite {suite.name} is a compaction suite; promptfoo scores one answer per test, "
+            "not a summary written after a whole conversation is stored",
+            f"run it with `converse eval --suite {suite.path}`",
+        )
     if suite.target == "conversation":
         raise ConverseError(
             f"suite {suite.name} is a conversation suite; promptfoo scores one answer per test, "

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from evals.dataset.cases import Case
+from evals.dataset.compaction import CompactionCase
 from evals.dataset.conversation import ConversationCase
 from evals.dataset.load import Suite
 from evals.runner.cache import ResultCache, cache_key
@@ -29,7 +30,7 @@ from evals.scorers import SCORERS
 from pipeline.errors import ConverseError
 from pipeline.prompting import default_library
 
-MODEL_TARGETS = frozenset({"classify", "conversation"})
+MODEL_TARGETS = frozenset({"classify", "conversation", "compaction"})
 # A conversation's outcome depends on the handlers' code as much as on the prompts and the
 # provider, so it is never served from the cache: every run plays it through again.
 CACHED_TARGETS = frozenset({"classify"})
@@ -146,6 +147,8 @@ def _tokens(outcome: Outcome) -> dict[str, int]:
 def case_input(case: Case) -> dict[str, Any]:
     """What the case gave the target, in brief (for reports; the suite file has it all)."""
     brief: dict[str, Any] = {}
+    if isinstance(case, CompactionCase):
+        brief["turns"] = sum(t.compact is None for t in case.turns)
     if isinstance(case, ConversationCase):
         brief["turns"] = len(case.turns)
         if case.projects:
@@ -170,6 +173,15 @@ def _prompt_label(item: WorkItem, bound: Bound, outcome: Outcome) -> dict[str, s
     `--prompt` override. The row's `prompts` lists exactly the templates used.
     """
     used = {ref.family: ref.version for ref in outcome.prompt_refs}
+    if item.suite.target == "compaction":
+        # cases choose the generic or personal-assistant template, and Claude adds the judge:
+        # one label for the suite, every compaction template's active version
+        try:
+            active = bound.library.active()
+        except ConverseError:
+            active = {}
+        family = {f: v for f, v in active.items() if f.startswith("compaction/")}
+        return family | used | item.variant
     if item.suite.target != "conversation":
         return used | item.variant
     try:

@@ -23,6 +23,7 @@ from pipeline.providers.registry import PROVIDER_NAMES, REGISTRY
 
 if TYPE_CHECKING:
     from pipeline.memory.embeddings import Embedder
+    from pipeline.providers.summarize import Summarizer
 
 # memory_block and forget_match exercise the pipeline's own code, not a model: they run once
 # under this provider name, whatever providers the run was given. forget_match also runs under
@@ -110,6 +111,8 @@ class Bound:
     cassette: str | None = None
     # The embedding model the provider lends the pipeline (forget matching), if any.
     embedder: Embedder | None = None
+    # What writes the provider's compaction summaries; None: the extractive one (no model).
+    summarizer: Summarizer | None = None
 
 
 def _label(name: str, label: str, model: str) -> str:
@@ -194,6 +197,7 @@ class ProviderPool:
             variant=variant,
             cassette=str(cassette) if cassette is not None else None,
             embedder=providers.embedder,
+            summarizer=providers.summarizer,
         )
 
     def _make(

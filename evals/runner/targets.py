@@ -6,8 +6,10 @@ import time
 from typing import Any
 
 from evals.dataset.cases import Case
+from evals.dataset.compaction import CompactionCase
 from evals.dataset.conversation import ConversationCase
 from evals.dataset.models import ClassifyCase, ForgetCase, MemoryBlockCase
+from evals.runner.compaction import run_compaction
 from evals.runner.conversation import run_conversation
 from evals.runner.outcome import NOW, Outcome
 from evals.runner.providers import Bound
@@ -120,4 +122,6 @@ def run_case(target: str, case: Case, bound: Bound, sandbox: Sandbox) -> Outcome
         return run_forget_match(case, bound, sandbox)
     if target == "conversation" and isinstance(case, ConversationCase):
         return run_conversation(case, bound, sandbox)
+    if target == "compaction" and isinstance(case, CompactionCase):
+        return run_compaction(case, bound, sandbox)
     raise TypeError(f"a {type(case).__name__} cannot run on target {target}")

@@ -5,6 +5,7 @@ the extractive summarizer needs no model and keeps what the person said, newest 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -46,6 +47,17 @@ class Summarizer(Protocol):
 
     def summarize(self, request: SummarizeRequest) -> Summary:
         """Summarize; raises ProviderError when no summary can be had."""
+        ...
+
+
+@runtime_checkable
+class TokenCounter(Protocol):
+    """A summarizer whose model can count tokens (Claude's `messages.count_tokens`):
+    compaction then measures its threshold with the model's count, not the estimate."""
+
+    def count_tokens(self, turns: Sequence[HistoryTurn]) -> int:
+        """The tokens the turns take as the model reads them; ProviderError when the count
+        cannot be had (compaction then falls back to the estimate)."""
         ...
 
 
