@@ -36,6 +36,8 @@ TEMPLATE_FAMILIES = (
     "personal_memory",
     "cross_promotion",
     "instructions",
+    "status_notes",
+    "tools",
 )
 
 
