@@ -1,4 +1,4 @@
-"""The pipeline's own commands: chat, memory, notes, person, project, db, worker, demo,
+"""The pipeline's own commands: chat, memory, notes, status, person, project, db, worker, demo,
 prompts."""
 
 from __future__ import annotations
@@ -27,6 +27,10 @@ COMMANDS: dict[str, LazyCommand] = {
     "person": LazyCommand("pipeline.cli.people:person_app", "Create and list people."),
     "project": LazyCommand(
         "pipeline.cli.people:project_app", "Create and list a person's projects."
+    ),
+    "status": LazyCommand(
+        "pipeline.cli.status:status_app",
+        "List or clear a person's status notes (shown to the companion every turn).",
     ),
     "session": LazyCommand(
         "pipeline.cli.session:session_app", "Show or reset a person's session and working memory."
