@@ -103,17 +103,33 @@ class Toolbox:
         query = " ".join(given.query.split())
         if not query:
             return ToolResult("the search query is empty", True)
-        found = self.search(query, given.search_type)
+        found = self._lines(query, given.search_type, include_context=False)
         if not found:
             return ToolResult(f"nothing found for {query!r}")
         return ToolResult("\n".join(found))
 
-    def search(self, query: str, search_type: SearchType = "both") -> list[str]:
-        """Recall lines for a query, within the budget (also for responders with no model)."""
+    def search(self, query: str, *, include_context: bool = False) -> list[str]:
+        """search_memory called directly (a responder with no model, which reads no context:
+        `include_context` keeps the turns in the context among the results)."""
+        if sum(c.name == SEARCH_MEMORY for c in self.calls) >= MAX_SEARCHES_PER_TURN:
+            self.calls.append(ToolCall(SEARCH_MEMORY, False, "too many searches"))
+            return []
+        lines = self._lines(" ".join(query.split()), "both", include_context=include_context)
+        self.calls.append(ToolCall(SEARCH_MEMORY, True))
+        return lines
+
+    def _lines(self, query: str, search_type: SearchType, *, include_context: bool) -> list[str]:
+        """Recall lines for a query, within the budget; the turns in the context left out
+        unless `include_context`."""
         facts = [e for e in (self.person.personal_engagement_id, self.engagement_id) if e]
-        with self.store.read() as session:
-            in_context = last_turn_ids(
-                session, self.person.id, self.engagement_id, self.history_turns
+        # The semantic search stores the vectors it lacks (pipeline/memory/search.py), so with
+        # an embedder it runs in a write transaction, as the recall handler's does.
+        opened = self.store.write() if self.embedder is not None else self.store.read()
+        with opened as session:
+            in_context = (
+                []
+                if include_context
+                else last_turn_ids(session, self.person.id, self.engagement_id, self.history_turns)
             )
             found = recall(
                 session,
@@ -126,7 +142,7 @@ class Toolbox:
                 embedder=self.embedder,
                 search_type=search_type,
                 budget_tokens=self.budget_tokens,
-                before_turn_id=min(in_context) if in_context and self.history_turns else None,
+                before_turn_id=min(in_context) if in_context else None,
             )
         return list(found.lines)
 

@@ -103,10 +103,6 @@ def _people(store: Store, *names: str) -> None:
             create_person(session, name)
 
 
-def _responds(server: CapturingServer) -> list[dict[str, Any]]:
-    return [b for b in server.bodies if b.get("tool_choice", {}).get("type") not in ("tool",)]
-
-
 def test_update_status_reaches_the_next_prompt_and_the_request(
     sqlite_store: Store, providers: Providers, server: CapturingServer
 ) -> None:

@@ -12,7 +12,7 @@ import pytest
 from pipeline.clock import utcnow
 from pipeline.converse import TurnOutcome, converse
 from pipeline.domain import Reply
-from pipeline.errors import InvalidMessage
+from pipeline.errors import AlreadyAnswered, InvalidMessage
 from pipeline.memory.manage import erase_fact
 from pipeline.memory.status import MAX_NOTES, MAX_TEXT_CHARS, checked_note, topic_key, write_note
 from pipeline.providers.base import RespondRequest
@@ -134,13 +134,23 @@ def test_the_notes_part_sits_after_the_summary_and_before_the_instruction(
     assert families.index("status_notes") < families.index("instructions/general_conversation")
 
 
-def test_a_turn_that_fails_to_store_leaves_no_note(sqlite_store: Store) -> None:
+def test_a_turn_that_is_not_stored_leaves_no_note(sqlite_store: Store) -> None:
+    person_id = _person(sqlite_store, "ana")
     responder = Noting({"car news": ("car", "At the shop")})
-    with pytest.raises(Exception, match="ana"):
-        _say(sqlite_store, responder, "car news")  # no such person: nothing is stored
-    _person(sqlite_store, "ana")
+    classifier = script({"message": "car news", "intent": "general_conversation"})
+    # The turn answers an inbox message another process answered first: after the reply (and
+    # its tool call), nothing of the turn is stored.
+    with pytest.raises(AlreadyAnswered):
+        converse(
+            sqlite_store,
+            person="ana",
+            message="car news",
+            classifier=classifier,
+            responder=responder,
+            answers=[987654],
+        )
     with sqlite_store.read() as session:
-        assert note_history(session, 1) == []
+        assert note_history(session, person_id) == []
 
 
 def test_the_toolbox_refuses_bad_input_and_too_many_notes(sqlite_store: Store) -> None:
@@ -225,3 +235,38 @@ def test_erasing_a_fact_erases_a_note_holding_its_words(sqlite_store: Store) -> 
     erase_fact(sqlite_store, "ana", "clinic")
     with sqlite_store.read() as session:
         assert [n.topic for n in note_history(session, person_id)] == ["car"]
+
+
+def test_the_template_responder_notes_a_status_and_searches_when_asked_about_the_past(
+    sqlite_store: Store,
+) -> None:
+    from pipeline.providers.local.responder import LocalResponder
+
+    _person(sqlite_store, "ana")
+    said = "I booked the dentist for the ninth of March"
+    asked = "what did I say about the dentist?"
+    status = "the car is at the shop until Friday"
+    classifier = script(
+        *({"message": m, "intent": "general_conversation"} for m in (said, asked, status))
+    )
+
+    def say(message: str) -> TurnOutcome:
+        return converse(
+            sqlite_store,
+            person="ana",
+            message=message,
+            classifier=classifier,
+            responder=LocalResponder(),
+        )
+
+    assert say(said).status_notes == ()
+    recalled = say(asked)
+    assert "ninth of March" in recalled.reply.text
+    assert recalled.companion_turn.meta["responder"]["tools"] == [
+        {"name": "search_memory", "ok": True}
+    ]
+    noted = say(status)
+    assert "Noted: The car is at the shop until Friday." in noted.reply.text
+    assert [(n.topic, n.text) for n in noted.status_notes] == [
+        ("car", "The car is at the shop until Friday")
+    ]

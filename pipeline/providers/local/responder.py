@@ -32,7 +32,7 @@ _PERSONAL = re.compile(
 _ASKS_PAST = re.compile(
     r"\b(?:did i (?:ever )?(?:tell|mention|say)|what did i (?:say|tell|mention)|do you remember|"
     r"remember (?:when|what|how|where|who|the|my)|last time|i (?:told|mentioned|said) (?:you|that)|"
-    r"what was (?:the|my|that)|remind me)\b",
+    r"what was (?:the|my|that)|remind me (?:what|when|where|who|how|which))\b",
     re.IGNORECASE,
 )
 _CLAUSES = re.compile(r"\s*(?:[,;:—–]|\s-\s|\b(?:since|because|as|so that|so)\b)\s*", re.I)
@@ -93,7 +93,7 @@ def _tool_sentences(request: RespondRequest) -> list[str]:
             said.append(f"Noted: {report.text}.")
     found = request.route.operation_data.get("action") == "found"
     if not found and _ASKS_PAST.search(request.message):
-        lines = tools.search(request.message)
+        lines = tools.search(request.message, include_context=True)
         if lines:
             said.append("From what you've told me before:\n" + "\n".join(lines))
     return said
