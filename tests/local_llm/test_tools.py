@@ -61,7 +61,11 @@ def test_a_grammar_constrained_decision_parses(small: Providers) -> None:
     if answer.finish_reason != "length":
         decided = parse_decision(answer.text)
         assert isinstance(decided, Decision), decided
-        assert set(json.loads(answer.text)) == {"action", "topic", "text", "query"}
+        assert set(json.loads(answer.text)) in (
+            {"action"},
+            {"action", "topic", "text"},
+            {"action", "query"},
+        )
 
 
 @pytest.mark.parametrize(

@@ -36,17 +36,27 @@ class Decision(BaseModel):
 
 
 def decision_format() -> dict[str, Any]:
-    """The response format llama.cpp turns into a grammar."""
+    """The response format llama.cpp turns into a grammar: one branch per action, each with
+    only its own fields, so a small model cannot give a status a query or leave out its topic."""
+
+    def branch(action: str, **fields: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {"action": {"type": "string", "const": action}, **fields},
+            "required": ["action", *fields],
+            "additionalProperties": False,
+        }
+
     schema = {
-        "type": "object",
-        "properties": {
-            "action": {"type": "string", "enum": ["none", UPDATE_STATUS, SEARCH_MEMORY]},
-            "topic": {"type": "string", "maxLength": MAX_TOPIC_CHARS},
-            "text": {"type": "string", "maxLength": MAX_TEXT_CHARS},
-            "query": {"type": "string", "maxLength": 100},
-        },
-        "required": ["action", "topic", "text", "query"],
-        "additionalProperties": False,
+        "anyOf": [
+            branch("none"),
+            branch(
+                UPDATE_STATUS,
+                topic={"type": "string", "minLength": 1, "maxLength": MAX_TOPIC_CHARS},
+                text={"type": "string", "minLength": 1, "maxLength": MAX_TEXT_CHARS},
+            ),
+            branch(SEARCH_MEMORY, query={"type": "string", "minLength": 1, "maxLength": 100}),
+        ]
     }
     return {"type": "json_schema", "json_schema": {"name": "tool_decision", "schema": schema}}
 
