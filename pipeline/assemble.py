@@ -2,12 +2,14 @@
 
 persona -> session context (profile and working memory fixed at the session's start, when
 there is any) -> summary of the conversation's compacted turns (when there is one) ->
-engagement context -> personal memory block -> cross-promotion instruction
+status notes (what the person reported about ongoing things, when there are any) -> engagement
+context -> personal memory block -> cross-promotion instruction
 (only with a project) -> intent instruction with the operation result.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.context import EngagementContext
@@ -68,12 +70,14 @@ def assemble_prompt(
     has_project: bool = False,
     session_context: SessionContext | None = None,
     conversation_summary: str = "",
+    status_notes: Sequence[str] = (),
 ) -> AssembledPrompt:
     """Render each part and join them in the fixed order; empty parts are left out.
 
     The persona is rendered the same for every turn; the session context is a part of its own
     after it, so the base is never rewritten. A project turn already carries the personal
-    memory block, so its session context leaves the profile out.
+    memory block, so its session context leaves the profile out. Status notes are the
+    person's, shown in and out of projects: what was reported is never asked for again.
     """
     rendered: list[Rendered] = [
         library.render("persona", companion_name=companion_name, operator_name=operator_name)
@@ -92,6 +96,10 @@ def assemble_prompt(
             rendered.append(part)
     if conversation_summary.strip():
         rendered.append(library.render("conversation_summary", summary=conversation_summary))
+    if status_notes:
+        rendered.append(
+            library.render("status_notes", notes=list(status_notes), operator_name=operator_name)
+        )
     if engagement_context is not None:
         rendered.append(
             library.render(

@@ -34,6 +34,7 @@ from pipeline.links import carried_assertions, stated_before
 from pipeline.memory.block import personal_memory
 from pipeline.memory.embeddings import Embedder
 from pipeline.memory.session import SessionState, session_state
+from pipeline.memory.status import shown_notes
 from pipeline.memory.working import CHARS_PER_TOKEN
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers.base import Classifier, ClassifyRequest, Responder, RespondRequest
@@ -46,8 +47,10 @@ from pipeline.store.compactions import latest_compaction
 from pipeline.store.erasure import link_turns
 from pipeline.store.lifecycle import ACCESS_RESOLUTION
 from pipeline.store.people import get_person, get_project
+from pipeline.store.status import StatusNote
 from pipeline.store.turns import add_turn, last_turn_ids, recent_history
 from pipeline.text import check_text
+from pipeline.tools import Toolbox
 
 COMPANION_NAME = "Sage"
 
@@ -64,6 +67,7 @@ class TurnOutcome:
     reply: Reply
     personal_memory: str
     compacted: Compacted | None = None
+    status_notes: tuple[StatusNote, ...] = ()  # the notes this turn wrote
 
 
 def check_message(message: str) -> str:
@@ -89,6 +93,7 @@ class _Loaded:
     summary: str  # the newest compaction's summary of the turns before `history`
     # The assertions the block shows: marked used when the turn is stored.
     in_block: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()  # the person's status notes, as the prompt shows them
 
 
 def _resolve(
@@ -119,8 +124,11 @@ def _load(
         after = compaction.upto_turn_id if compaction else 0
         history = recent_history(session, person.id, engagement_id, HISTORY_CAP, after_id=after)
         state = session_state(session, person.id, person.personal_engagement_id, now, settings)
+        notes = shown_notes(session, person.id, now)
     summary = compaction.summary if compaction else ""
-    return _Loaded(person, project, context, memory, tuple(history), state, summary, tuple(shown))
+    return _Loaded(
+        person, project, context, memory, tuple(history), state, summary, tuple(shown), tuple(notes)
+    )
 
 
 def _respond(responder: Responder, request: RespondRequest) -> tuple[Reply, str | None]:
@@ -211,6 +219,15 @@ def converse(
             has_project=loaded.project is not None,
             session_context=loaded.session.context,
             conversation_summary=loaded.summary,
+            status_notes=loaded.notes,
+        )
+        tools = Toolbox(
+            store,
+            loaded.person,
+            engagement_id,
+            moment,
+            history_turns=len(loaded.history),
+            embedder=embedder,
         )
         reply, reply_error = _respond(
             responder,
@@ -220,6 +237,7 @@ def converse(
                 message=text,
                 route=result,
                 project_name=project_name,
+                tools=tools,
             ),
         )
         with store.write() as session:
@@ -242,6 +260,7 @@ def converse(
                 channel=channel,
                 meta=_classifier_meta(classified),
             )
+            written = tools.persist(session, operator_turn.id, reply.provider)
             companion_turn = add_turn(
                 session,
                 person_id=person_id,
@@ -260,6 +279,7 @@ def converse(
                         "usage": reply.usage.model_dump(),
                         "error": reply_error,
                         **({"truncated": True} if reply.truncated else {}),
+                        **({"tools": tools.meta()} if tools.calls else {}),
                     },
                     # Another process changed this person's memory during the model call.
                     **({"rehearsal_differed": True} if stored != result else {}),
@@ -296,6 +316,7 @@ def converse(
         reply=reply,
         personal_memory=loaded.personal_memory,
         compacted=compacted,
+        status_notes=tuple(written),
     )
 
 

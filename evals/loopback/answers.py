@@ -13,6 +13,19 @@
       - kind: classify                   # a 429 once (retry-after 0 seconds), then the next answer
         message: "I'm allergic to shellfish"
         error: {status: 429, type: rate_limit_error, retry_after: 0, times: 1}
+      - kind: respond                    # the responder calls a tool it was offered ...
+        message: "the car is at the shop until Friday"
+        tool_name: update_status
+        tool_input: {topic: car, text: "At the shop until Friday"}
+      - kind: respond                    # ... and answers once the tool's result is back
+        message: "the car is at the shop until Friday"
+        tool_result: "noted"             # text in the request's last tool_result
+        text: "Noted — I hope it's back on the road soon."
+
+`tool_name` names the tool_use block (default: the forced tool, else classify_intent); a
+request whose `tool_choice` is `none` gets no tool_use block, as the API does. In a request that
+ends with tool results, `message` is the person's last message and `after` the last assistant
+text before it; `tool_result` matches text in those results.
 
 An answer is one of: `tool_input` (a tool_use block), `tool_input_raw` (a tool_use block whose
 input is this string, as some compatible servers send it), `text` (a text block), `error` (an
@@ -64,6 +77,8 @@ class Answer(BaseModel):
     message: str | None = None
     after: str | None = None
     system_contains: str | None = None
+    tool_result: str | None = None
+    tool_name: str | None = None
     tool_input: dict[str, Any] | None = None
     tool_input_raw: str | None = None
     text: str | None = None
@@ -86,11 +101,18 @@ class Answer(BaseModel):
 
     def specificity(self) -> int:
         """How many conditions the answer sets; the most specific match wins."""
-        return sum(x is not None for x in (self.message, self.after, self.system_contains))
+        conditions = (self.message, self.after, self.system_contains, self.tool_result)
+        return sum(x is not None for x in conditions)
 
-    def matches(self, kind: str, message: str, previous: str, system: str) -> bool:
+    def matches(
+        self, kind: str, message: str, previous: str, system: str, tool_results: str = ""
+    ) -> bool:
         """Whether this answer serves a request with these parts."""
         if kind != self.kind:
+            return False
+        if self.tool_result is not None and normalise(self.tool_result) not in normalise(
+            tool_results
+        ):
             return False
         if self.message is not None:
             wanted = normalise(self.message)

@@ -130,12 +130,17 @@ class LoopbackServer:
             return _error(400, "invalid_request_error", problem)
         kind = request_kind(body)
         messages = body["messages"]
-        message = _text(messages[-1].get("content"))
+        # In a tool loop the request ends with tool results: the person's message is the last
+        # one with text, and the previous assistant text the last before it.
+        texts = [(m.get("role"), _text(m.get("content"))) for m in messages]
+        said = [i for i, (role, text) in enumerate(texts) if role == "user" and text.strip()]
+        last = said[-1] if said else len(messages) - 1
+        message = texts[last][1]
         previous = next(
-            (_text(m.get("content")) for m in reversed(messages) if m.get("role") == "assistant"),
-            "",
+            (text for role, text in reversed(texts[:last]) if role == "assistant" and text), ""
         )
-        found = self._match(kind, message, previous, _text(body.get("system")))
+        results = _tool_results(messages[-1].get("content"))
+        found = self._match(kind, message, previous, _text(body.get("system")), results)
         with self._lock:
             self.seen.append(Seen(kind, message, found is not None))
         if found is None:
@@ -165,14 +170,16 @@ class LoopbackServer:
         text = tools + _text(body.get("system")) + json.dumps(body["messages"], ensure_ascii=False)
         return 200, json.dumps({"input_tokens": tokens(text)}), {}
 
-    def _match(self, kind: str, message: str, previous: str, system: str) -> Answer | None:
+    def _match(
+        self, kind: str, message: str, previous: str, system: str, tool_results: str = ""
+    ) -> Answer | None:
         best: int | None = None
         with self._lock:
             for index, answer in enumerate(self._answers):
                 times = answer.error.times if answer.error is not None else None
                 if times is not None and self._served.get(index, 0) >= times:
                     continue  # this error has been served as often as scripted
-                if answer.matches(kind, message, previous, system) and (
+                if answer.matches(kind, message, previous, system, tool_results) and (
                     best is None or answer.specificity() > self._answers[best].specificity()
                 ):
                     best = index
@@ -194,8 +201,11 @@ class LoopbackServer:
             )
         if answer.text is not None:
             content.append({"type": "text", "text": answer.text})
-        tool_name = (body.get("tool_choice") or {}).get("name") or "classify_intent"
-        if _output_format(body) is not None and not body.get("tools"):
+        choice = body.get("tool_choice") or {}
+        tool_name = answer.tool_name or choice.get("name") or "classify_intent"
+        if choice.get("type") == "none":
+            pass  # the API never answers a tool_use block when tools are turned off
+        elif _output_format(body) is not None and not body.get("tools"):
             if answer.tool_input is not None:
                 text = json.dumps(answer.tool_input, ensure_ascii=False)
                 content.append({"type": "text", "text": text})
@@ -282,8 +292,23 @@ def _wire_problem(body: Any) -> str:
 
 
 def request_kind(body: dict[str, Any]) -> str:
-    """classify (tools, or a structured-output format) or respond."""
-    return "classify" if body.get("tools") or _output_format(body) is not None else "respond"
+    """classify (a forced tool, or a structured-output format) or respond (the responder, which
+    may be offered tools it chooses to call)."""
+    choice = body.get("tool_choice")
+    forced = isinstance(choice, dict) and choice.get("type") in ("tool", "any")
+    return "classify" if forced or _output_format(body) is not None else "respond"
+
+
+def _tool_results(content: Any) -> str:
+    """The text of the tool_result blocks of a message's content."""
+    if not isinstance(content, list):
+        return ""
+    found = []
+    for block in content:
+        if isinstance(block, dict) and block.get("type") == "tool_result":
+            inner = block.get("content")
+            found.append(inner if isinstance(inner, str) else _text(inner))
+    return "\n\n".join(found)
 
 
 def _output_format(body: dict[str, Any]) -> Any:

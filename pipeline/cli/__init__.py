@@ -1,4 +1,4 @@
-"""The pipeline's own commands: chat, memory, notes, person, project, db, worker, demo,
+"""The pipeline's own commands: chat, memory, notes, status, person, project, db, worker, demo,
 prompts."""
 
 from __future__ import annotations
@@ -31,6 +31,10 @@ COMMANDS: dict[str, LazyCommand] = {
     "consent": LazyCommand(
         "pipeline.cli.consent:consent_app",
         "Sensitive profile changes (name, pronouns, city, language) waiting for consent.",
+    ),
+    "status": LazyCommand(
+        "pipeline.cli.status:status_app",
+        "List or clear a person's status notes (shown to the companion every turn).",
     ),
     "session": LazyCommand(
         "pipeline.cli.session:session_app", "Show or reset a person's session and working memory."

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from pipeline.prompting import PromptLibrary
     from pipeline.providers.structured import StructuredGenerator
     from pipeline.providers.summarize import Summarizer
+    from pipeline.tools import Toolbox
 
 
 @dataclass(frozen=True)
@@ -51,13 +52,17 @@ class ClassifyRequest:
 
 @dataclass(frozen=True)
 class RespondRequest:
-    """What a responder sees: the system prompt, the conversation, and what the handler did."""
+    """What a responder sees: the system prompt, the conversation, and what the handler did.
+
+    `tools` are the turn's tools (status notes, deep recall) when the caller offers them; a
+    responder that can use tools calls them through it (docs/memory.md, "Status notes")."""
 
     system: AssembledPrompt
     history: tuple[HistoryTurn, ...]
     message: str
     route: RouteResult
     project_name: str | None = None
+    tools: Toolbox | None = None
 
 
 @runtime_checkable

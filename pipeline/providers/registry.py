@@ -42,6 +42,8 @@ TEMPLATE_FAMILIES = (
     "conversation_narrative",
     "conversation_deltas",
     "conversation_routing",
+    "status_notes",
+    "tools",
 )
 
 

@@ -21,6 +21,7 @@ from pipeline.clock import utcnow
 from pipeline.domain import HistoryActor, HistoryOp
 from pipeline.store.history import blank_text, record
 from pipeline.store.memories import erase_from_memories
+from pipeline.store.status import erase_carrying
 from pipeline.store.tables import (
     AssertionEmbeddingRow,
     AssertionRow,
@@ -110,6 +111,7 @@ def erase_assertions(
             AssertionRow.force,
         ).where(AssertionRow.id.in_(ids))
     ).all()
+    contents = list(session.scalars(select(AssertionRow.content).where(AssertionRow.id.in_(ids))))
     blank_text(session, ids)
     for aid, engagement_id, number, force in gone:
         record(
@@ -146,21 +148,26 @@ def erase_assertions(
     session.execute(
         delete(AssertionEmbeddingRow).where(AssertionEmbeddingRow.assertion_id.in_(ids))
     )
-    _forget_summaries(session, {engagement_id for _, engagement_id, _, _ in gone}, moment)
+    owners = _owners(session, {engagement_id for _, engagement_id, _, _ in gone})
+    _forget_summaries(session, owners, moment)
+    erase_carrying(session, owners, turn_ids, contents)  # status notes that repeat the text
     result = session.execute(delete(AssertionRow).where(AssertionRow.id.in_(ids)))
     return Erased(int(getattr(result, "rowcount", 0) or 0), len(turn_ids))
 
 
-def _forget_summaries(session: Session, engagement_ids: set[int], moment: datetime) -> None:
+def _owners(session: Session, engagement_ids: set[int]) -> list[int]:
+    owners = session.scalars(
+        select(EngagementRow.owner_person_id).where(EngagementRow.id.in_(engagement_ids))
+    ).all()
+    return sorted({p for p in owners if p is not None})
+
+
+def _forget_summaries(session: Session, people: list[int], moment: datetime) -> None:
     """Drop what a model may have written the erased text into: the owners' compaction
     summaries and working memory, and the working memory their open sessions keep. Which of
     them restate the fact cannot be told (a summary paraphrases), so all of them go; the turns
     they stood for stay, blanked where they carried the fact, and the next compaction starts
     afresh."""
-    owners = session.scalars(
-        select(EngagementRow.owner_person_id).where(EngagementRow.id.in_(engagement_ids))
-    ).all()
-    people = sorted({p for p in owners if p is not None})
     if not people:
         return
     session.execute(delete(CompactionRow).where(CompactionRow.person_id.in_(people)))

@@ -225,3 +225,19 @@ class CompactionRow(Base):
     summary: Mapped[str] = mapped_column(Text)
     method: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class StatusNoteRow(Base):
+    """A status note (migration 0008): current while `replaced_at` is empty."""
+
+    __tablename__ = "status_notes"
+    __table_args__ = (Index("ix_status_notes_person_topic", "person_id", "topic", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"))
+    topic: Mapped[str] = mapped_column(String(100))
+    text: Mapped[str] = mapped_column(Text)
+    source_turn_id: Mapped[int | None] = mapped_column(Integer)
+    written_by: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    replaced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

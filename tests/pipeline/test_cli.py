@@ -227,3 +227,31 @@ def test_an_older_database_names_the_upgrade_command_and_upgrades(env):
     upgraded = runner.invoke(app, ["db", "upgrade"])
     assert upgraded.exit_code == 0 and "Migrated from" in upgraded.output
     assert runner.invoke(app, ["memory", "list", "--person", "Ana"]).exit_code == 0
+
+
+def test_status_list_and_clear(env):
+    from pipeline.clock import utcnow
+    from pipeline.memory.status import checked_note, write_note
+
+    store = open_store(env)
+    with store.write() as session:
+        ana = get_person(session, "Ana")
+        write_note(
+            session,
+            ana.id,
+            checked_note("the car", "At the shop until Friday"),
+            at=utcnow(),
+            written_by="t",
+        )
+    listed = runner.invoke(app, ["status", "list", "--person", "Ana"])
+    assert listed.exit_code == 0 and "At the shop until Friday" in listed.stdout
+    as_json = runner.invoke(app, ["status", "list", "--person", "Ana", "--json"])
+    assert '"topic": "car"' in as_json.stdout
+    cleared = runner.invoke(app, ["status", "clear", "--person", "Ana", "--topic", "The Car"])
+    assert cleared.exit_code == 0 and "Cleared 1 status note(s) on 'car' for Ana." in cleared.stdout
+    assert (
+        "No status notes for Ana."
+        in runner.invoke(app, ["status", "list", "--person", "Ana"]).stdout
+    )
+    missing = runner.invoke(app, ["status", "list", "--person", "Zed"])
+    assert missing.exit_code != 0

@@ -77,11 +77,13 @@ def _after(max_retries: int) -> str:
 
 
 class WireBlock(BaseModel):
-    """A content block of a response; only the fields the providers read."""
+    """A content block of a response: the fields the providers read, and the rest kept, so a
+    tool loop can send the block back as it came (thinking signatures included)."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="allow")
 
     type: str
+    id: str | None = None
     text: str | None = None
     name: str | None = None
     input: Any = None

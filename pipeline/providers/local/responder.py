@@ -7,6 +7,7 @@ import re
 from pipeline.domain import Reply
 from pipeline.providers.base import RespondRequest
 from pipeline.providers.local.extract import to_second_person
+from pipeline.providers.local.status import detect_status
 from pipeline.providers.replies import as_clause, compose_reply
 
 NAME = "local"
@@ -25,6 +26,13 @@ _PERSONAL = re.compile(
     r"night shift|early riser|morning person|"
     r"night owl|work(?:ing)? from home|commute|sober|don't drink|tall|short|steering clear|"
     r"uses? a|coming)\b",
+    re.IGNORECASE,
+)
+# A message that asks about an earlier conversation: the template responder searches itself.
+_ASKS_PAST = re.compile(
+    r"\b(?:did i (?:ever )?(?:tell|mention|say)|what did i (?:say|tell|mention)|do you remember|"
+    r"remember (?:when|what|how|where|who|the|my)|last time|i (?:told|mentioned|said) (?:you|that)|"
+    r"what was (?:the|my|that)|remind me (?:what|when|where|who|how|which))\b",
     re.IGNORECASE,
 )
 _CLAUSES = re.compile(r"\s*(?:[,;:—–]|\s-\s|\b(?:since|because|as|so that|so)\b)\s*", re.I)
@@ -66,8 +74,26 @@ class LocalResponder:
     model = MODEL
 
     def respond(self, request: RespondRequest) -> Reply:
-        """The composed reply; it cannot fail."""
+        """The composed reply; it cannot fail. With tools, a reported status is noted (and
+        said so), and a question about the past that the handler found nothing for is searched."""
         text = compose_reply(request.route)
         if offers_cross_promotion(request):
             text = f"{text} {cross_promotion_offer(personal_clause(request.message))}"
+        if request.tools is not None:
+            text = " ".join([text, *_tool_sentences(request)])
         return Reply(text=text, provider=NAME, model=MODEL)
+
+
+def _tool_sentences(request: RespondRequest) -> list[str]:
+    tools = request.tools
+    assert tools is not None
+    said: list[str] = []
+    for report in detect_status(request.message):
+        if not tools.note(report.topic, report.text).is_error:
+            said.append(f"Noted: {report.text}.")
+    found = request.route.operation_data.get("action") == "found"
+    if not found and _ASKS_PAST.search(request.message):
+        lines = tools.search(request.message, include_context=True)
+        if lines:
+            said.append("From what you've told me before:\n" + "\n".join(lines))
+    return said

@@ -38,7 +38,9 @@ def local_llm_providers(*, library: PromptLibrary | None = None, **options: Any)
     classifier = LocalLLMClassifier(
         engine, library or default_library(), settings.classifier_max_tokens
     )
-    responder = LocalLLMResponder(engine, settings.responder_max_tokens)
+    responder = LocalLLMResponder(
+        engine, settings.responder_max_tokens, library or default_library()
+    )
     data_files = (Path(intent_schema.__file__), Path(wire.__file__))
     code = code_fingerprint(classifier, responder, files=data_files)
     answers = (

@@ -1,0 +1,119 @@
+"""A deterministic status detector for the template responder, which has no model.
+
+It finds sentences that report where an ongoing thing stands, by the shape of the sentence,
+not by a list of cases:
+
+- a thing *is at / in* a place or state, or *is away / off / out* ("the car is at the shop until
+  Friday", "Mum is in hospital", "my laptop is in for repair");
+- a thing *is being* done to ("the roof is being fixed");
+- a thing *is* in a state word that only an ongoing matter has (delayed, pending, booked, on
+  hold, back, fixed, broken, stuck, ...) ("the visa is still pending");
+- a thing *won't / isn't ... until* a time ("the parcel won't arrive until Monday");
+- a thing *arrives / comes back / is due / starts ...* at a time ("the sofa arrives Thursday");
+- the person is *waiting on / for / to hear from* something ("still waiting on the plumber").
+
+The subject must be a named thing ("my car", "the boiler", "Dad's flight") or the person
+("I", "we") with a time ("I'm off work until Monday"). Questions and conditionals ("if the car
+is...") are not reports. docs/memory.md, "Status notes", says what this catches and misses.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pipeline.providers.local.extract import to_second_person
+
+_DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_TIME = (
+    rf"(?:until|till|til|through|by|before|after|since|for|from|next|this|tomorrow|tonight|"
+    rf"today|later|soon|on (?:{_DAYS})|{_DAYS}|the \d+\w*|\d+\w*|end of|mid-?\w+|in (?:a|\d+|"
+    rf"two|three|four|five|six|a few|a couple of) \w+|at least)\b"
+)
+_OWNER = r"(?:my|our|the|his|her|their|[A-Z][a-z]+'s)"
+_NOUN = r"[\w'-]+"
+# "my car", "the new boiler", "Dad's flight", "my sister Ana's visa": up to four words.
+_THING = rf"(?:{_OWNER}\s+(?:{_NOUN}\s+){{0,3}}?{_NOUN}|mum|mom|dad|grandma|grandpa)"
+_SELF = r"(?:i|we)"
+_BE = (
+    r"(?:\s+is|\s+are|'s|'re|\s+was|\s+has been|\s+have been|\s+will be|\s+is still|"
+    r"\s+are still|'s still|'re still|\s+am|'m|'m still|\s+am still|\s+got|\s+has got|"
+    r"\s+just got)"
+)
+_STATE = (
+    r"(?:delayed|pending|booked|scheduled|postponed|rescheduled|cancell?ed|on hold|back|"
+    r"fixed|repaired|finished|done|ready|broken|stuck|closed|sold|approved|rejected|"
+    r"submitted|sent off|on order|out of stock|in progress|under repair|under way|underway|"
+    r"off work|off sick|away|out|in hospital|recovering|grounded|quarantined|booked in|"
+    r"being \w+|due(?: back)?|gone|lost|missing|late|overdue|on the way|in transit|"
+    r"cracked|leaking|flat|sick|ill|unwell|laid off|on leave|on holiday|on vacation)"
+)
+_PLACE = rf"(?:at|in|with|on)\s+(?:{_OWNER}\s+|a\s+|an\s+)?{_NOUN}"
+_ARRIVE = (
+    r"(?:arrives?|comes? back|gets? back|gets? in|gets? delivered|is delivered|ships?|lands?|"
+    r"returns?|starts?|ends?|opens?|reopens?|gets? out|goes? in|finishes?|is due)"
+)
+
+_THING_STATE = re.compile(
+    rf"\b(?P<subject>{_THING}){_BE}\s+(?:now\s+|currently\s+|finally\s+|still\s+)?"
+    rf"(?P<rest>(?:{_STATE}|{_PLACE})\b.*)",
+    re.IGNORECASE,
+)
+_SELF_STATE = re.compile(
+    rf"\b(?P<subject>{_SELF}){_BE}\s+(?:now\s+|currently\s+|still\s+)?"
+    rf"(?P<rest>(?:{_STATE}|{_PLACE}).*?\b{_TIME}.*)",
+    re.IGNORECASE,
+)
+_NOT_UNTIL = re.compile(
+    rf"\b(?P<subject>{_THING})\s+(?:won't|will not|isn't|is not|aren't|are not|can't|cannot)"
+    rf"\s+(?P<rest>.*\b(?:until|till|before)\b.*)",
+    re.IGNORECASE,
+)
+_ARRIVES = re.compile(
+    rf"\b(?P<subject>{_THING})\s+(?:should\s+|finally\s+|only\s+)?(?P<rest>{_ARRIVE}\b.*?\b{_TIME}.*)",
+    re.IGNORECASE,
+)
+_WAITING = re.compile(
+    rf"\b(?:i'm|i am|we're|we are|still|been)\s+(?:still\s+)?waiting\s+"
+    rf"(?:on|for|to hear(?: back)? from)\s+(?P<subject>(?:{_OWNER}\s+|a\s+|an\s+)?"
+    rf"(?:{_NOUN}\s+){{0,3}}?{_NOUN})(?=\s*(?:$|[,.;!]|\s+(?:to|about|until|before|so|and|but)\b))",
+    re.IGNORECASE,
+)
+_CONDITIONAL = re.compile(r"^\s*(?:if|when|whether|unless|in case|what if|imagine)\b", re.I)
+_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s+(?:—|–|-)\s+|\n+")
+
+
+@dataclass(frozen=True)
+class StatusReport:
+    """A status the message reports: the thing (topic) and the sentence, in the second person."""
+
+    topic: str
+    text: str
+
+
+def _topic(subject: str) -> str:
+    words = subject.strip()
+    return "you" if words.casefold() in ("i", "we") else words
+
+
+def detect_status(message: str) -> list[StatusReport]:
+    """Every status the message reports, at most one a topic (the last one wins)."""
+    found: dict[str, StatusReport] = {}
+    for sentence in _SENTENCES.split(message.replace("’", "'")):
+        sentence = sentence.strip().strip(",").strip()
+        if not sentence or sentence.endswith("?") or _CONDITIONAL.match(sentence):
+            continue
+        waiting = _WAITING.search(sentence)
+        report = None
+        if waiting:
+            report = StatusReport(_topic(waiting["subject"]), sentence)
+        else:
+            for rule in (_NOT_UNTIL, _ARRIVES, _THING_STATE, _SELF_STATE):
+                hit = rule.search(sentence)
+                if hit:
+                    report = StatusReport(_topic(hit["subject"]), sentence[hit.start() :])
+                    break
+        if report is not None:
+            text = to_second_person(report.text.rstrip(".!; "))
+            found[report.topic.casefold()] = StatusReport(report.topic, text)
+    return list(found.values())

@@ -1,0 +1,48 @@
+"""The template responder's status detector: general sentence shapes, and what it leaves out."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.memory.status import topic_key
+from pipeline.providers.local.status import detect_status
+
+
+@pytest.mark.parametrize(
+    ("message", "topic"),
+    [
+        ("the van is at the garage until Tuesday", "van"),
+        ("My grandmother is in hospital for a few days", "grandmother"),
+        ("our fence is being rebuilt", "fence"),
+        ("The loan application is still pending", "loan application"),
+        ("the delivery won't come until next week", "delivery"),
+        ("Her train arrives at 9 tomorrow", "train"),
+        ("still waiting on the council about the permit", "council"),
+        ("I'm away until the 3rd", "you"),
+        ("my tooth got cracked, dentist on Monday", "tooth"),
+    ],
+)
+def test_ongoing_states_are_noted_under_their_thing(message: str, topic: str) -> None:
+    (report,) = detect_status(message)
+    assert topic_key(report.topic) == topic
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Is the van at the garage?",
+        "if the van is at the garage I'll walk",
+        "The van is blue",
+        "I love long walks",
+        "My brother is a teacher",
+        "I'm at home",  # the person, with no time: not an ongoing state
+        "No word from the bank yet",  # a known miss: no subject in a known state
+    ],
+)
+def test_questions_conditions_descriptions_and_unknown_shapes_are_not(message: str) -> None:
+    assert detect_status(message) == []
+
+
+def test_the_note_is_in_the_second_person_and_one_a_topic() -> None:
+    reports = detect_status("My car is in the shop. My car is back tomorrow.")
+    assert [(topic_key(r.topic), r.text) for r in reports] == [("car", "Your car is back tomorrow")]
