@@ -48,11 +48,11 @@ COMMANDS: dict[str, LazyCommand] = {
     ),
     "explain": LazyCommand(
         "pipeline.cli.explain:explain",
-        "Show which memories a message's classification was shown, and why.",
+        "Show how a message was classified and which memories the classifier was shown.",
     ),
     "mcp": LazyCommand(
         "pipeline.cli.mcp:mcp",
-        "Serve a person's conversations and memories to an MCP client (stdio or HTTP).",
+        "Serve one person's conversations and memories to an MCP client (stdio or HTTP).",
     ),
     "db": LazyCommand("pipeline.cli.db:db_app", "Database migrations."),
     "worker": LazyCommand(
