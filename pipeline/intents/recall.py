@@ -11,6 +11,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
+from pipeline.categories import ContextMode, load_categories
 from pipeline.domain import Assertion, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.cues import asks_everything
@@ -68,8 +69,14 @@ def _candidates(
             if containing
             else repo.list_assertions(ctx.session, engagement_id, forces, left)
         )
-        found.extend((a, where) for a in rows)
+        found.extend((a, where) for a in rows if _in_conversation(a))
     return found
+
+
+def _in_conversation(a: Assertion) -> bool:
+    """Whether a memory may reach the conversation: categories with context `none`
+    (procedural steps) only memory.query naming them fetches (pipeline/categories.yaml)."""
+    return load_categories().mode(a.category) is not ContextMode.NONE
 
 
 def _narrowing(keys: set[str]) -> tuple[str, ...]:
@@ -116,7 +123,8 @@ def _searched(
                 continue
             fact = repo.get_assertion(ctx.session, hit.assertion_id)
             forces, where = shelves[fact.engagement_id]
-            if fact.force in forces:  # held personal facts are not recalled
+            # held personal facts and procedural steps are not recalled
+            if fact.force in forces and _in_conversation(fact):
                 hits.append((fact, where))
     return hits[:MAX_FOUND]
 

@@ -16,6 +16,7 @@ from sqlalchemy import Row, Select, and_, bindparam, func, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
+from pipeline.categories import ContextMode, load_categories
 from pipeline.clock import as_utc, utcnow
 from pipeline.domain import ActorKind, Assertion, HistoryActor, HistoryOp, NormativeForce
 from pipeline.errors import NotFound
@@ -49,6 +50,7 @@ def _assertion(row: AssertionRow) -> Assertion:
         importance=row.importance,
         pinned=bool(row.pinned),
         deleted_at=as_utc(row.deleted_at) if row.deleted_at is not None else None,
+        category=row.category,
     )
 
 
@@ -87,17 +89,21 @@ def add_assertion(
     *,
     by: HistoryActor | None = None,
     importance: float | None = None,
+    category: str | None = None,
 ) -> Assertion:
     """Add an assertion with the engagement's next display number (never an erased one's).
 
-    `by` is who wrote it for the history (default: the assertion's own actor)."""
+    `by` is who wrote it for the history (default: the assertion's own actor); `category`
+    defaults to the engagement kind's (pipeline/categories.yaml)."""
     # The UPDATE takes the engagement row's lock on PostgreSQL, so concurrent adds queue.
-    number = session.execute(
+    number, visibility = session.execute(
         update(EngagementRow)
         .where(EngagementRow.id == engagement_id)
         .values(last_display_number=EngagementRow.last_display_number + 1)
-        .returning(EngagementRow.last_display_number)
-    ).scalar_one()
+        .returning(EngagementRow.last_display_number, EngagementRow.visibility)
+    ).one()
+    config = load_categories()
+    category = config.checked(category) if category is not None else config.default_for(visibility)
     moment = created_at or utcnow()
     row = AssertionRow(
         engagement_id=engagement_id,
@@ -109,6 +115,7 @@ def add_assertion(
         updated_at=moment,
         last_accessed_at=moment,
         pinned=False,
+        category=category,
         **({"importance": checked_importance(importance)} if importance is not None else {}),
     )
     session.add(row)
@@ -214,6 +221,20 @@ def set_importance(
     _touched(row)
     session.flush()
     detail = {"importance": [before, row.importance]}
+    record(session, **_recorded(row, HistoryOp.UPDATE, by, detail=detail))
+    return _assertion(row)
+
+
+def set_category(
+    session: Session, assertion_id: int, category: str, *, by: HistoryActor
+) -> Assertion:
+    """File an assertion under another category (one of pipeline/categories.yaml)."""
+    row = _row(session, assertion_id)
+    before = row.category
+    row.category = load_categories().checked(category)
+    _touched(row)
+    session.flush()
+    detail = {"category": [before, row.category]}
     record(session, **_recorded(row, HistoryOp.UPDATE, by, detail=detail))
     return _assertion(row)
 
@@ -370,6 +391,7 @@ _COMMITTED_PAGE = (
         AssertionRow.engagement_id == bindparam("engagement_id"),
         AssertionRow.force == NormativeForce.COMMITTED.value,
         VISIBLE,
+        AssertionRow.category.in_(bindparam("categories", expanding=True)),
     )
     .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
     .limit(bindparam("limit", literal_execute=False))
@@ -401,10 +423,15 @@ def committed_page(
     session: Session | Connection, engagement_id: int, limit: int, offset: int
 ) -> list[tuple[int, str, datetime]]:
     """(id, content, created_at) of committed assertions, newest first: the memory block's
-    query."""
-    rows = session.execute(
-        _COMMITTED_PAGE, {"engagement_id": engagement_id, "limit": limit, "offset": offset}
-    )
+    query. Only categories whose context mode is `all` (pipeline/categories.yaml) are in the
+    block; the others reach a prompt through search alone."""
+    params = {
+        "engagement_id": engagement_id,
+        "limit": limit,
+        "offset": offset,
+        "categories": list(load_categories().in_mode(ContextMode.ALL)),
+    }
+    rows = session.execute(_COMMITTED_PAGE, params)
     return [(aid, content, as_utc(created)) for aid, content, created in rows]
 
 

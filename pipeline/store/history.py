@@ -111,7 +111,15 @@ def history_of_engagement(
 # Detail keys whose values are never a person's words (flags, numbers, dates, vocabulary);
 # every other key (a retraction's `rationale` may quote the person) goes at erasure.
 _TEXT_FREE = frozenset(
-    {"pinned", "importance", "last_accessed_at", "purge_after", "reason", "soft_deleted_at"}
+    {
+        "pinned",
+        "importance",
+        "last_accessed_at",
+        "purge_after",
+        "reason",
+        "soft_deleted_at",
+        "category",
+    }
 )
 
 

@@ -21,7 +21,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from pipeline.clock import utcnow
-from pipeline.domain import DEFAULT_IMPORTANCE
+from pipeline.domain import DEFAULT_CATEGORY, DEFAULT_IMPORTANCE
 
 JsonType = JSON().with_variant(JSONB(), "postgresql")
 
@@ -68,6 +68,7 @@ class AssertionRow(Base):
         Index("ix_assertions_engagement_force_created", "engagement_id", "force", "created_at"),
         Index("ix_assertions_last_accessed", "last_accessed_at"),
         Index("ix_assertions_deleted", "deleted_at"),
+        Index("ix_assertions_engagement_category", "engagement_id", "category"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -90,6 +91,8 @@ class AssertionRow(Base):
     importance: Mapped[float] = mapped_column(Float, default=DEFAULT_IMPORTANCE)
     pinned: Mapped[bool] = mapped_column(Boolean, default=False)
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # pipeline/categories.yaml (migration 0009).
+    category: Mapped[str] = mapped_column(String(32), default=DEFAULT_CATEGORY)
 
 
 class HistoryRow(Base):
