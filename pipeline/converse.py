@@ -42,10 +42,12 @@ from pipeline.store import Store, inbox
 from pipeline.store.assertions import touch
 from pipeline.store.compactions import latest_compaction
 from pipeline.store.erasure import link_turns
+from pipeline.store.events import record_events
 from pipeline.store.lifecycle import ACCESS_RESOLUTION
 from pipeline.store.people import get_person, get_project
 from pipeline.store.turns import add_turn, last_turn_ids, recent_history
 from pipeline.text import check_text
+from pipeline.turn_events import turn_events
 
 COMPANION_NAME = "Sage"
 
@@ -268,6 +270,15 @@ def converse(
             # statement for all of them (the lifecycle sweep spares what is used).
             notes = loaded.context.shown if loaded.context else ()
             touch(session, {*loaded.in_block, *notes, *carried}, moment, ACCESS_RESOLUTION)
+            done = turn_events(
+                session,
+                person_id=person_id,
+                engagement_id=engagement_id,
+                classified=classified,
+                result=stored,
+                reads=reads,
+            )
+            record_events(session, done, moment)
         compacted = _compacted(
             store,
             loaded,

@@ -23,6 +23,8 @@ INTENT = "ask_about_past_input"
 MAX_FOUND = 5
 MAX_LISTED = 20
 MAX_CANDIDATES = 500  # newest first: how far back keyword recall looks
+# Where a turn's recall leaves the best similarity its search saw (pipeline/turn_events.py).
+BEST_SIMILARITY = "recall_best_similarity"
 _LIVE = (NormativeForce.HELD, NormativeForce.COMMITTED)
 _QUESTION_WORDS = frozenset(
     ["what", "when", "where", "which", "who", "how", "why", "did", "does", "tell", "said", "say"]
@@ -118,6 +120,8 @@ def _searched(
             now=ctx.now,
             min_similarity=min_similarity,
         )
+        if found:
+            ctx.reads[BEST_SIMILARITY] = max(h.similarity for h in found)
         for hit in found:
             if any(hit.assertion_id == a.id for a, _ in hits):
                 continue

@@ -26,6 +26,7 @@ from pipeline.memory.embeddings import Embedder
 from pipeline.memory.search import MIN_SIMILARITY, MemoryIndex, ensure_vectors
 from pipeline.memory.working import CHARS_PER_TOKEN
 from pipeline.store.assertions import touch
+from pipeline.store.events import Event, Node, record_events
 from pipeline.store.filtered import Filters, Found, filtered_memories
 from pipeline.store.lifecycle import ACCESS_RESOLUTION
 from pipeline.store.people import get_person
@@ -207,7 +208,8 @@ def memory_query(
     now: datetime | None = None,
 ) -> QueryResult:
     """Answer one memory.query request in the caller's (write) transaction: missing vectors
-    are stored, and what is returned is marked used (the lifecycle sweep spares it)."""
+    are stored, what is returned is marked used (the lifecycle sweep spares it), and the
+    query is counted (an operational event, node `tool`)."""
     moment = now or utcnow()
     person = get_person(session, request.person)
     filters = Filters(
@@ -223,6 +225,15 @@ def memory_query(
     found = filtered_memories(session, filters)
     kept, omitted, tokens = _fitted(_ranked(session, found, request, embedder, moment), request)
     touch(session, [i.id for i in kept], moment, ACCESS_RESOLUTION)
+    similarities = [i.similarity for i in kept if i.similarity is not None]
+    event = Event(
+        Node.TOOL,
+        "query",
+        "ok" if kept else "no_match",
+        person_id=person.id,
+        similarity=max(similarities) if similarities else None,
+    )
+    record_events(session, [event], moment)
     return QueryResult(
         mode=request.mode,
         items=tuple(kept),

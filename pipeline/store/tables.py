@@ -213,6 +213,28 @@ class WorkingMemoryRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class EventRow(Base):
+    """One operation of the pipeline on memory (migration 0009): what was done, where, to which
+    memory, how it went, and the best similarity when there was one. No text of the person's."""
+
+    __tablename__ = "memory_events"
+    __table_args__ = (
+        Index("ix_memory_events_person_created", "person_id", "created_at"),
+        Index("ix_memory_events_node_created", "node", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int | None] = mapped_column(Integer)
+    conversation: Mapped[str | None] = mapped_column(String(32))
+    node: Mapped[str] = mapped_column(String(16))
+    op: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16))
+    memory_id: Mapped[int | None] = mapped_column(Integer)
+    category: Mapped[str | None] = mapped_column(String(32))
+    similarity: Mapped[float | None] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class CompactionRow(Base):
     """A summary standing for a conversation's turns up to `upto_turn_id` (migration 0007)."""
 

@@ -1,7 +1,8 @@
-"""Memory governance: assertion categories.
+"""Memory governance: assertion categories and operational events.
 
 `assertions` gains `category` (pipeline/categories.yaml). Existing rows take the default of
 their engagement's kind: `profile` in a personal engagement, `knowledge` in a project.
+`memory_events` counts what the pipeline did to memory (pipeline/store/events.py).
 
 Revision ID: 0009
 Revises: 0007
@@ -33,7 +34,31 @@ def upgrade() -> None:
     )
 
 
+    # Operational events (pipeline/store/events.py): no foreign keys, so the counts of what
+    # was done outlive an erased memory; no text of the person's is kept here.
+    op.create_table(
+        "memory_events",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("person_id", sa.Integer, nullable=True),
+        sa.Column("conversation", sa.String(32), nullable=True),
+        sa.Column("node", sa.String(16), nullable=False),
+        sa.Column("op", sa.String(16), nullable=False),
+        sa.Column("status", sa.String(16), nullable=False),
+        sa.Column("memory_id", sa.Integer, nullable=True),
+        sa.Column("category", sa.String(32), nullable=True),
+        sa.Column("similarity", sa.Float, nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index(
+        "ix_memory_events_person_created", "memory_events", ["person_id", "created_at"]
+    )
+    op.create_index("ix_memory_events_node_created", "memory_events", ["node", "created_at"])
+
+
 def downgrade() -> None:
+    op.drop_index("ix_memory_events_node_created", "memory_events")
+    op.drop_index("ix_memory_events_person_created", "memory_events")
+    op.drop_table("memory_events")
     op.drop_index("ix_assertions_engagement_category", "assertions")
     with op.batch_alter_table("assertions") as batch:
         batch.drop_column("category")
