@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from pipeline.assemble import AssembledPrompt, assemble_prompt
+from pipeline.checkpoint import ConversationState, advanced, load_state, save_state
 from pipeline.clock import utcnow
 from pipeline.compaction import Compacted, compact_if_due
 from pipeline.config import HISTORY_CAP, MAX_MESSAGE_CHARS
@@ -64,6 +65,7 @@ class TurnOutcome:
     reply: Reply
     personal_memory: str
     compacted: Compacted | None = None
+    checkpoint: ConversationState | None = None  # the conversation's state after this turn
 
 
 def check_message(message: str) -> str:
@@ -89,6 +91,9 @@ class _Loaded:
     summary: str  # the newest compaction's summary of the turns before `history`
     # The assertions the block shows: marked used when the turn is stored.
     in_block: tuple[int, ...] = ()
+    # as the last stored turn left it
+    checkpoint: ConversationState = field(default_factory=ConversationState)
+    history_after: int = 0
 
 
 def _resolve(
@@ -119,8 +124,20 @@ def _load(
         after = compaction.upto_turn_id if compaction else 0
         history = recent_history(session, person.id, engagement_id, HISTORY_CAP, after_id=after)
         state = session_state(session, person.id, person.personal_engagement_id, now, settings)
+        checkpoint = load_state(session, person.id, engagement_id)
     summary = compaction.summary if compaction else ""
-    return _Loaded(person, project, context, memory, tuple(history), state, summary, tuple(shown))
+    return _Loaded(
+        person,
+        project,
+        context,
+        memory,
+        tuple(history),
+        state,
+        summary,
+        tuple(shown),
+        checkpoint,
+        after,
+    )
 
 
 def _respond(responder: Responder, request: RespondRequest) -> tuple[Reply, str | None]:
@@ -279,6 +296,17 @@ def converse(
                 reads=reads,
             )
             record_events(session, done, moment)
+            checkpoint = advanced(
+                loaded.checkpoint,
+                operator_turn_id=operator_turn.id,
+                companion_turn_id=companion_turn.id,
+                result=stored,
+                events=done,
+                history_after_turn_id=loaded.history_after,
+                memory_revision=loaded.checkpoint.memory_revision,
+                at=moment,
+            )
+            save_state(session, person_id, engagement_id, checkpoint)
         compacted = _compacted(
             store,
             loaded,
@@ -298,6 +326,7 @@ def converse(
         reply=reply,
         personal_memory=loaded.personal_memory,
         compacted=compacted,
+        checkpoint=checkpoint,
     )
 
 

@@ -235,6 +235,23 @@ class EventRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class CheckpointRow(Base):
+    """The pipeline's state of one conversation, as JSON, upserted each turn (migration 0009)."""
+
+    __tablename__ = "conversation_checkpoints"
+    __table_args__ = (
+        UniqueConstraint("person_id", "conversation", name="uq_checkpoint_conversation"),
+        Index("ix_checkpoints_updated", "updated_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"))
+    conversation: Mapped[str] = mapped_column(String(32))
+    state: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class CompactionRow(Base):
     """A summary standing for a conversation's turns up to `upto_turn_id` (migration 0007)."""
 

@@ -1,8 +1,10 @@
-"""Memory governance: assertion categories and operational events.
+"""Memory governance: assertion categories, operational events and conversation checkpoints.
 
 `assertions` gains `category` (pipeline/categories.yaml). Existing rows take the default of
 their engagement's kind: `profile` in a personal engagement, `knowledge` in a project.
 `memory_events` counts what the pipeline did to memory (pipeline/store/events.py).
+`conversation_checkpoints` keeps the pipeline's state of each conversation, one JSON row per
+person and conversation (pipeline/store/checkpoints.py).
 
 Revision ID: 0009
 Revises: 0007
@@ -11,6 +13,7 @@ Create Date: 2026-11-26
 
 import sqlalchemy as sa
 from alembic import op
+from sqlalchemy.dialects import postgresql
 
 revision = "0009"
 down_revision = "0007"
@@ -55,7 +58,30 @@ def upgrade() -> None:
     op.create_index("ix_memory_events_node_created", "memory_events", ["node", "created_at"])
 
 
+    # Checkpoints (pipeline/store/checkpoints.py): one row per person and conversation.
+    op.create_table(
+        "conversation_checkpoints",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column(
+            "person_id",
+            sa.Integer,
+            sa.ForeignKey("persons.id", name="fk_checkpoints_person"),
+            nullable=False,
+        ),
+        sa.Column("conversation", sa.String(32), nullable=False),
+        sa.Column(
+            "state", sa.JSON().with_variant(postgresql.JSONB(), "postgresql"), nullable=False
+        ),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("person_id", "conversation", name="uq_checkpoint_conversation"),
+    )
+    op.create_index("ix_checkpoints_updated", "conversation_checkpoints", ["updated_at"])
+
+
 def downgrade() -> None:
+    op.drop_index("ix_checkpoints_updated", "conversation_checkpoints")
+    op.drop_table("conversation_checkpoints")
     op.drop_index("ix_memory_events_node_created", "memory_events")
     op.drop_index("ix_memory_events_person_created", "memory_events")
     op.drop_table("memory_events")
