@@ -31,6 +31,7 @@ from pipeline.errors import AlreadyAnswered, ConverseError, InvalidMessage, Prov
 from pipeline.intents import HandlerContext, route
 from pipeline.links import carried_assertions, stated_before
 from pipeline.memory.block import personal_memory
+from pipeline.memory.delta import with_delta
 from pipeline.memory.embeddings import Embedder
 from pipeline.memory.session import SessionState, session_state
 from pipeline.memory.working import CHARS_PER_TOKEN
@@ -41,6 +42,7 @@ from pipeline.providers.summarize import ExtractiveSummarizer, Summarizer
 from pipeline.settings import Settings, settings
 from pipeline.store import Store, inbox
 from pipeline.store.assertions import touch
+from pipeline.store.changes import current_revision
 from pipeline.store.compactions import latest_compaction
 from pipeline.store.erasure import link_turns
 from pipeline.store.events import record_events
@@ -125,6 +127,10 @@ def _load(
         history = recent_history(session, person.id, engagement_id, HISTORY_CAP, after_id=after)
         state = session_state(session, person.id, person.personal_engagement_id, now, settings)
         checkpoint = load_state(session, person.id, engagement_id)
+        personal_id = person.personal_engagement_id
+        if project is not None and personal_id is not None and checkpoint.turns:
+            # what changed since this conversation's last turn comes first
+            memory = with_delta(session, personal_id, checkpoint.memory_revision, memory)
     summary = compaction.summary if compaction else ""
     return _Loaded(
         person,
@@ -303,7 +309,7 @@ def converse(
                 result=stored,
                 events=done,
                 history_after_turn_id=loaded.history_after,
-                memory_revision=loaded.checkpoint.memory_revision,
+                memory_revision=_revision(session, loaded.person.personal_engagement_id),
                 at=moment,
             )
             save_state(session, person_id, engagement_id, checkpoint)
@@ -360,6 +366,11 @@ def _compacted(
         # The turn is stored; the history stays whole and the next turn tries again (a
         # summarizer that failed, or an instructions file gone since the settings were read).
         return None
+
+
+def _revision(session: Session, personal_id: int | None) -> int:
+    """The personal memory revision this turn leaves: what the conversation has now seen."""
+    return current_revision(session, personal_id) if personal_id is not None else 0
 
 
 def _stating_turns(

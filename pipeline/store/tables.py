@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Float,
@@ -250,6 +251,30 @@ class CheckpointRow(Base):
     state: Mapped[dict[str, Any]] = mapped_column(JsonType)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MemoryRevisionRow(Base):
+    """How many times an engagement's memory changed: its revision (migration 0009)."""
+
+    __tablename__ = "memory_revisions"
+
+    engagement_id: Mapped[int] = mapped_column(ForeignKey("engagements.id"), primary_key=True)
+    revision: Mapped[int] = mapped_column(BigInteger)
+
+
+class MemoryChangeRow(Base):
+    """One change to an engagement's memory at a revision; the text stays with the assertion
+    (and goes with it at erasure), so this row holds none."""
+
+    __tablename__ = "memory_changes"
+    __table_args__ = (Index("ix_memory_changes_revision", "engagement_id", "revision"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    engagement_id: Mapped[int] = mapped_column(Integer)
+    revision: Mapped[int] = mapped_column(BigInteger)
+    assertion_id: Mapped[int] = mapped_column(Integer)
+    event: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class CompactionRow(Base):

@@ -1,10 +1,11 @@
-"""Memory governance: assertion categories, operational events and conversation checkpoints.
+"""Memory governance: categories, operational events, checkpoints and the memory delta.
 
 `assertions` gains `category` (pipeline/categories.yaml). Existing rows take the default of
 their engagement's kind: `profile` in a personal engagement, `knowledge` in a project.
 `memory_events` counts what the pipeline did to memory (pipeline/store/events.py).
 `conversation_checkpoints` keeps the pipeline's state of each conversation, one JSON row per
-person and conversation (pipeline/store/checkpoints.py).
+person and conversation (pipeline/store/checkpoints.py). `memory_revisions` and
+`memory_changes` number each engagement's changes (pipeline/store/changes.py).
 
 Revision ID: 0009
 Revises: 0007
@@ -79,7 +80,36 @@ def upgrade() -> None:
     op.create_index("ix_checkpoints_updated", "conversation_checkpoints", ["updated_at"])
 
 
+    # The memory delta (pipeline/store/changes.py): a revision per engagement, and one row
+    # per change at a revision; no text (it stays with the assertion).
+    op.create_table(
+        "memory_revisions",
+        sa.Column(
+            "engagement_id",
+            sa.Integer,
+            sa.ForeignKey("engagements.id", name="fk_memory_revisions_engagement"),
+            primary_key=True,
+        ),
+        sa.Column("revision", sa.BigInteger, nullable=False),
+    )
+    op.create_table(
+        "memory_changes",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("engagement_id", sa.Integer, nullable=False),
+        sa.Column("revision", sa.BigInteger, nullable=False),
+        sa.Column("assertion_id", sa.Integer, nullable=False),
+        sa.Column("event", sa.String(16), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index(
+        "ix_memory_changes_revision", "memory_changes", ["engagement_id", "revision"]
+    )
+
+
 def downgrade() -> None:
+    op.drop_index("ix_memory_changes_revision", "memory_changes")
+    op.drop_table("memory_changes")
+    op.drop_table("memory_revisions")
     op.drop_index("ix_checkpoints_updated", "conversation_checkpoints")
     op.drop_table("conversation_checkpoints")
     op.drop_index("ix_memory_events_node_created", "memory_events")
