@@ -30,6 +30,7 @@ from pipeline.errors import InvalidMessage, NotAllowed
 
 CATEGORIES_ENV = "CONVERSE_CATEGORIES_FILE"
 DEFAULT_FILE = Path(__file__).resolve().parent / "categories.yaml"
+_DEFAULT_NAME = str(DEFAULT_FILE)
 # Who reads memory for the conversation itself (the memory block, recall).
 CONVERSATION_READER = "companion"
 
@@ -145,29 +146,28 @@ class CategoryConfig(BaseModel):
         return wanted
 
 
-def categories_file() -> Path:
+def categories_file() -> str:
     """The file in use: CONVERSE_CATEGORIES_FILE, or the one shipped with the package."""
-    return Path(os.environ.get(CATEGORIES_ENV) or DEFAULT_FILE)
+    return os.environ.get(CATEGORIES_ENV) or _DEFAULT_NAME
 
 
 def load_categories(path: Path | None = None) -> CategoryConfig:
-    """The category configuration (cached per file and modification time)."""
-    path = path or categories_file()
-    try:
-        stamp = path.stat().st_mtime_ns
-    except OSError:
-        raise InvalidMessage(
-            f"the categories file {str(path)!r} cannot be read",
-            f"check the path, or unset {CATEGORIES_ENV} for the shipped file",
-        ) from None
-    return _load(path, stamp)
+    """The category configuration, read once per process and file (every turn asks for it:
+    the memory block and recall), so a change to the file applies from the next start."""
+    return _load(str(path or categories_file()))
 
 
 @lru_cache(maxsize=8)
-def _load(path: Path, _stamp: int) -> CategoryConfig:
+def _load(name: str) -> CategoryConfig:
+    path = Path(name)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         return CategoryConfig.model_validate(data)
+    except OSError:
+        raise InvalidMessage(
+            f"the categories file {name!r} cannot be read",
+            f"check the path, or unset {CATEGORIES_ENV} for the shipped file",
+        ) from None
     except yaml.YAMLError as exc:
         raise InvalidMessage(
             f"the categories file {str(path)!r} is not valid YAML ({exc.__class__.__name__})",

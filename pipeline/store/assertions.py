@@ -385,18 +385,23 @@ def _containing_statement(strings: int) -> Select[*tuple[Any, ...]]:
 
 
 # Built once: constructing and cache-keying a select costs more than running it on SQLite.
-_COMMITTED_PAGE = (
-    select(AssertionRow.id, AssertionRow.content, AssertionRow.created_at)
-    .where(
-        AssertionRow.engagement_id == bindparam("engagement_id"),
-        AssertionRow.force == NormativeForce.COMMITTED.value,
-        VISIBLE,
-        AssertionRow.category.in_(bindparam("categories", expanding=True)),
+@lru_cache(maxsize=8)
+def _committed_page(categories: tuple[str, ...]) -> Select[*tuple[Any, ...]]:
+    # One statement per set of categories, with the names as plain bound values: an
+    # expanding IN parameter is re-rendered at every execution, which costs more than the
+    # block's query itself on SQLite.
+    return (
+        select(AssertionRow.id, AssertionRow.content, AssertionRow.created_at)
+        .where(
+            AssertionRow.engagement_id == bindparam("engagement_id"),
+            AssertionRow.force == NormativeForce.COMMITTED.value,
+            VISIBLE,
+            or_(*(AssertionRow.category == name for name in categories)),
+        )
+        .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
+        .limit(bindparam("limit", literal_execute=False))
+        .offset(bindparam("offset", literal_execute=False))
     )
-    .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
-    .limit(bindparam("limit", literal_execute=False))
-    .offset(bindparam("offset", literal_execute=False))
-)
 
 
 _COMMITTED_NEWEST = (
@@ -425,13 +430,9 @@ def committed_page(
     """(id, content, created_at) of committed assertions, newest first: the memory block's
     query. Only categories whose context mode is `all` (pipeline/categories.yaml) are in the
     block; the others reach a prompt through search alone."""
-    params = {
-        "engagement_id": engagement_id,
-        "limit": limit,
-        "offset": offset,
-        "categories": list(load_categories().in_mode(ContextMode.ALL)),
-    }
-    rows = session.execute(_COMMITTED_PAGE, params)
+    params = {"engagement_id": engagement_id, "limit": limit, "offset": offset}
+    statement = _committed_page(load_categories().in_mode(ContextMode.ALL))
+    rows = session.execute(statement, params)
     return [(aid, content, as_utc(created)) for aid, content, created in rows]
 
 

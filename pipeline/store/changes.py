@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.expression import Executable
 
 from pipeline.store.tables import AssertionRow, MemoryChangeRow, MemoryRevisionRow
 
@@ -27,19 +29,35 @@ _REVISION = select(MemoryRevisionRow.revision).where(
 )
 
 
-def _dialect(session: Session | Connection) -> str:
-    return (session.get_bind() if isinstance(session, Session) else session).dialect.name
+_LOG = insert(MemoryChangeRow).values(
+    engagement_id=bindparam("engagement_id"),
+    revision=bindparam("revision"),
+    assertion_id=bindparam("assertion_id"),
+    event=bindparam("event"),
+    created_at=bindparam("at"),
+)
+
+
+def _connection(session: Session | Connection) -> Connection:
+    # Statements built once, run on the connection: every memory write runs two of them.
+    return session.connection() if isinstance(session, Session) else session
+
+
+@lru_cache(maxsize=2)
+def _raise(dialect: str) -> Executable:
+    upsert = pg_insert if dialect == "postgresql" else sqlite_insert
+    first = upsert(MemoryRevisionRow).values(engagement_id=bindparam("engagement_id"), revision=1)
+    return first.on_conflict_do_update(
+        index_elements=[MemoryRevisionRow.engagement_id],
+        set_={"revision": MemoryRevisionRow.revision + 1},
+    ).returning(MemoryRevisionRow.revision)
 
 
 def next_revision(session: Session | Connection, engagement_id: int) -> int:
     """Raise the engagement's revision by one, atomically, and return the new revision."""
-    upsert = pg_insert if _dialect(session) == "postgresql" else sqlite_insert
-    first = upsert(MemoryRevisionRow).values(engagement_id=engagement_id, revision=1)
-    raised = first.on_conflict_do_update(
-        index_elements=[MemoryRevisionRow.engagement_id],
-        set_={"revision": MemoryRevisionRow.revision + 1},
-    ).returning(MemoryRevisionRow.revision)
-    return int(session.execute(raised).scalar_one())
+    conn = _connection(session)
+    found = conn.execute(_raise(conn.dialect.name), {"engagement_id": engagement_id})
+    return int(found.scalar_one())
 
 
 def record_change(
@@ -47,24 +65,21 @@ def record_change(
 ) -> int:
     """Log one change at the engagement's next revision; returns that revision."""
     revision = next_revision(session, engagement_id)
-    session.execute(
-        insert(MemoryChangeRow),
-        [
-            {
-                "engagement_id": engagement_id,
-                "revision": revision,
-                "assertion_id": assertion_id,
-                "event": event,
-                "created_at": at,
-            }
-        ],
-    )
+    params = {
+        "engagement_id": engagement_id,
+        "revision": revision,
+        "assertion_id": assertion_id,
+        "event": event,
+        "at": at,
+    }
+    _connection(session).execute(_LOG, params)
     return revision
 
 
 def current_revision(session: Session | Connection, engagement_id: int) -> int:
     """The engagement's revision (0 before its first change)."""
-    found = session.execute(_REVISION, {"engagement_id": engagement_id}).scalar_one_or_none()
+    result = _connection(session).execute(_REVISION, {"engagement_id": engagement_id})
+    found = result.scalar_one_or_none()
     return int(found or 0)
 
 

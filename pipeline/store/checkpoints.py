@@ -8,6 +8,7 @@ The store keeps the JSON as given; pipeline/checkpoint.py says what it holds.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import bindparam, select
@@ -15,6 +16,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.expression import Executable
 
 from pipeline.store.tables import CheckpointRow
 
@@ -41,14 +43,23 @@ def save_checkpoint(
     at: datetime,
 ) -> None:
     """Insert or replace a conversation's state in one statement (the caller's transaction)."""
-    dialect = (session.get_bind() if isinstance(session, Session) else session).dialect.name
+    # On the connection, with a statement built once: every turn runs it.
+    conn = session.connection() if isinstance(session, Session) else session
+    params = {"person_id": person_id, "conversation": conversation, "state": state, "at": at}
+    conn.execute(_upsert(conn.dialect.name), params)
+
+
+@lru_cache(maxsize=2)
+def _upsert(dialect: str) -> Executable:
     insert = pg_insert if dialect == "postgresql" else sqlite_insert
     statement = insert(CheckpointRow).values(
-        person_id=person_id, conversation=conversation, state=state, created_at=at, updated_at=at
+        person_id=bindparam("person_id"),
+        conversation=bindparam("conversation"),
+        state=bindparam("state"),
+        created_at=bindparam("at"),
+        updated_at=bindparam("at"),
     )
-    session.execute(
-        statement.on_conflict_do_update(
-            index_elements=[CheckpointRow.person_id, CheckpointRow.conversation],
-            set_={"state": statement.excluded.state, "updated_at": statement.excluded.updated_at},
-        )
+    return statement.on_conflict_do_update(
+        index_elements=[CheckpointRow.person_id, CheckpointRow.conversation],
+        set_={"state": statement.excluded.state, "updated_at": statement.excluded.updated_at},
     )
