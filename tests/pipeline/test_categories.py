@@ -5,6 +5,7 @@ categories in context mode `all`, and a reader's allowlist is enforced by the st
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -218,3 +219,20 @@ def test_memory_category_command_files_a_fact(sqlite_url: str) -> None:
         assert repo.get_assertion(session, 1).category == "events"
         assert get_person(session, "ana").name == "ana"
     store.dispose()
+
+
+def test_the_export_names_each_facts_category(store, make_person) -> None:
+    from pipeline.memory.export import as_markdown, export_person
+
+    person, _ = make_person(store)
+    with store.write() as session:
+        repo.add_assertion(
+            session,
+            person.personal_engagement_id,
+            "Ana ran a marathon",
+            ActorKind.OPERATOR,
+            category="events",
+        )
+        data = export_person(session, get_person(session, "ana"))
+    assert "(held; events; importance 0.5" in as_markdown(data)
+    assert json.dumps(data).count('"category": "events"') == 1
