@@ -404,23 +404,28 @@ def _committed_page(categories: tuple[str, ...]) -> Select[*tuple[Any, ...]]:
     )
 
 
-_COMMITTED_NEWEST = (
-    select(*_COLUMNS)
-    .where(
-        AssertionRow.engagement_id == bindparam("engagement_id"),
-        AssertionRow.force == NormativeForce.COMMITTED.value,
-        VISIBLE,
+@lru_cache(maxsize=8)
+def _committed_newest(categories: tuple[str, ...]) -> Select[*tuple[Any, ...]]:
+    return (
+        select(*_COLUMNS)
+        .where(
+            AssertionRow.engagement_id == bindparam("engagement_id"),
+            AssertionRow.force == NormativeForce.COMMITTED.value,
+            VISIBLE,
+            or_(*(AssertionRow.category == name for name in categories)),
+        )
+        .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
+        .limit(bindparam("limit", literal_execute=False))
     )
-    .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
-    .limit(bindparam("limit", literal_execute=False))
-)
 
 
 def committed_newest(
     session: Session | Connection, engagement_id: int, limit: int
 ) -> list[Assertion]:
-    """The newest committed assertions of an engagement."""
-    rows = session.execute(_COMMITTED_NEWEST, {"engagement_id": engagement_id, "limit": limit})
+    """The newest committed assertions of an engagement (the project context's), of the
+    categories that reach conversation (context `all` or `rag`, pipeline/categories.yaml)."""
+    statement = _committed_newest(load_categories().in_mode(ContextMode.ALL, ContextMode.RAG))
+    rows = session.execute(statement, {"engagement_id": engagement_id, "limit": limit})
     return [_listed(r) for r in rows]
 
 

@@ -236,3 +236,36 @@ def test_the_export_names_each_facts_category(store, make_person) -> None:
         data = export_person(session, get_person(session, "ana"))
     assert "(held; events; importance 0.5" in as_markdown(data)
     assert json.dumps(data).count('"category": "events"') == 1
+
+
+def test_procedural_steps_never_reach_the_conversation(store, make_person, say) -> None:
+    from tests.conftest import script
+
+    _, project = make_person(store)
+    with store.write() as session:
+        for content, category in [
+            ("The beds face south", None),
+            ("1. Unlock the shed. 2. Oil the mower.", "procedural"),
+        ]:
+            repo.add_assertion(
+                session,
+                project.id,
+                content,
+                ActorKind.OPERATOR,
+                NormativeForce.COMMITTED,
+                category=category,
+            )
+    provider = script(
+        {"message": "what do you know?", "intent": "ask_about_past_input", "params": {}},
+        {
+            "message": "what about the mower in the shed?",
+            "intent": "ask_about_past_input",
+            "params": {"query": "mower shed"},
+        },
+    )
+    listed = say(store, provider, "what do you know?", project="Garden")
+    searched = say(store, provider, "what about the mower in the shed?", project="Garden")
+    for outcome in (listed, searched):
+        assert "Unlock" not in outcome.prompt.text  # neither in the project context nor recalled
+        assert all("Unlock" not in i["content"] for i in outcome.route.operation_data["items"])
+    assert "The beds face south" in listed.prompt.text
