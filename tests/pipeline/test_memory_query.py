@@ -261,3 +261,13 @@ def test_cli_query_prints_bullets_json_and_errors(db_url, monkeypatch) -> None:
     assert nobody.exit_code == 2
     with open_store(db_url).read() as session:
         assert get_person(session, "ana").name == "ana"
+
+
+def test_the_cli_defaults_are_the_apis() -> None:
+    from pipeline.cli import memory_query as cli
+    from pipeline.memory import query as api
+
+    defaults = MemoryQuery(person="ana")
+    assert cli._DEFAULT_TOP_K == api.DEFAULT_TOP_K == defaults.top_k
+    assert cli._DEFAULT_BUDGET == api.DEFAULT_BUDGET_TOKENS == defaults.budget_tokens
+    assert defaults.threshold == cli._DEFAULT_THRESHOLD
