@@ -200,6 +200,21 @@ def _fitted(items: list[QueryItem], request: MemoryQuery) -> tuple[list[QueryIte
     return kept, omitted, tokens
 
 
+def _newest(
+    session: Session, filters: Filters, request: MemoryQuery
+) -> tuple[list[QueryItem], int, int]:
+    """Without a text query the store's order is the ranking: read a page at a time only as
+    far as `top_k` (after the rag_length caps) needs."""
+    page = 2 * request.top_k
+    items: list[QueryItem] = []
+    while True:
+        rows = filtered_memories(session, filters, limit=page, offset=len(items))
+        items.extend(_item(f, None, None) for f in rows)
+        kept, omitted, tokens = _fitted(items, request)
+        if len(kept) + omitted >= request.top_k or len(rows) < page:
+            return kept, omitted, tokens
+
+
 def memory_query(
     session: Session,
     request: MemoryQuery,
@@ -222,8 +237,11 @@ def memory_query(
         updated_after=request.updated_after,
         updated_before=request.updated_before,
     )
-    found = filtered_memories(session, filters)
-    kept, omitted, tokens = _fitted(_ranked(session, found, request, embedder, moment), request)
+    if request.query.strip():  # every candidate is ranked by meaning
+        found = filtered_memories(session, filters)
+        kept, omitted, tokens = _fitted(_ranked(session, found, request, embedder, moment), request)
+    else:
+        kept, omitted, tokens = _newest(session, filters, request)
     touch(session, [i.id for i in kept], moment, ACCESS_RESOLUTION)
     similarities = [i.similarity for i in kept if i.similarity is not None]
     event = Event(

@@ -53,10 +53,13 @@ def allowed_categories(reader: str, categories: Sequence[str] | None) -> tuple[s
     return load_categories().allowed(reader, categories)
 
 
-def filtered_memories(session: Session, filters: Filters, limit: int | None = None) -> list[Found]:
-    """The person's live memories that pass every filter, most recently updated first:
-    committed personal facts (held ones are offers not yet confirmed) and the live notes of
-    the person's projects; never a soft-deleted or retracted one, never another person's."""
+def filtered_memories(
+    session: Session, filters: Filters, limit: int | None = None, offset: int = 0
+) -> list[Found]:
+    """The person's live memories that pass every filter, most recently updated first (a
+    page of them with `limit` and `offset`): committed personal facts (held ones are offers
+    not yet confirmed) and the live notes of the person's projects; never a soft-deleted or
+    retracted one, never another person's."""
     categories = allowed_categories(filters.reader, filters.categories)
     if not categories:
         return []
@@ -88,7 +91,7 @@ def filtered_memories(session: Session, filters: Filters, limit: int | None = No
         .order_by(AssertionRow.updated_at.desc(), AssertionRow.id.desc())
     )
     if limit is not None:
-        query = query.limit(limit)
+        query = query.limit(limit).offset(offset)
     found = []
     width = len(ASSERTION_COLUMNS)
     for row in session.execute(query):

@@ -271,3 +271,39 @@ def test_the_cli_defaults_are_the_apis() -> None:
     assert cli._DEFAULT_TOP_K == api.DEFAULT_TOP_K == defaults.top_k
     assert cli._DEFAULT_BUDGET == api.DEFAULT_BUDGET_TOKENS == defaults.budget_tokens
     assert defaults.threshold == cli._DEFAULT_THRESHOLD
+
+
+def test_rag_length_caps_a_category_and_the_next_page_fills_top_k(
+    store, tmp_path, monkeypatch
+) -> None:
+    from pipeline.categories import DEFAULT_FILE
+
+    capped = DEFAULT_FILE.read_text().replace(
+        "  - name: events\n    context: rag\n    rag_length: 30",
+        "  - name: events\n    context: rag\n    rag_length: 1",
+    )
+    assert "rag_length: 1\n" in capped
+    (tmp_path / "categories.yaml").write_text(capped)
+    monkeypatch.setenv("CONVERSE_CATEGORIES_FILE", str(tmp_path / "categories.yaml"))
+    with store.write() as session:
+        ana = create_person(session, "ana")
+        assert ana.personal_engagement_id is not None
+        for content, category in [
+            ("Ana is left-handed", "profile"),
+            ("Ana is a nurse", "profile"),
+            *[(f"Ana ran race {n}", "events") for n in range(5)],  # the newest five
+        ]:
+            repo.add_assertion(
+                session,
+                ana.personal_engagement_id,
+                content,
+                ActorKind.OPERATOR,
+                NormativeForce.COMMITTED,
+                category=category,
+            )
+    found = _result(store, top_k=3, mode="full")
+    assert [i.content for i in found.items] == [
+        "Ana ran race 4",
+        "Ana is a nurse",
+        "Ana is left-handed",
+    ]
