@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from pipeline.assemble import AssembledPrompt, assemble_prompt
+from pipeline.checkpoint import ConversationState, advanced, load_state, save_state
 from pipeline.clock import utcnow
 from pipeline.compaction import Compacted, compact_if_due
 from pipeline.config import HISTORY_CAP, MAX_MESSAGE_CHARS
@@ -32,6 +33,7 @@ from pipeline.errors import AlreadyAnswered, ConverseError, InvalidMessage, Prov
 from pipeline.intents import HandlerContext, route
 from pipeline.links import carried_assertions, stated_before
 from pipeline.memory.block import personal_memory
+from pipeline.memory.delta import with_delta
 from pipeline.memory.embeddings import Embedder
 from pipeline.memory.session import SessionState, session_state
 from pipeline.memory.status import shown_notes
@@ -43,14 +45,17 @@ from pipeline.providers.summarize import ExtractiveSummarizer, Summarizer
 from pipeline.settings import Settings, settings
 from pipeline.store import Store, inbox
 from pipeline.store.assertions import touch
+from pipeline.store.changes import current_revision
 from pipeline.store.compactions import latest_compaction
 from pipeline.store.erasure import link_turns
+from pipeline.store.events import record_events
 from pipeline.store.lifecycle import ACCESS_RESOLUTION
 from pipeline.store.people import get_person, get_project
 from pipeline.store.status import StatusNote
 from pipeline.store.turns import add_turn, last_turn_ids, recent_history
 from pipeline.text import check_text
 from pipeline.tools import Toolbox
+from pipeline.turn_events import turn_events
 
 COMPANION_NAME = "Sage"
 
@@ -68,6 +73,7 @@ class TurnOutcome:
     personal_memory: str
     compacted: Compacted | None = None
     status_notes: tuple[StatusNote, ...] = ()  # the notes this turn wrote
+    checkpoint: ConversationState | None = None  # the conversation's state after this turn
 
 
 def check_message(message: str) -> str:
@@ -94,6 +100,9 @@ class _Loaded:
     # The assertions the block shows: marked used when the turn is stored.
     in_block: tuple[int, ...] = ()
     notes: tuple[str, ...] = ()  # the person's status notes, as the prompt shows them
+    # as the last stored turn left it
+    checkpoint: ConversationState = field(default_factory=ConversationState)
+    history_after: int = 0
 
 
 def _resolve(
@@ -125,9 +134,24 @@ def _load(
         history = recent_history(session, person.id, engagement_id, HISTORY_CAP, after_id=after)
         state = session_state(session, person.id, person.personal_engagement_id, now, settings)
         notes = shown_notes(session, person.id, now)
+        checkpoint = load_state(session, person.id, engagement_id)
+        personal_id = person.personal_engagement_id
+        if project is not None and personal_id is not None and checkpoint.turns:
+            # what changed since this conversation's last turn comes first
+            memory = with_delta(session, personal_id, checkpoint.memory_revision, memory)
     summary = compaction.summary if compaction else ""
     return _Loaded(
-        person, project, context, memory, tuple(history), state, summary, tuple(shown), tuple(notes)
+        person,
+        project,
+        context,
+        memory,
+        tuple(history),
+        state,
+        summary,
+        in_block=tuple(shown),
+        notes=tuple(notes),
+        checkpoint=checkpoint,
+        history_after=after,
     )
 
 
@@ -297,6 +321,26 @@ def converse(
             # statement for all of them (the lifecycle sweep spares what is used).
             notes = loaded.context.shown if loaded.context else ()
             touch(session, {*loaded.in_block, *notes, *carried}, moment, ACCESS_RESOLUTION)
+            done = turn_events(
+                session,
+                person_id=person_id,
+                engagement_id=engagement_id,
+                classified=classified,
+                result=stored,
+                reads=reads,
+            )
+            record_events(session, done, moment)
+            checkpoint = advanced(
+                loaded.checkpoint,
+                operator_turn_id=operator_turn.id,
+                companion_turn_id=companion_turn.id,
+                result=stored,
+                events=done,
+                history_after_turn_id=loaded.history_after,
+                memory_revision=_revision(session, loaded.person.personal_engagement_id),
+                at=moment,
+            )
+            save_state(session, person_id, engagement_id, checkpoint)
         compacted = _compacted(
             store,
             loaded,
@@ -317,6 +361,7 @@ def converse(
         personal_memory=loaded.personal_memory,
         compacted=compacted,
         status_notes=tuple(written),
+        checkpoint=checkpoint,
     )
 
 
@@ -350,6 +395,11 @@ def _compacted(
         # The turn is stored; the history stays whole and the next turn tries again (a
         # summarizer that failed, or an instructions file gone since the settings were read).
         return None
+
+
+def _revision(session: Session, personal_id: int | None) -> int:
+    """The personal memory revision this turn leaves: what the conversation has now seen."""
+    return current_revision(session, personal_id) if personal_id is not None else 0
 
 
 def _stating_turns(

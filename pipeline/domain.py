@@ -32,6 +32,8 @@ class ActorKind(StrEnum):
 # "Lifecycle"): above the default sweep threshold, so an ordinary fact is never forgotten
 # for want of use alone.
 DEFAULT_IMPORTANCE = 0.5
+# The category of personal memory unless one is named (pipeline/categories.yaml, defaults).
+DEFAULT_CATEGORY = "profile"
 
 
 class HistoryOp(StrEnum):
@@ -115,6 +117,8 @@ class Assertion(Frozen):
     importance: float = DEFAULT_IMPORTANCE
     pinned: bool = False
     deleted_at: datetime | None = None
+    # pipeline/categories.yaml; the store gives each new assertion its engagement's default.
+    category: str = DEFAULT_CATEGORY
 
 
 class HistoryEntry(Frozen):

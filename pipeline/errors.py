@@ -24,6 +24,10 @@ class NotFound(ConverseError):
     """A named person, project or assertion does not exist."""
 
 
+class NotAllowed(ConverseError):
+    """A reader asked for memory outside its allowlist (pipeline/categories.yaml)."""
+
+
 class StoreUnavailable(ConverseError):
     """The database cannot be opened."""
 

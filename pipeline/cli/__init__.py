@@ -1,5 +1,5 @@
-"""The pipeline's own commands: chat, memory, notes, status, person, project, db, worker, demo,
-prompts."""
+"""The pipeline's own commands: chat, memory, notes, status, consent, person, project,
+conversation, db, worker, stats, demo, prompts, explain, mcp."""
 
 from __future__ import annotations
 
@@ -57,6 +57,10 @@ COMMANDS: dict[str, LazyCommand] = {
     "db": LazyCommand("pipeline.cli.db:db_app", "Database migrations."),
     "worker": LazyCommand(
         "pipeline.cli.worker:worker_app", "Run background jobs (the memory lifecycle sweep)."
+    ),
+    "stats": LazyCommand(
+        "pipeline.cli.stats:stats",
+        "Count what the pipeline did to memory, by op and node, per day or hour.",
     ),
     "prompts": LazyCommand(
         "pipeline.cli.prompts:prompts_app", "List, show and diff the prompt templates."

@@ -22,6 +22,7 @@ from pipeline.cli.common import (
     store_for,
 )
 from pipeline.cli.exits import EXIT_CHECK
+from pipeline.cli.memory_query import query_command
 from pipeline.clock import utcnow
 from pipeline.config import database_url
 from pipeline.domain import Assertion, HistoryEntry, HistoryOp
@@ -105,6 +106,9 @@ def _change(entry: HistoryEntry) -> tuple[str, str]:
     if "importance" in detail:
         was, now = detail["importance"]
         return f"importance {was:g}", f"importance {now:g}"
+    if "category" in detail and entry.op is HistoryOp.UPDATE:
+        was, now = detail["category"]
+        return f"category {shown(was)}", f"category {shown(now)}"
     if "pinned" in detail:
         was, now = detail["pinned"]
         return ("pinned" if was else "not pinned"), ("pinned" if now else "not pinned")
@@ -286,6 +290,28 @@ def change_importance(
         f"{tag}{done.display_number} now has importance {done.importance:g}: {shown(done.content)}",
         highlight=False,
     )
+
+
+@memory_app.command("category")
+@handles_errors
+def memory_category(
+    number: int = NumberArgument,
+    name: str = typer.Argument(..., help="A category of pipeline/categories.yaml."),
+    person: str = PersonOption,
+    db_url: str | None = DbOption,
+) -> None:
+    """File #NUMBER under another category (its context mode decides where it is shown)."""
+    from pipeline.memory import manage
+
+    with store_for(db_url).write() as session:
+        done = manage.category_on(session, _personal(session, person), number, name)
+    console.print(
+        f"#{done.display_number} is now in {shown(done.category)}: {shown(done.content)}",
+        highlight=False,
+    )
+
+
+memory_app.command("query")(handles_errors(query_command))
 
 
 ImportanceArgument = typer.Argument(

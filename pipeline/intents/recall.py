@@ -11,6 +11,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
+from pipeline.categories import ContextMode, load_categories
 from pipeline.domain import Assertion, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.cues import asks_everything
@@ -22,6 +23,8 @@ INTENT = "ask_about_past_input"
 MAX_FOUND = 5
 MAX_LISTED = 20
 MAX_CANDIDATES = 500  # newest first: how far back keyword recall looks
+# Where a turn's recall leaves the best similarity its search saw (pipeline/turn_events.py).
+BEST_SIMILARITY = "recall_best_similarity"
 _LIVE = (NormativeForce.HELD, NormativeForce.COMMITTED)
 _QUESTION_WORDS = frozenset(
     ["what", "when", "where", "which", "who", "how", "why", "did", "does", "tell", "said", "say"]
@@ -68,8 +71,14 @@ def _candidates(
             if containing
             else repo.list_assertions(ctx.session, engagement_id, forces, left)
         )
-        found.extend((a, where) for a in rows)
+        found.extend((a, where) for a in rows if _in_conversation(a))
     return found
+
+
+def _in_conversation(a: Assertion) -> bool:
+    """Whether a memory may reach the conversation: categories with context `none`
+    (procedural steps) only memory.query naming them fetches (pipeline/categories.yaml)."""
+    return load_categories().mode(a.category) is not ContextMode.NONE
 
 
 def _narrowing(keys: set[str]) -> tuple[str, ...]:
@@ -111,12 +120,15 @@ def _searched(
             now=ctx.now,
             min_similarity=min_similarity,
         )
+        if found:
+            ctx.reads[BEST_SIMILARITY] = max(h.similarity for h in found)
         for hit in found:
             if any(hit.assertion_id == a.id for a, _ in hits):
                 continue
             fact = repo.get_assertion(ctx.session, hit.assertion_id)
             forces, where = shelves[fact.engagement_id]
-            if fact.force in forces:  # held personal facts are not recalled
+            # held personal facts and procedural steps are not recalled
+            if fact.force in forces and _in_conversation(fact):
                 hits.append((fact, where))
     return hits[:MAX_FOUND]
 

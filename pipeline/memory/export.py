@@ -54,6 +54,7 @@ def _assertion(a: Assertion, history: list[HistoryEntry]) -> dict[str, Any]:
         "last_accessed_at": _when(a.last_accessed_at),
         "importance": a.importance,
         "pinned": a.pinned,
+        "category": a.category,
         "soft_deleted_at": _when(a.deleted_at),
         "history": [_change(h) for h in history],
     }
@@ -147,7 +148,8 @@ def _md_shelf(items: list[dict[str, Any]], tag: str) -> list[str]:
             if item["pinned"]:
                 state += ", pinned"
             lines.append(
-                f"- **{tag}{item['number']}** {_md(item['content'])} ({state}; importance "
+                f"- **{tag}{item['number']}** {_md(item['content'])} ({state}; "
+                f"{item['category']}; importance "
                 f"{item['importance']}; last used {item['last_accessed_at']})"
             )
         lines.extend(f"  - {_md_change(c)}" for c in item["history"])

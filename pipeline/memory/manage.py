@@ -173,6 +173,16 @@ def pin_on(
     return repo.set_pinned(session, found.id, pinned, by=by)
 
 
+def category_on(
+    session: Session, shelf: Shelf, number: int, category: str, by: HistoryActor = MANAGER
+) -> Assertion:
+    """File the shelf's assertion under another category (pipeline/categories.yaml)."""
+    found = on_shelf(session, shelf, number)
+    if found.category == category:
+        raise InvalidMessage(f"{shelf.tag}{number} is already in {category!r}", "nothing to change")
+    return repo.set_category(session, found.id, category, by=by)
+
+
 def importance_on(
     session: Session, shelf: Shelf, number: int, importance: float, by: HistoryActor = MANAGER
 ) -> Assertion:

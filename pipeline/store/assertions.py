@@ -16,6 +16,7 @@ from sqlalchemy import Row, Select, and_, bindparam, func, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
+from pipeline.categories import ContextMode, load_categories
 from pipeline.clock import as_utc, utcnow
 from pipeline.domain import ActorKind, Assertion, HistoryActor, HistoryOp, NormativeForce
 from pipeline.errors import NotFound
@@ -49,6 +50,7 @@ def _assertion(row: AssertionRow) -> Assertion:
         importance=row.importance,
         pinned=bool(row.pinned),
         deleted_at=as_utc(row.deleted_at) if row.deleted_at is not None else None,
+        category=row.category,
     )
 
 
@@ -87,17 +89,21 @@ def add_assertion(
     *,
     by: HistoryActor | None = None,
     importance: float | None = None,
+    category: str | None = None,
 ) -> Assertion:
     """Add an assertion with the engagement's next display number (never an erased one's).
 
-    `by` is who wrote it for the history (default: the assertion's own actor)."""
+    `by` is who wrote it for the history (default: the assertion's own actor); `category`
+    defaults to the engagement kind's (pipeline/categories.yaml)."""
     # The UPDATE takes the engagement row's lock on PostgreSQL, so concurrent adds queue.
-    number = session.execute(
+    number, visibility = session.execute(
         update(EngagementRow)
         .where(EngagementRow.id == engagement_id)
         .values(last_display_number=EngagementRow.last_display_number + 1)
-        .returning(EngagementRow.last_display_number)
-    ).scalar_one()
+        .returning(EngagementRow.last_display_number, EngagementRow.visibility)
+    ).one()
+    config = load_categories()
+    category = config.checked(category) if category is not None else config.default_for(visibility)
     moment = created_at or utcnow()
     row = AssertionRow(
         engagement_id=engagement_id,
@@ -109,6 +115,7 @@ def add_assertion(
         updated_at=moment,
         last_accessed_at=moment,
         pinned=False,
+        category=category,
         **({"importance": checked_importance(importance)} if importance is not None else {}),
     )
     session.add(row)
@@ -214,6 +221,20 @@ def set_importance(
     _touched(row)
     session.flush()
     detail = {"importance": [before, row.importance]}
+    record(session, **_recorded(row, HistoryOp.UPDATE, by, detail=detail))
+    return _assertion(row)
+
+
+def set_category(
+    session: Session, assertion_id: int, category: str, *, by: HistoryActor
+) -> Assertion:
+    """File an assertion under another category (one of pipeline/categories.yaml)."""
+    row = _row(session, assertion_id)
+    before = row.category
+    row.category = load_categories().checked(category)
+    _touched(row)
+    session.flush()
+    detail = {"category": [before, row.category]}
     record(session, **_recorded(row, HistoryOp.UPDATE, by, detail=detail))
     return _assertion(row)
 
@@ -364,36 +385,47 @@ def _containing_statement(strings: int) -> Select[*tuple[Any, ...]]:
 
 
 # Built once: constructing and cache-keying a select costs more than running it on SQLite.
-_COMMITTED_PAGE = (
-    select(AssertionRow.id, AssertionRow.content, AssertionRow.created_at)
-    .where(
-        AssertionRow.engagement_id == bindparam("engagement_id"),
-        AssertionRow.force == NormativeForce.COMMITTED.value,
-        VISIBLE,
+@lru_cache(maxsize=8)
+def _committed_page(categories: tuple[str, ...]) -> Select[*tuple[Any, ...]]:
+    # One statement per set of categories, with the names as plain bound values: an
+    # expanding IN parameter is re-rendered at every execution, which costs more than the
+    # block's query itself on SQLite.
+    return (
+        select(AssertionRow.id, AssertionRow.content, AssertionRow.created_at)
+        .where(
+            AssertionRow.engagement_id == bindparam("engagement_id"),
+            AssertionRow.force == NormativeForce.COMMITTED.value,
+            VISIBLE,
+            or_(*(AssertionRow.category == name for name in categories)),
+        )
+        .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
+        .limit(bindparam("limit", literal_execute=False))
+        .offset(bindparam("offset", literal_execute=False))
     )
-    .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
-    .limit(bindparam("limit", literal_execute=False))
-    .offset(bindparam("offset", literal_execute=False))
-)
 
 
-_COMMITTED_NEWEST = (
-    select(*_COLUMNS)
-    .where(
-        AssertionRow.engagement_id == bindparam("engagement_id"),
-        AssertionRow.force == NormativeForce.COMMITTED.value,
-        VISIBLE,
+@lru_cache(maxsize=8)
+def _committed_newest(categories: tuple[str, ...]) -> Select[*tuple[Any, ...]]:
+    return (
+        select(*_COLUMNS)
+        .where(
+            AssertionRow.engagement_id == bindparam("engagement_id"),
+            AssertionRow.force == NormativeForce.COMMITTED.value,
+            VISIBLE,
+            or_(*(AssertionRow.category == name for name in categories)),
+        )
+        .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
+        .limit(bindparam("limit", literal_execute=False))
     )
-    .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
-    .limit(bindparam("limit", literal_execute=False))
-)
 
 
 def committed_newest(
     session: Session | Connection, engagement_id: int, limit: int
 ) -> list[Assertion]:
-    """The newest committed assertions of an engagement."""
-    rows = session.execute(_COMMITTED_NEWEST, {"engagement_id": engagement_id, "limit": limit})
+    """The newest committed assertions of an engagement (the project context's), of the
+    categories that reach conversation (context `all` or `rag`, pipeline/categories.yaml)."""
+    statement = _committed_newest(load_categories().in_mode(ContextMode.ALL, ContextMode.RAG))
+    rows = session.execute(statement, {"engagement_id": engagement_id, "limit": limit})
     return [_listed(r) for r in rows]
 
 
@@ -401,10 +433,11 @@ def committed_page(
     session: Session | Connection, engagement_id: int, limit: int, offset: int
 ) -> list[tuple[int, str, datetime]]:
     """(id, content, created_at) of committed assertions, newest first: the memory block's
-    query."""
-    rows = session.execute(
-        _COMMITTED_PAGE, {"engagement_id": engagement_id, "limit": limit, "offset": offset}
-    )
+    query. Only categories whose context mode is `all` (pipeline/categories.yaml) are in the
+    block; the others reach a prompt through search alone."""
+    params = {"engagement_id": engagement_id, "limit": limit, "offset": offset}
+    statement = _committed_page(load_categories().in_mode(ContextMode.ALL))
+    rows = session.execute(statement, params)
     return [(aid, content, as_utc(created)) for aid, content, created in rows]
 
 

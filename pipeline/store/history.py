@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from pipeline.clock import as_utc, utcnow
 from pipeline.domain import HistoryActor, HistoryEntry, HistoryOp, NormativeForce
+from pipeline.store.changes import record_change
 from pipeline.store.tables import HistoryRow
 
 
@@ -36,7 +37,12 @@ def record(
     detail: dict[str, Any] | None = None,
     at: datetime | None = None,
 ) -> None:
-    """Append one history row (in the caller's transaction)."""
+    """Append one history row (in the caller's transaction), and log the change at the
+    engagement's next memory revision (pipeline/store/changes.py)."""
+    moment = at or utcnow()
+    event = _change_event(op, new_force, content_changed=old_content is not None)
+    if event is not None:
+        record_change(session, engagement_id, assertion_id, event, moment)
     session.execute(
         insert(HistoryRow),
         [
@@ -51,10 +57,31 @@ def record(
                 "old_force": _force(old_force),
                 "new_force": _force(new_force),
                 "detail": detail or {},
-                "created_at": at or utcnow(),
+                "created_at": moment,
             }
         ],
     )
+
+
+def _change_event(
+    op: HistoryOp, new_force: NormativeForce | str | None, *, content_changed: bool
+) -> str | None:
+    """What the memory delta calls a write; None for what changes no text or force (a pin,
+    an importance, a category, a link)."""
+    if op is HistoryOp.UPDATE:
+        if new_force is not None:
+            return NormativeForce(new_force).value  # committed, retracted or held again
+        return "updated" if content_changed else None
+    return _EVENTS.get(op)
+
+
+_EVENTS = {
+    HistoryOp.ADD: "created",
+    HistoryOp.MERGE: "merged",
+    HistoryOp.TTL: "soft_deleted",
+    HistoryOp.RESTORE: "restored",
+    HistoryOp.DELETE: "deleted",
+}
 
 
 def _force(force: NormativeForce | str | None) -> str | None:
@@ -111,7 +138,15 @@ def history_of_engagement(
 # Detail keys whose values are never a person's words (flags, numbers, dates, vocabulary);
 # every other key (a retraction's `rationale` may quote the person) goes at erasure.
 _TEXT_FREE = frozenset(
-    {"pinned", "importance", "last_accessed_at", "purge_after", "reason", "soft_deleted_at"}
+    {
+        "pinned",
+        "importance",
+        "last_accessed_at",
+        "purge_after",
+        "reason",
+        "soft_deleted_at",
+        "category",
+    }
 )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -22,8 +23,9 @@ from pipeline.clock import as_utc
 from pipeline.domain import HistoryActor, HistoryOp
 from pipeline.errors import InvalidMessage
 from pipeline.store.erasure import erase_assertions
+from pipeline.store.events import Event, Node, record_events
 from pipeline.store.history import record
-from pipeline.store.tables import AssertionRow
+from pipeline.store.tables import AssertionRow, EngagementRow
 
 UNUSED_DAYS = 60
 PURGE_AFTER_DAYS = 30
@@ -77,7 +79,7 @@ def sweep(session: Session, now: datetime, policy: Policy | None = None) -> Swep
     policy = policy or Policy()
     if session.get_bind().dialect.name == "postgresql":
         session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _LOCK_KEY})
-    purged = _purge(session, now - policy.purge_after)
+    purged = _purge(session, now, now - policy.purge_after)
     stale = (
         select(AssertionRow.id)
         .where(
@@ -101,10 +103,12 @@ def sweep(session: Session, now: datetime, policy: Policy | None = None) -> Swep
                 AssertionRow.display_number,
                 AssertionRow.last_accessed_at,
                 AssertionRow.importance,
+                AssertionRow.category,
             )
             .execution_options(synchronize_session=False)
         ).all()
-        for aid, engagement_id, number, accessed, importance in sorted(rows):
+        _record(session, "ttl", [(r[0], r[1], r[5]) for r in rows], now)
+        for aid, engagement_id, number, accessed, importance, _ in sorted(rows):
             record(
                 session,
                 assertion_id=aid,
@@ -123,16 +127,36 @@ def sweep(session: Session, now: datetime, policy: Policy | None = None) -> Swep
     return Swept(tuple(done), purged)
 
 
-def _purge(session: Session, cutoff: datetime) -> tuple[int, ...]:
+def _purge(session: Session, now: datetime, cutoff: datetime) -> tuple[int, ...]:
     """Erase, exactly as an erasure on request (turns, embeddings, history text), every
     assertion soft-deleted before `cutoff`."""
-    ids = tuple(
-        session.scalars(
-            select(AssertionRow.id)
-            .where(AssertionRow.deleted_at.is_not(None), AssertionRow.deleted_at < cutoff)
-            .order_by(AssertionRow.id)
-        )
-    )
+    rows = session.execute(
+        select(AssertionRow.id, AssertionRow.engagement_id, AssertionRow.category)
+        .where(AssertionRow.deleted_at.is_not(None), AssertionRow.deleted_at < cutoff)
+        .order_by(AssertionRow.id)
+    ).all()
+    ids = tuple(r[0] for r in rows)
     if ids:
+        _record(session, "purge", [(r[0], r[1], r[2]) for r in rows], now)
         erase_assertions(session, ids, actor=HistoryActor.SYSTEM, reason="purged")
     return ids
+
+
+def _record(session: Session, op: str, done: Sequence[tuple[int, int, str]], now: datetime) -> None:
+    """The sweep's operational events: (assertion id, engagement id, category) of each."""
+    if not done:
+        return
+    engagements = sorted({e for _, e, _ in done})
+    owners = {
+        engagement_id: owner
+        for engagement_id, owner in session.execute(
+            select(EngagementRow.id, EngagementRow.owner_person_id).where(
+                EngagementRow.id.in_(engagements)
+            )
+        )
+    }
+    events = [
+        Event(Node.WORKER, op, person_id=owners.get(e), memory_id=aid, category=category)
+        for aid, e, category in sorted(done)
+    ]
+    record_events(session, events, now)

@@ -25,6 +25,7 @@ ASSERTION_COLUMNS = (
     "importance",
     "pinned",
     "deleted_at",
+    "category",
 )
 _ACTORS = {a.value: a for a in ActorKind}
 _FORCES = {f.value: f for f in NormativeForce}
@@ -49,6 +50,7 @@ def assertion_from_row(row: Sequence[Any], moment: Callable[[Any], datetime] = a
         importance,
         pinned,
         deleted,
+        category,
     ) = row
     return Assertion(
         id=ident,
@@ -64,4 +66,5 @@ def assertion_from_row(row: Sequence[Any], moment: Callable[[Any], datetime] = a
         importance=importance,
         pinned=bool(pinned),
         deleted_at=moment(deleted) if deleted is not None else None,
+        category=category,
     )

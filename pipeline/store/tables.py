@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Float,
@@ -21,7 +22,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from pipeline.clock import utcnow
-from pipeline.domain import DEFAULT_IMPORTANCE
+from pipeline.domain import DEFAULT_CATEGORY, DEFAULT_IMPORTANCE
 
 JsonType = JSON().with_variant(JSONB(), "postgresql")
 
@@ -68,6 +69,7 @@ class AssertionRow(Base):
         Index("ix_assertions_engagement_force_created", "engagement_id", "force", "created_at"),
         Index("ix_assertions_last_accessed", "last_accessed_at"),
         Index("ix_assertions_deleted", "deleted_at"),
+        Index("ix_assertions_engagement_category", "engagement_id", "category"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -90,6 +92,8 @@ class AssertionRow(Base):
     importance: Mapped[float] = mapped_column(Float, default=DEFAULT_IMPORTANCE)
     pinned: Mapped[bool] = mapped_column(Boolean, default=False)
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # pipeline/categories.yaml (migration 0009).
+    category: Mapped[str] = mapped_column(String(32), default=DEFAULT_CATEGORY)
 
 
 class HistoryRow(Base):
@@ -208,6 +212,69 @@ class WorkingMemoryRow(Base):
     person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"), primary_key=True)
     document: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class EventRow(Base):
+    """One operation of the pipeline on memory (migration 0009): what was done, where, to which
+    memory, how it went, and the best similarity when there was one. No text of the person's."""
+
+    __tablename__ = "memory_events"
+    __table_args__ = (
+        Index("ix_memory_events_person_created", "person_id", "created_at"),
+        Index("ix_memory_events_node_created", "node", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int | None] = mapped_column(Integer)
+    conversation: Mapped[str | None] = mapped_column(String(32))
+    node: Mapped[str] = mapped_column(String(16))
+    op: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16))
+    memory_id: Mapped[int | None] = mapped_column(Integer)
+    category: Mapped[str | None] = mapped_column(String(32))
+    similarity: Mapped[float | None] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class CheckpointRow(Base):
+    """The pipeline's state of one conversation, as JSON, upserted each turn (migration 0009)."""
+
+    __tablename__ = "conversation_checkpoints"
+    __table_args__ = (
+        UniqueConstraint("person_id", "conversation", name="uq_checkpoint_conversation"),
+        Index("ix_checkpoints_updated", "updated_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"))
+    conversation: Mapped[str] = mapped_column(String(32))
+    state: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MemoryRevisionRow(Base):
+    """How many times an engagement's memory changed: its revision (migration 0009)."""
+
+    __tablename__ = "memory_revisions"
+
+    engagement_id: Mapped[int] = mapped_column(ForeignKey("engagements.id"), primary_key=True)
+    revision: Mapped[int] = mapped_column(BigInteger)
+
+
+class MemoryChangeRow(Base):
+    """One change to an engagement's memory at a revision; the text stays with the assertion
+    (and goes with it at erasure), so this row holds none."""
+
+    __tablename__ = "memory_changes"
+    __table_args__ = (Index("ix_memory_changes_revision", "engagement_id", "revision"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    engagement_id: Mapped[int] = mapped_column(Integer)
+    revision: Mapped[int] = mapped_column(BigInteger)
+    assertion_id: Mapped[int] = mapped_column(Integer)
+    event: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class CompactionRow(Base):

@@ -1,0 +1,121 @@
+"""Operational events: one row per operation on memory, written where the data already is
+(a turn's classification, its handler's writes, forget matching and recall; the lifecycle
+sweep; memory.query), in the transaction of the operation itself, one INSERT for all of a
+transaction's events. `converse stats` counts them by op and node over time.
+
+A row holds ids, names and numbers only, never a person's words, so erasure has nothing to
+remove here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Literal
+
+from sqlalchemy import ColumnElement, func, insert, literal_column, select
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session
+
+from pipeline.clock import utcnow
+from pipeline.store.tables import EventRow
+
+_INSERT = insert(EventRow)
+
+
+class Node(StrEnum):
+    """Where an operation ran."""
+
+    HOTPATH = "hotpath"  # a conversation turn
+    WORKER = "worker"  # a background job (the lifecycle sweep)
+    TOOL = "tool"  # memory.query
+
+
+@dataclass(frozen=True)
+class Event:
+    """One operation: what (`op`), how it went (`status`), on which memory."""
+
+    node: Node
+    op: str
+    status: str = "ok"
+    person_id: int | None = None
+    conversation: str | None = None
+    memory_id: int | None = None
+    category: str | None = None
+    similarity: float | None = None
+
+
+def conversation_key(engagement_id: int | None) -> str:
+    """The name of a person's conversation: in a project, or outside any."""
+    return f"project:{engagement_id}" if engagement_id is not None else "general"
+
+
+def record_events(
+    session: Session | Connection, events: Sequence[Event], at: datetime | None = None
+) -> None:
+    """Append events in the caller's transaction, in one statement."""
+    if not events:
+        return
+    moment = at or utcnow()
+    # On the connection: the ORM's bulk path costs more than the insert (every turn runs it).
+    conn = session.connection() if isinstance(session, Session) else session
+    conn.execute(
+        _INSERT,
+        [
+            {
+                "person_id": e.person_id,
+                "conversation": e.conversation,
+                "node": e.node.value,
+                "op": e.op,
+                "status": e.status,
+                "memory_id": e.memory_id,
+                "category": e.category,
+                "similarity": None if e.similarity is None else round(e.similarity, 4),
+                "created_at": moment,
+            }
+            for e in events
+        ],
+    )
+
+
+@dataclass(frozen=True)
+class Count:
+    """How many events of one kind fell in one period (`bucket`, UTC)."""
+
+    bucket: str
+    node: str
+    op: str
+    status: str
+    count: int
+
+
+Period = Literal["day", "hour"]
+
+
+def _bucket(session: Session, by: Period) -> ColumnElement[Any]:
+    if session.get_bind().dialect.name == "postgresql":
+        utc = func.timezone("UTC", EventRow.created_at)
+        pattern = "YYYY-MM-DD" if by == "day" else 'YYYY-MM-DD"T"HH24":00"'
+        return func.to_char(func.date_trunc(by, utc), pattern)
+    # SQLite keeps the UTC time as text: 'YYYY-MM-DD HH:MM:SS...'.
+    return func.strftime("%Y-%m-%d" if by == "day" else "%Y-%m-%dT%H:00", EventRow.created_at)
+
+
+def event_counts(
+    session: Session, *, person_id: int | None = None, since: datetime | None = None, by: Period
+) -> list[Count]:
+    """Counts by period, node, op and status, oldest period first; counted by the database."""
+    bucket = _bucket(session, by).label("bucket")
+    query = select(
+        bucket, EventRow.node, EventRow.op, EventRow.status, func.count().label("n")
+    ).group_by(literal_column("bucket"), EventRow.node, EventRow.op, EventRow.status)
+    if person_id is not None:
+        query = query.where(EventRow.person_id == person_id)
+    if since is not None:
+        query = query.where(EventRow.created_at >= since)
+    query = query.order_by(literal_column("bucket"), EventRow.node, EventRow.op, EventRow.status)
+    return [
+        Count(str(b), node, op, status, int(n)) for b, node, op, status, n in session.execute(query)
+    ]
