@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from pipeline.clock import as_utc, utcnow
 from pipeline.domain import NormativeForce
-from pipeline.store.tables import AssertionEmbeddingRow, AssertionRow
+from pipeline.store.tables import AssertionEmbeddingRow, AssertionRow, VectorChangeRow
 
 # Bound parameters per statement stay well under SQLite's and PostgreSQL's limits.
 _CHUNK = 500
@@ -119,6 +119,31 @@ def embedded_assertions(
     """Assertions of these engagements with their vectors under `model` (None when missing)."""
     if not engagement_ids:
         return []
+    return _embedded(session, engagement_ids, model, forces)
+
+
+def embedded_by_id(
+    session: Session,
+    assertion_ids: Sequence[int],
+    engagement_ids: Sequence[int],
+    model: str,
+    forces: Sequence[NormativeForce] = (NormativeForce.HELD, NormativeForce.COMMITTED),
+) -> list[EmbeddedAssertion]:
+    """Like `embedded_assertions`, for these assertions only; one outside the engagements, of
+    another force or soft-deleted is left out (an index's candidates are checked here)."""
+    out: list[EmbeddedAssertion] = []
+    for chunk in _chunks(sorted(set(assertion_ids))):
+        out.extend(_embedded(session, engagement_ids, model, forces, chunk))
+    return out
+
+
+def _embedded(
+    session: Session,
+    engagement_ids: Sequence[int],
+    model: str,
+    forces: Sequence[NormativeForce],
+    assertion_ids: Sequence[int] | None = None,
+) -> list[EmbeddedAssertion]:
     query = (
         select(
             AssertionRow.id,
@@ -144,6 +169,8 @@ def embedded_assertions(
         )
         .order_by(AssertionRow.id)
     )
+    if assertion_ids is not None:
+        query = query.where(AssertionRow.id.in_(list(assertion_ids)))
     out: list[EmbeddedAssertion] = []
     for aid, eid, number, content, force, created, dim, sha, vector, made_by in session.execute(
         query
@@ -155,3 +182,60 @@ def embedded_assertions(
             )
         )
     return out
+
+
+def count_searchable(
+    session: Session,
+    engagement_id: int,
+    forces: Sequence[NormativeForce] = (NormativeForce.HELD, NormativeForce.COMMITTED),
+) -> int:
+    """How many assertions of this engagement a search may return (embedded or not)."""
+    query = (
+        select(func.count())
+        .select_from(AssertionRow)
+        .where(
+            AssertionRow.engagement_id == engagement_id,
+            AssertionRow.force.in_([f.value for f in forces]),
+            AssertionRow.deleted_at.is_(None),
+        )
+    )
+    return int(session.scalar(query) or 0)
+
+
+def last_change(session: Session) -> int:
+    """The newest sequence number of the vector change log (0 when empty)."""
+    return int(session.scalar(select(func.max(VectorChangeRow.seq))) or 0)
+
+
+def changed_since(session: Session, engagement_id: int, seq: int) -> tuple[set[int], int]:
+    """Assertions of this engagement whose vector may have changed after `seq`, and the
+    newest sequence number seen (`seq` itself when nothing changed)."""
+    rows = session.execute(
+        select(VectorChangeRow.assertion_id, VectorChangeRow.seq).where(
+            VectorChangeRow.engagement_id == engagement_id, VectorChangeRow.seq > seq
+        )
+    ).all()
+    return {aid for aid, _ in rows}, max((s for _, s in rows), default=seq)
+
+
+def searchable_ids(
+    session: Session,
+    engagement_id: int,
+    model: str,
+    forces: Sequence[NormativeForce] = (NormativeForce.HELD, NormativeForce.COMMITTED),
+) -> set[int]:
+    """Ids of this engagement's searchable assertions that have a vector under `model`."""
+    query = (
+        select(AssertionRow.id)
+        .join(
+            AssertionEmbeddingRow,
+            (AssertionEmbeddingRow.assertion_id == AssertionRow.id)
+            & (AssertionEmbeddingRow.model == model),
+        )
+        .where(
+            AssertionRow.engagement_id == engagement_id,
+            AssertionRow.force.in_([f.value for f in forces]),
+            AssertionRow.deleted_at.is_(None),
+        )
+    )
+    return set(session.scalars(query))
