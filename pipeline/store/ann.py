@@ -14,6 +14,7 @@ search is exact.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -72,19 +73,28 @@ def ann_settings() -> AnnSettings:
         ) from None
 
 
+def _index_class() -> type[Index]:
+    """usearch's Index, imported after onnxruntime: usearch 2.26's compiled module loaded
+    first makes a later `import onnxruntime` crash the process (a segmentation fault, seen
+    here with onnxruntime 1.32), and the local model may load at any time after a search."""
+    with contextlib.suppress(ImportError):
+        import onnxruntime  # noqa: F401
+    from usearch.index import Index
+
+    return Index
+
+
 def available() -> bool:
     """Whether the index library is installed (the `ann` extra)."""
     try:
-        import usearch.index  # noqa: F401
+        _index_class()
     except ImportError:
         return False
     return True
 
 
 def _new_index(dim: int, dtype: Dtype, expansion: int) -> Index:
-    from usearch.index import Index
-
-    return Index(
+    return _index_class()(
         ndim=dim,
         metric="cos",
         dtype=dtype,
@@ -257,13 +267,11 @@ def forget_open() -> None:
 
 def _load(path: Path) -> VectorIndex | None:
     """A saved index, or None when it cannot be read (it is then rebuilt from the store)."""
-    from usearch.index import Index
-
     try:
         meta = json.loads(_meta_path(path).read_text(encoding="utf-8"))
         if meta.get("format") != FORMAT:
             return None
-        index = Index.restore(str(path), expansion_search=ann_settings().expansion)
+        index = _index_class().restore(str(path), expansion_search=ann_settings().expansion)
         if index is None or index.ndim != meta["dim"]:
             return None
         return VectorIndex(
