@@ -71,7 +71,8 @@ def exact_top(base: Vectors, queries: Vectors, k: int = K) -> list[set[int]]:
 
 
 def _index_of(vectors: Vectors, dtype: ann.Dtype) -> tuple[ann.VectorIndex, float]:
-    index = ann.VectorIndex(engagement_id=0, model=MODEL, embedder=MODEL, dim=DIM, dtype=dtype)
+    dim = int(vectors.shape[1])
+    index = ann.VectorIndex(engagement_id=0, model=MODEL, embedder=MODEL, dim=dim, dtype=dtype)
     started = time.perf_counter()
     index.index.add(np.arange(len(vectors), dtype=np.uint64), vectors, threads=os.cpu_count())
     return index, time.perf_counter() - started

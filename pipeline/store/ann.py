@@ -315,7 +315,7 @@ def remove_erased(session: Session, erased: Sequence[tuple[int, int]]) -> None:
     an erased vector, and the index is marked for a full comparison with the store at its
     next sync (should the transaction roll back, the comparison puts the entries back).
     """
-    if not erased or not available():
+    if not erased:
         return
     by_engagement: dict[int, set[int]] = {}
     for engagement_id, assertion_id in erased:

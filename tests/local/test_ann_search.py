@@ -14,7 +14,8 @@ from pipeline.store import Store, ann
 from pipeline.store import assertions as repo
 from tests.local.conftest import CountingEmbedder
 
-pytest.importorskip("usearch")
+# never `import usearch` directly here: see the last test
+pytestmark = pytest.mark.skipif(not ann.available(), reason="usearch is not installed (ann extra)")
 
 FACTS = [
     "You live in Miami near the beach",
@@ -212,3 +213,24 @@ def test_a_bad_setting_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setenv("CONVERSE_ANN_MIN_VECTORS", "none")
     with pytest.raises(Exception, match="CONVERSE_ANN_MIN_VECTORS='none' is not valid"):
         ann.ann_settings()
+
+
+def test_the_model_runtime_still_loads_after_the_index_library() -> None:
+    """usearch's compiled module loaded before onnxruntime crashes onnxruntime's import; the
+    index module imports onnxruntime first, so any order of use works."""
+    import subprocess
+    import sys
+
+    probe = (
+        "from pipeline.store import ann; assert ann.available(); "
+        "import onnxruntime; print('loaded', onnxruntime.__version__)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.startswith("loaded")
