@@ -51,7 +51,7 @@ class AnnSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="CONVERSE_ANN_", extra="ignore")
 
     # An engagement with fewer searchable facts than this is searched exactly.
-    min_vectors: int = Field(20_000, ge=1)
+    min_vectors: int = Field(5_000, ge=1)
     # Where indexes of a database that is not a SQLite file are saved (unset: in memory only).
     dir: Path | None = None
     dtype: Dtype = "f16"
@@ -60,10 +60,21 @@ class AnnSettings(BaseSettings):
     expansion: int = Field(64, ge=8, le=4_096)
 
 
+_checked: dict[tuple[str | None, ...], AnnSettings] = {}
+
+
 def ann_settings() -> AnnSettings:
-    """The CONVERSE_ANN_* settings now in the environment, or a one-line error naming one."""
+    """The CONVERSE_ANN_* settings now in the environment, or a one-line error naming one.
+
+    Kept per combination of the variables' values: reading them costs more than a search.
+    """
+    key = tuple(os.environ.get(f"CONVERSE_ANN_{name.upper()}") for name in AnnSettings.model_fields)
+    found = _checked.get(key)
+    if found is not None:
+        return found
     try:
-        return AnnSettings()
+        found = _checked[key] = AnnSettings()
+        return found
     except ValidationError as exc:
         first = exc.errors()[0]
         name = f"CONVERSE_ANN_{str(first['loc'][0]).upper()}"

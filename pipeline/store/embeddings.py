@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
+from typing import Any
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import Select, bindparam, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from pipeline.clock import as_utc, utcnow
@@ -130,11 +132,68 @@ def embedded_by_id(
     forces: Sequence[NormativeForce] = (NormativeForce.HELD, NormativeForce.COMMITTED),
 ) -> list[EmbeddedAssertion]:
     """Like `embedded_assertions`, for these assertions only; one outside the engagements, of
-    another force or soft-deleted is left out (an index's candidates are checked here)."""
+    another force or soft-deleted is left out (an index's candidates are checked here).
+
+    The rows are read by primary key and filtered here: asked to filter, SQLite walks the
+    engagement's whole index instead."""
+    engagements = set(engagement_ids)
+    wanted = {f.value for f in forces}
     out: list[EmbeddedAssertion] = []
     for chunk in _chunks(sorted(set(assertion_ids))):
-        out.extend(_embedded(session, engagement_ids, model, forces, chunk))
+        rows = session.connection().execute(_by_id_statement(), {"model": model, "ids": chunk})
+        for row in rows:
+            if row.engagement_id in engagements and row.force in wanted and row.deleted_at is None:
+                out.append(_embedded_row(*tuple(row)[:-1]))
     return out
+
+
+@lru_cache(maxsize=1)
+def _by_id_statement() -> Select[*tuple[Any, ...]]:
+    """Built once: a search at scale runs it on every query."""
+    return (
+        select(*_COLUMNS, AssertionRow.deleted_at)
+        .outerjoin(
+            AssertionEmbeddingRow,
+            (AssertionEmbeddingRow.assertion_id == AssertionRow.id)
+            & (AssertionEmbeddingRow.model == bindparam("model")),
+        )
+        .where(AssertionRow.id.in_(bindparam("ids", expanding=True)))
+        .order_by(AssertionRow.id)
+    )
+
+
+_COLUMNS = (
+    AssertionRow.id,
+    AssertionRow.engagement_id,
+    AssertionRow.display_number,
+    AssertionRow.content,
+    AssertionRow.force,
+    AssertionRow.created_at,
+    AssertionEmbeddingRow.dim,
+    AssertionEmbeddingRow.content_sha256,
+    AssertionEmbeddingRow.vector,
+    AssertionEmbeddingRow.embedder,
+)
+
+
+def _embedded_row(
+    aid: int,
+    eid: int,
+    number: int,
+    content: str,
+    force: str,
+    created: datetime,
+    dim: int | None,
+    sha: str | None,
+    vector: bytes | None,
+    made_by: str | None,
+) -> EmbeddedAssertion:
+    stored = None
+    if vector is not None and dim is not None and sha is not None and made_by is not None:
+        stored = StoredVector(aid, dim, sha, bytes(vector), made_by)
+    return EmbeddedAssertion(
+        aid, eid, number, content, NormativeForce(force), as_utc(created), stored
+    )
 
 
 def _embedded(
@@ -142,21 +201,9 @@ def _embedded(
     engagement_ids: Sequence[int],
     model: str,
     forces: Sequence[NormativeForce],
-    assertion_ids: Sequence[int] | None = None,
 ) -> list[EmbeddedAssertion]:
     query = (
-        select(
-            AssertionRow.id,
-            AssertionRow.engagement_id,
-            AssertionRow.display_number,
-            AssertionRow.content,
-            AssertionRow.force,
-            AssertionRow.created_at,
-            AssertionEmbeddingRow.dim,
-            AssertionEmbeddingRow.content_sha256,
-            AssertionEmbeddingRow.vector,
-            AssertionEmbeddingRow.embedder,
-        )
+        select(*_COLUMNS)
         .outerjoin(
             AssertionEmbeddingRow,
             (AssertionEmbeddingRow.assertion_id == AssertionRow.id)
@@ -169,19 +216,7 @@ def _embedded(
         )
         .order_by(AssertionRow.id)
     )
-    if assertion_ids is not None:
-        query = query.where(AssertionRow.id.in_(list(assertion_ids)))
-    out: list[EmbeddedAssertion] = []
-    for aid, eid, number, content, force, created, dim, sha, vector, made_by in session.execute(
-        query
-    ):
-        stored = StoredVector(aid, dim, sha, bytes(vector), made_by) if vector is not None else None
-        out.append(
-            EmbeddedAssertion(
-                aid, eid, number, content, NormativeForce(force), as_utc(created), stored
-            )
-        )
-    return out
+    return [_embedded_row(*tuple(row)) for row in session.execute(query)]
 
 
 def count_searchable(
@@ -202,19 +237,26 @@ def count_searchable(
     return int(session.scalar(query) or 0)
 
 
+_LAST_CHANGE = select(func.max(VectorChangeRow.seq))
+_CHANGED_SINCE = select(VectorChangeRow.assertion_id, VectorChangeRow.seq).where(
+    VectorChangeRow.engagement_id == bindparam("engagement_id"),
+    VectorChangeRow.seq > bindparam("seq"),
+)
+
+
 def last_change(session: Session) -> int:
     """The newest sequence number of the vector change log (0 when empty)."""
-    return int(session.scalar(select(func.max(VectorChangeRow.seq))) or 0)
+    return int(session.connection().execute(_LAST_CHANGE).scalar() or 0)
 
 
 def changed_since(session: Session, engagement_id: int, seq: int) -> tuple[set[int], int]:
     """Assertions of this engagement whose vector may have changed after `seq`, and the
     newest sequence number seen (`seq` itself when nothing changed)."""
-    rows = session.execute(
-        select(VectorChangeRow.assertion_id, VectorChangeRow.seq).where(
-            VectorChangeRow.engagement_id == engagement_id, VectorChangeRow.seq > seq
-        )
-    ).all()
+    rows = (
+        session.connection()
+        .execute(_CHANGED_SINCE, {"engagement_id": engagement_id, "seq": seq})
+        .all()
+    )
     return {aid for aid, _ in rows}, max((s for _, s in rows), default=seq)
 
 
