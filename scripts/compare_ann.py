@@ -57,6 +57,7 @@ def measure(
         row = {
             "index": f"{name} ef={ef}",
             "build_s": round(build_s, 1),
+            "median_ms": round(float(np.median(timings)), 3),
             "p95_ms": round(float(np.percentile(timings, 95)), 3),
             "recall_at_5": round(float(np.mean(direct)), 3),
             "recall_at_5_rescored": round(float(np.mean(rescored)), 3),
