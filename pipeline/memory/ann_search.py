@@ -26,6 +26,9 @@ from pipeline.store.ann import AnnSettings, VectorIndex
 BUILD_BATCH = 4_096
 # Added or replaced entries are written to the file at least this often; removals at once.
 SAVE_EVERY = 1_000
+# Engagements counted below the threshold, with the change-log position then: not recounted
+# until something changes.
+_SMALL: dict[tuple[str, int, int], int] = {}
 
 
 def indexed_engagements(
@@ -41,11 +44,15 @@ def indexed_engagements(
     newest = repo.last_change(session)
     out: dict[int, VectorIndex] = {}
     for engagement_id in engagement_ids:
+        small = (ann.store_key(session), engagement_id, settings.min_vectors)
+        if _SMALL.get(small) == newest:
+            continue  # counted below the threshold, and nothing has changed since
         index = ann.cached(session, engagement_id, embedder.model_name)
         if index is not None and not _usable(index, embedder, settings, newest):
             index = None
         if index is None:
             if repo.count_searchable(session, engagement_id) < settings.min_vectors:
+                _SMALL[small] = newest
                 continue
             index = build(session, engagement_id, embedder, settings)
         else:

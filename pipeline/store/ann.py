@@ -15,7 +15,9 @@ search is exact.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -95,13 +97,11 @@ def _index_class() -> type[Index]:
     return Index
 
 
+@functools.cache
 def available() -> bool:
-    """Whether the index library is installed (the `ann` extra)."""
-    try:
-        _index_class()
-    except ImportError:
-        return False
-    return True
+    """Whether the index library is installed (the `ann` extra); found without importing it,
+    so searches that never reach an index never load it."""
+    return importlib.util.find_spec("usearch") is not None
 
 
 def _new_index(dim: int, dtype: Dtype, expansion: int) -> Index:
@@ -332,7 +332,19 @@ def remove_erased(session: Session, erased: Sequence[tuple[int, int]]) -> None:
     for engagement_id, assertion_id in erased:
         by_engagement.setdefault(engagement_id, set()).add(assertion_id)
     for engagement_id, ids in by_engagement.items():
+        if not available():  # files from when the extra was installed: rebuilt if it returns
+            _delete_files(session, engagement_id)
+            continue
         for index in _indexes_of(session, engagement_id):
             if index.remove(ids):
                 index.verify = True
                 index.save()
+
+
+def _delete_files(session: Session, engagement_id: int) -> None:
+    folder = index_dir(session)
+    if folder is None or not folder.exists():
+        return
+    for path in folder.glob(f"{engagement_id}-*.usearch"):
+        path.unlink(missing_ok=True)
+        _meta_path(path).unlink(missing_ok=True)

@@ -222,7 +222,9 @@ def test_the_model_runtime_still_loads_after_the_index_library() -> None:
     import sys
 
     probe = (
-        "from pipeline.store import ann; assert ann.available(); "
+        "from pipeline.store import ann; "
+        "ann.VectorIndex(engagement_id=1, model='m', embedder='m', dim=8, dtype='f16'); "
+        "import sys; assert 'usearch.compiled' in sys.modules; "
         "import onnxruntime; print('loaded', onnxruntime.__version__)"
     )
     done = subprocess.run(
@@ -234,3 +236,24 @@ def test_the_model_runtime_still_loads_after_the_index_library() -> None:
     )
     assert done.returncode == 0, done.stderr[-500:]
     assert done.stdout.startswith("loaded")
+
+
+def test_erasing_without_the_index_library_deletes_the_engagements_index_files(
+    sqlite_store: Store,
+    make_person,
+    fake_embedder: CountingEmbedder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    engagement = _person(sqlite_store, make_person, "ana")
+    _search(sqlite_store, engagement, "cats", fake_embedder)
+    path = _index(sqlite_store, engagement, fake_embedder).path
+    assert path is not None and path.exists()
+    ann.forget_open()
+    monkeypatch.setattr(ann, "available", lambda: False)
+    with sqlite_store.write() as session:
+        repo.erase(
+            session,
+            [_ids(sqlite_store, engagement)["You are allergic to shellfish"]],
+            by=HistoryActor.CLI,
+        )
+    assert not path.exists() and not path.with_suffix(".json").exists()
