@@ -40,6 +40,13 @@ def indexed_engagements(
     """
     if not engagement_ids or not ann.available():
         return {}
+    with ann.LOCK:
+        return _indexed(session, engagement_ids, embedder)
+
+
+def _indexed(
+    session: Session, engagement_ids: Sequence[int], embedder: Embedder
+) -> dict[int, VectorIndex]:
     settings = ann.ann_settings()
     newest = repo.last_change(session)
     out: dict[int, VectorIndex] = {}
@@ -122,4 +129,5 @@ def sync(session: Session, index: VectorIndex, embedder: Embedder) -> None:
 
 def candidates(indexes: Sequence[VectorIndex], query_vector: Vectors, count: int) -> list[int]:
     """The assertion ids each index finds nearest the query (at most `count` from each)."""
-    return [found for index in indexes for found in index.search(query_vector, count)]
+    with ann.LOCK:
+        return [found for index in indexes for found in index.search(query_vector, count)]

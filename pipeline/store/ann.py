@@ -21,6 +21,7 @@ import importlib.util
 import json
 import os
 import re
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -247,8 +248,10 @@ def index_path(session: Session, engagement_id: int, model: str) -> Path | None:
     return None if folder is None else folder / f"{engagement_id}-{_slug(model)}.usearch"
 
 
-# Indexes this process has open, by (database, engagement, model).
+# Indexes this process has open, by (database, engagement, model), shared by its threads:
+# usearch does not guard a search against a concurrent removal, so every use holds LOCK.
 _OPEN: dict[tuple[str, int, str], VectorIndex] = {}
+LOCK = threading.RLock()
 
 
 def cached(session: Session, engagement_id: int, model: str) -> VectorIndex | None:
@@ -331,6 +334,11 @@ def remove_erased(session: Session, erased: Sequence[tuple[int, int]]) -> None:
     by_engagement: dict[int, set[int]] = {}
     for engagement_id, assertion_id in erased:
         by_engagement.setdefault(engagement_id, set()).add(assertion_id)
+    with LOCK:
+        _remove(session, by_engagement)
+
+
+def _remove(session: Session, by_engagement: dict[int, set[int]]) -> None:
     for engagement_id, ids in by_engagement.items():
         if not available():  # files from when the extra was installed: rebuilt if it returns
             _delete_files(session, engagement_id)
