@@ -120,22 +120,41 @@ def bench_search(
     as_json: bool = JsonOption,
     check: bool = CheckOption,
     n: int | None = typer.Option(
-        None, help="Stored embeddings searched by every query (default 100,000; 10,000 cold)."
+        None, help="Vectors searched by every query (default 100,000; 10,000 cold)."
     ),
     queries: int = typer.Option(200, help="Measured queries."),
+    real: int = typer.Option(
+        5_000, "--real", help="Sentences embedded by the real model for a second sample (0: none)."
+    ),
+    store_n: int = typer.Option(
+        10_000, "--store-n", help="Memories of the whole-search measurement (0: none)."
+    ),
     cold: bool = typer.Option(
         False, "--cold", help="First search over facts with no stored vectors (real model)."
     ),
 ) -> None:
-    """Semantic memory search: p95 ms per query over n stored embeddings, and recall@5; with
-    --cold, the time and peak memory of a first search that must embed every fact."""
+    """Semantic memory search: p95 ms per query through the nearest-neighbour index over n
+    vectors, recall@5 against exact search, build time and peak memory (exact search only when
+    the `ann` extra is not installed); with --cold, the time and peak memory of a first search
+    that must embed every fact."""
     from evals.bench import search as search_bench
+    from pipeline.cli.common import handles_errors
+    from pipeline.store.ann import available
 
     if cold:
         figures = search_bench.run_cold(n=n or 10_000, show_progress=not as_json)
         _report("search", figures, as_json, check, targets="search_cold")
         return
-    _report("search", search_bench.run(n=n or 100_000, queries=queries), as_json, check)
+    if not available():
+        figures = search_bench.run(n=n or 100_000, queries=queries)
+        _report("search", figures | {"index": "exact (usearch not installed)"}, as_json, check)
+        return
+    from evals.bench import search_scale
+
+    figures = handles_errors(search_scale.run)(
+        n=n or 100_000, queries=queries, real_n=real, store_n=store_n
+    )
+    _report("search", figures, as_json, check)
 
 
 @bench_app.command("cli")

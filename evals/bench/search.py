@@ -35,6 +35,7 @@ from pipeline.memory.search import (
     RECENCY_RATE,
     RECENCY_WEIGHT,
     MemoryIndex,
+    content_sha256,
     search_memory,
 )
 from pipeline.store import Store, open_store
@@ -175,7 +176,7 @@ def _seed(store: Store, vectors: Vectors, contents: list[str], ages_days: np.nda
                     "model": MODEL,
                     "embedder": MODEL,
                     "dim": DIM,
-                    "content_sha256": "synthetic",
+                    "content_sha256": content_sha256(contents[i]),
                     "vector": to_bytes(vectors[i]),
                     "created_at": now,
                 }

@@ -14,7 +14,6 @@ Only assertions with similarity >= MIN_SIMILARITY are returned, best `final` fir
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,10 +25,15 @@ from sqlalchemy.orm import Session
 
 from pipeline.clock import utcnow
 from pipeline.domain import Assertion, NormativeForce
-from pipeline.memory.embeddings import Embedder, Vectors, embedder_id, from_bytes, to_bytes
+from pipeline.memory.ann_search import candidates, indexed_engagements
+from pipeline.memory.embeddings import Embedder, Vectors
 from pipeline.memory.matching import Match, keywords
+from pipeline.memory.vectors import complete
+from pipeline.memory.vectors import content_sha256 as content_sha256
+from pipeline.memory.vectors import is_current as is_current
+from pipeline.memory.vectors import stored_vectors as stored_vectors
 from pipeline.store import embeddings as repo
-from pipeline.store.embeddings import StoredVector
+from pipeline.store.ann import ann_settings
 
 KEYWORD_WEIGHT = 0.5
 RECENCY_WEIGHT = 0.3
@@ -52,32 +56,6 @@ _STEM = 5
 _DAY = 86_400.0
 
 
-def content_sha256(content: str) -> str:
-    """The hash stored beside a vector: a changed content means a stale vector."""
-    return hashlib.sha256(content.encode("utf-8")).hexdigest()
-
-
-def is_current(stored: StoredVector | None, content: str, embedder: Embedder) -> bool:
-    """Whether a stored vector can be used: same embedder, same length, same content."""
-    return (
-        stored is not None
-        and stored.embedder == embedder_id(embedder)
-        and stored.dim == embedder.dim
-        and stored.content_sha256 == content_sha256(content)
-    )
-
-
-def stored_vectors(
-    embedder: Embedder, items: Sequence[tuple[int, str]], vectors: Vectors
-) -> list[StoredVector]:
-    """Freshly computed vectors of (assertion id, content) pairs in their stored form."""
-    made_by = embedder_id(embedder)
-    return [
-        StoredVector(aid, embedder.dim, content_sha256(content), to_bytes(vec), made_by)
-        for (aid, content), vec in zip(items, vectors, strict=True)
-    ]
-
-
 def ensure_vectors(
     session: Session, items: Sequence[tuple[int, str]], embedder: Embedder
 ) -> Vectors:
@@ -87,31 +65,7 @@ def ensure_vectors(
     if not items:
         return np.zeros((0, embedder.dim), dtype=np.float32)
     stored = repo.load_vectors(session, [aid for aid, _ in items], embedder.model_name)
-    return _complete(session, items, stored, embedder)
-
-
-def _complete(
-    session: Session,
-    items: Sequence[tuple[int, str]],
-    stored: dict[int, StoredVector],
-    embedder: Embedder,
-) -> Vectors:
-    matrix = np.zeros((len(items), embedder.dim), dtype=np.float32)
-    missing: list[int] = []
-    for row, (aid, content) in enumerate(items):
-        found = stored.get(aid)
-        if found is not None and is_current(found, content, embedder):
-            matrix[row] = from_bytes(found.vector, found.dim)
-        else:
-            missing.append(row)
-    if missing:
-        fresh = embedder.embed([items[row][1] for row in missing])
-        matrix[missing] = fresh
-        fresh_items = [items[row] for row in missing]
-        repo.save_vectors(
-            session, embedder.model_name, stored_vectors(embedder, fresh_items, fresh)
-        )
-    return matrix
+    return complete(session, items, stored, embedder)
 
 
 def _term(word: str) -> str:
@@ -242,14 +196,29 @@ def search_memory(
     k: int = DEFAULT_K,
     min_similarity: float = MIN_SIMILARITY,
 ) -> list[SearchHit]:
-    """The best live assertions of these engagements for a query (missing vectors are stored)."""
-    rows = repo.embedded_assertions(session, engagement_ids, embedder.model_name)
-    if not rows or not query.strip():
+    """The best live assertions of these engagements for a query (missing vectors are stored).
+
+    Engagements below the index threshold are scored row by row; larger ones through their
+    nearest-neighbour index, whose candidates are scored the same way (ann_search.py).
+    """
+    if not query.strip():
+        return []
+    indexed = indexed_engagements(session, engagement_ids, embedder)
+    exact = [e for e in engagement_ids if e not in indexed]
+    rows = repo.embedded_assertions(session, exact, embedder.model_name) if exact else []
+    query_vector = None
+    if indexed:
+        query_vector = embedder.embed([query])[0]
+        count = max(ann_settings().candidates, k)
+        found = candidates(list(indexed.values()), query_vector, count)
+        rows += repo.embedded_by_id(session, found, list(indexed), embedder.model_name)
+    if not rows:
         return []
     stored = {r.assertion_id: r.stored for r in rows if r.stored is not None}
-    vectors = _complete(session, [(r.assertion_id, r.content) for r in rows], stored, embedder)
+    vectors = complete(session, [(r.assertion_id, r.content) for r in rows], stored, embedder)
     index = MemoryIndex(vectors, [r.created_at for r in rows], [r.content for r in rows])
-    query_vector = embedder.embed([query])[0]
+    if query_vector is None:
+        query_vector = embedder.embed([query])[0]
     hits = index.top(query, query_vector, now or utcnow(), k, min_similarity)
     return [
         SearchHit(

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
+from typing import Any
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import Select, bindparam, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from pipeline.clock import as_utc, utcnow
 from pipeline.domain import NormativeForce
-from pipeline.store.tables import AssertionEmbeddingRow, AssertionRow
+from pipeline.store.tables import AssertionEmbeddingRow, AssertionRow, VectorChangeRow
 
 # Bound parameters per statement stay well under SQLite's and PostgreSQL's limits.
 _CHUNK = 500
@@ -119,19 +121,89 @@ def embedded_assertions(
     """Assertions of these engagements with their vectors under `model` (None when missing)."""
     if not engagement_ids:
         return []
-    query = (
-        select(
-            AssertionRow.id,
-            AssertionRow.engagement_id,
-            AssertionRow.display_number,
-            AssertionRow.content,
-            AssertionRow.force,
-            AssertionRow.created_at,
-            AssertionEmbeddingRow.dim,
-            AssertionEmbeddingRow.content_sha256,
-            AssertionEmbeddingRow.vector,
-            AssertionEmbeddingRow.embedder,
+    return _embedded(session, engagement_ids, model, forces)
+
+
+def embedded_by_id(
+    session: Session,
+    assertion_ids: Sequence[int],
+    engagement_ids: Sequence[int],
+    model: str,
+    forces: Sequence[NormativeForce] = (NormativeForce.HELD, NormativeForce.COMMITTED),
+) -> list[EmbeddedAssertion]:
+    """Like `embedded_assertions`, for these assertions only; one outside the engagements, of
+    another force or soft-deleted is left out (an index's candidates are checked here).
+
+    The rows are read by primary key and filtered here: asked to filter, SQLite walks the
+    engagement's whole index instead."""
+    engagements = set(engagement_ids)
+    wanted = {f.value for f in forces}
+    out: list[EmbeddedAssertion] = []
+    for chunk in _chunks(sorted(set(assertion_ids))):
+        rows = session.connection().execute(_by_id_statement(), {"model": model, "ids": chunk})
+        for row in rows:
+            if row.engagement_id in engagements and row.force in wanted and row.deleted_at is None:
+                out.append(_embedded_row(*tuple(row)[:-1]))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _by_id_statement() -> Select[*tuple[Any, ...]]:
+    """Built once: a search at scale runs it on every query."""
+    return (
+        select(*_COLUMNS, AssertionRow.deleted_at)
+        .outerjoin(
+            AssertionEmbeddingRow,
+            (AssertionEmbeddingRow.assertion_id == AssertionRow.id)
+            & (AssertionEmbeddingRow.model == bindparam("model")),
         )
+        .where(AssertionRow.id.in_(bindparam("ids", expanding=True)))
+        .order_by(AssertionRow.id)
+    )
+
+
+_COLUMNS = (
+    AssertionRow.id,
+    AssertionRow.engagement_id,
+    AssertionRow.display_number,
+    AssertionRow.content,
+    AssertionRow.force,
+    AssertionRow.created_at,
+    AssertionEmbeddingRow.dim,
+    AssertionEmbeddingRow.content_sha256,
+    AssertionEmbeddingRow.vector,
+    AssertionEmbeddingRow.embedder,
+)
+
+
+def _embedded_row(
+    aid: int,
+    eid: int,
+    number: int,
+    content: str,
+    force: str,
+    created: datetime,
+    dim: int | None,
+    sha: str | None,
+    vector: bytes | None,
+    made_by: str | None,
+) -> EmbeddedAssertion:
+    stored = None
+    if vector is not None and dim is not None and sha is not None and made_by is not None:
+        stored = StoredVector(aid, dim, sha, bytes(vector), made_by)
+    return EmbeddedAssertion(
+        aid, eid, number, content, NormativeForce(force), as_utc(created), stored
+    )
+
+
+def _embedded(
+    session: Session,
+    engagement_ids: Sequence[int],
+    model: str,
+    forces: Sequence[NormativeForce],
+) -> list[EmbeddedAssertion]:
+    query = (
+        select(*_COLUMNS)
         .outerjoin(
             AssertionEmbeddingRow,
             (AssertionEmbeddingRow.assertion_id == AssertionRow.id)
@@ -144,14 +216,68 @@ def embedded_assertions(
         )
         .order_by(AssertionRow.id)
     )
-    out: list[EmbeddedAssertion] = []
-    for aid, eid, number, content, force, created, dim, sha, vector, made_by in session.execute(
-        query
-    ):
-        stored = StoredVector(aid, dim, sha, bytes(vector), made_by) if vector is not None else None
-        out.append(
-            EmbeddedAssertion(
-                aid, eid, number, content, NormativeForce(force), as_utc(created), stored
-            )
+    return [_embedded_row(*tuple(row)) for row in session.execute(query)]
+
+
+def count_searchable(
+    session: Session,
+    engagement_id: int,
+    forces: Sequence[NormativeForce] = (NormativeForce.HELD, NormativeForce.COMMITTED),
+) -> int:
+    """How many assertions of this engagement a search may return (embedded or not)."""
+    query = (
+        select(func.count())
+        .select_from(AssertionRow)
+        .where(
+            AssertionRow.engagement_id == engagement_id,
+            AssertionRow.force.in_([f.value for f in forces]),
+            AssertionRow.deleted_at.is_(None),
         )
-    return out
+    )
+    return int(session.scalar(query) or 0)
+
+
+_LAST_CHANGE = select(func.max(VectorChangeRow.seq))
+_CHANGED_SINCE = select(VectorChangeRow.assertion_id, VectorChangeRow.seq).where(
+    VectorChangeRow.engagement_id == bindparam("engagement_id"),
+    VectorChangeRow.seq > bindparam("seq"),
+)
+
+
+def last_change(session: Session) -> int:
+    """The newest sequence number of the vector change log (0 when empty)."""
+    return int(session.connection().execute(_LAST_CHANGE).scalar() or 0)
+
+
+def changed_since(session: Session, engagement_id: int, seq: int) -> tuple[set[int], int]:
+    """Assertions of this engagement whose vector may have changed after `seq`, and the
+    newest sequence number seen (`seq` itself when nothing changed)."""
+    rows = (
+        session.connection()
+        .execute(_CHANGED_SINCE, {"engagement_id": engagement_id, "seq": seq})
+        .all()
+    )
+    return {aid for aid, _ in rows}, max((s for _, s in rows), default=seq)
+
+
+def searchable_ids(
+    session: Session,
+    engagement_id: int,
+    model: str,
+    forces: Sequence[NormativeForce] = (NormativeForce.HELD, NormativeForce.COMMITTED),
+) -> set[int]:
+    """Ids of this engagement's searchable assertions that have a vector under `model`."""
+    query = (
+        select(AssertionRow.id)
+        .join(
+            AssertionEmbeddingRow,
+            (AssertionEmbeddingRow.assertion_id == AssertionRow.id)
+            & (AssertionEmbeddingRow.model == model),
+        )
+        .where(
+            AssertionRow.engagement_id == engagement_id,
+            AssertionRow.force.in_([f.value for f in forces]),
+            AssertionRow.deleted_at.is_(None),
+        )
+    )
+    return set(session.scalars(query))

@@ -113,6 +113,9 @@ def erase_assertions(
     ).all()
     contents = list(session.scalars(select(AssertionRow.content).where(AssertionRow.id.in_(ids))))
     blank_text(session, ids)
+    from pipeline.store.ann import remove_erased  # the index library loads only when erasing
+
+    remove_erased(session, [(engagement_id, aid) for aid, engagement_id, _, _ in gone])
     for aid, engagement_id, number, force in gone:
         record(
             session,

@@ -308,3 +308,14 @@ class StatusNoteRow(Base):
     written_by: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     replaced_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class VectorChangeRow(Base):
+    """An assertion whose searchable vector may have changed, appended by triggers (0010)."""
+
+    __tablename__ = "vector_changes"
+    __table_args__ = (Index("ix_vector_changes_engagement_seq", "engagement_id", "seq"),)
+
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    engagement_id: Mapped[int] = mapped_column(Integer)
+    assertion_id: Mapped[int] = mapped_column(Integer)

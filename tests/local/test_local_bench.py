@@ -8,6 +8,7 @@ import pytest
 
 from evals.bench import local as local_bench
 from evals.bench import search as search_bench
+from pipeline.store.ann import available
 
 
 def test_search_bench_reports_p95_n_and_exact_recall() -> None:
@@ -15,6 +16,20 @@ def test_search_bench_reports_p95_n_and_exact_recall() -> None:
     assert figures["n"] == 2_000
     assert figures["p95_ms"] > 0
     assert figures["recall_at_5"] == 1.0
+
+
+@pytest.mark.skipif(not available(), reason="usearch is not installed (the ann extra)")
+def test_scaled_search_bench_reports_index_figures_against_exact_search(
+    fake_embedder: Any,
+) -> None:
+    from evals.bench import search_scale
+
+    figures = search_scale.run(n=3_000, queries=20, real_n=200, store_n=300, embedder=fake_embedder)
+    assert {"p95_ms", "recall_at_5", "build_s", "peak_mb", "n", "query_p95_ms"} <= set(figures)
+    assert figures["n"] == 3_000 and figures["real_n"] == 200 and figures["query_n"] == 300
+    assert figures["recall_at_5"] >= 0.95 and figures["real_recall_at_5"] >= 0.95
+    assert figures["vectors"].startswith("synthetic")
+    assert figures["peak_mb"] > 0 and figures["build_s"] >= 0
 
 
 @pytest.mark.slow

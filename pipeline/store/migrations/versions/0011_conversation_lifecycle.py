@@ -10,7 +10,7 @@ project. `memories` with their `memory_entities` (active or resolved, and by whi
 `classification_memory_references` records which memories a classification was shown.
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 Create Date: 2026-11-26
 """
 
@@ -19,7 +19,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision = "0011"
-down_revision = "0009"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
