@@ -28,6 +28,10 @@ COMMANDS: dict[str, LazyCommand] = {
     "project": LazyCommand(
         "pipeline.cli.people:project_app", "Create and list a person's projects."
     ),
+    "consent": LazyCommand(
+        "pipeline.cli.consent:consent_app",
+        "Sensitive profile changes (name, pronouns, city, language) waiting for consent.",
+    ),
     "session": LazyCommand(
         "pipeline.cli.session:session_app", "Show or reset a person's session and working memory."
     ),

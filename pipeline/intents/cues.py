@@ -163,7 +163,12 @@ _FORGET_FRAMING = re.compile(
     r"feel free to)[,\s]+)*"
     r"(?:forget|delete|remove|erase|drop|scrub|wipe|clear|unlearn|stop remembering|"
     r"stop keeping|stop storing|stop using|no longer remember|don't remember|do not remember|"
-    r"don't keep|no need to remember|you don't need to (?:remember|know))\b",
+    r"don't keep|no need to remember|you don't need to (?:remember|know)|"
+    # A wish rather than an order: "I'd rather you didn't remember that ..."
+    r"i(?:'d| would) (?:rather|prefer(?: it if)?) you (?:didn't|did not|not|wouldn't|don't) "
+    r"(?:remember|keep|know|store|hold on to|hang on to)|"
+    r"i (?:don't|do not) want you (?:to )?(?:remember|keep|know|stor(?:e|ing)|"
+    r"hold(?:ing)? on to|hang(?:ing)? on to|remembering|keeping|knowing))\b",
     _F,
 )
 _REMEMBER_FRAMING = re.compile(r"\bdon'?t forget\b|\bdo not forget\b|\bnever forget\b", _F)

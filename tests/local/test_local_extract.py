@@ -68,6 +68,8 @@ def test_forget_description_is_what_to_forget(message: str, description: str) ->
 def test_query_and_note_references() -> None:
     assert query("What did I say about the soil pH?") == "the soil pH"
     assert query("do you remember my birthday?") == "my birthday"
+    assert query("search my notes for what I said about the starter") == "the starter"
+    assert query("go through our chats for the hotel name") == "the hotel name"
     assert note_reference("Lock in #3") == "#3"
     assert note_reference("commit note 2 and note 4") == "#2 #4"
     assert note_reference("Mark all of those as final") == "all of those"

@@ -25,6 +25,15 @@ from pipeline.providers.local.responder import personal_clause
             "add_knowledge",
         ),
         ("I don't have any allergies, I was only wondering", False, "general_conversation"),
+        # A kind of task (a bare plural), not one task: what the companion can do at all.
+        ("could you send emails?", False, "describe_capabilities"),
+        ("are you even allowed to keep anything between chats?", False, "describe_capabilities"),
+        ("can you order groceries for me or only make lists?", True, "describe_capabilities"),
+        # A wish that something is not kept asks to forget it.
+        ("honestly I'd prefer you not keep my salary on file", False, "forget_about_me"),
+        ("I don't want you storing where I work", False, "forget_about_me"),
+        # Searching one's own notes is recall, not a web search.
+        ("could you look through my notes for the tile size", True, "ask_about_past_input"),
     ],
 )
 def test_forms_decide(message: str, has_project: bool, intent: str) -> None:
@@ -38,6 +47,11 @@ def test_forms_decide(message: str, has_project: bool, intent: str) -> None:
         ("get rid of the hallway vocals note", True),
         ("keep that to the EP please", True),
         ("what did I tell you about my birthday?", False),
+        ("can you remind me to call the vet?", False),  # one task: a request, not a question
+        ("are you able to book the 8:10 train for me?", False),
+        ("do you like me or just tolerate me?", False),
+        ("will you remember this?", False),
+        ("search the web for flights to Oslo", False),
         ("I'm allergic to peanuts", True),
     ],
 )

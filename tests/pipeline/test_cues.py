@@ -99,6 +99,8 @@ def test_scope_to_project_by_words_or_by_the_project_name() -> None:
         ("Please forget that I'm a new dad", "I'm a new dad"),
         ("Delete the note that I go bouldering on Sundays", "I go bouldering on Sundays"),
         ("You can stop remembering that I surf", "I surf"),
+        ("I'd rather you didn't remember that I see a therapist", "I see a therapist"),
+        ("actually, I don't want you keeping my home address", "my home address"),
     ],
 )
 def test_forget_framing_and_its_object(message: str, described: str) -> None:
@@ -108,6 +110,7 @@ def test_forget_framing_and_its_object(message: str, described: str) -> None:
 
 def test_dont_forget_asks_to_remember() -> None:
     assert not asks_to_forget("Don't forget I'm vegan")
+    assert not asks_to_forget("I'd rather you remembered that I'm vegan")
 
 
 def test_restore_and_broad_recall_and_cross_promotion() -> None:

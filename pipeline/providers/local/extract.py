@@ -160,6 +160,8 @@ _FORGET_VERBS = re.compile(
     r"|no longer (?:remember|keep|store)|don'?t (?:remember|keep|store)"
     r"|(?:erase|wipe|delete|remove|drop|scrap|scratch|clear|take out|get rid of|lose)"
     r"|i (?:don'?t|do not) want you to (?:remember|keep|know)"
+    r"|i(?:'d| would) (?:rather|prefer(?: it if)?) you (?:didn'?t|did not|not|wouldn'?t|don'?t) "
+    r"(?:remember|keep|know|store|hold on to|hang on to)"
     r"|you (?:don'?t|do not) (?:need|have) to (?:remember|keep|know))\b\s*",
     _FLAGS,
 )
@@ -203,7 +205,11 @@ _QUERY_FRAME = re.compile(
     r"(?: about)?)?)?|(?:do|did|can|could) you (?:remember|recall|look up)"
     r"|what (?:did|have) i (?:say|said|tell you|told you|mention|mentioned|give you|gave you)"
     r"(?: earlier| before)?|what do you (?:know|remember)|have i (?:told you|mentioned|said)"
-    r"|did i (?:ever |already )?(?:tell you|mention|say|give you)|i told you something)"
+    r"|did i (?:ever |already )?(?:tell you|mention|say|give you)|i told you something"
+    r"|(?:search|look through|look in|go through|dig through|check|scan) "
+    r"(?:my|our|your|the project(?:'s)?) (?:own )?"
+    r"(?:notes|messages|conversations?|chats?|history|records)"
+    r"(?:\s+(?:for|about|on) (?:what|anything) i (?:said|told you|mentioned|wrote))?)"
     r"\s*(?:about|regarding|on|for|that)?\s*",
     _FLAGS,
 )

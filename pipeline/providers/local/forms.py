@@ -24,6 +24,59 @@ _CAPABILITY = re.compile(
     r"\b(?:get you to|have you|make you|ask you to)\b[^?]*\b(?:forget|drop|remember|delete)\b",
     _F,
 )
+# A yes/no question about what the companion can do at all, rather than a request to do one
+# thing: "are you able to remember things between projects?", "can you set reminders?" (a
+# bare plural: the kind of task, not a task), "can you book things or just take notes?".
+_ABLE = re.compile(
+    r"\b(?:are|were) you (?:even |also |actually )?(?:able|allowed|designed|built|meant) to\b|"
+    r"\bis it possible for you to\b|\bdo you have (?:the ability|a way) to\b",
+    _F,
+)
+_CAN_YOU = re.compile(
+    r"^(?:(?:so|and|but|wait|also|hey|ok(?:ay)?|quick question)[,\s]+)*"
+    r"(?:can|could|do|will) (?:you|this|it) ",
+    _F,
+)
+# An assistant's kind of task, named by a verb and a bare plural ("set reminders").
+_KIND_OF_TASK = re.compile(
+    r" (?:also |even |actually )?(?:set|send|book|schedule|track|store|save|keep|handle|manage|"
+    r"make|take|read|write|edit|do|remember|search|summari[sz]e|translate|sync|share|export|"
+    r"organi[sz]e|create|remind|plan|answer|check|look up|find)"
+    r" (?:(?!this\b|his\b|its\b|yours\b)\w+[^s\W]s|things|stuff|anything)"
+    r"(?: (?:too|as well|at all))?\s*\?*$",
+    _F,
+)
+_OR_JUST = re.compile(r"\bor (?:do you |can you |are you |is it )?(?:just|only)\b", _F)
+_GENERIC_OBJECT = re.compile(r"\b(?:things|stuff|anything|everything|in general|at all)\b", _F)
+_SPEAKER = frozenset(["i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "we", "our", "us"])
+
+
+def _asks_what_you_can_do(text: str) -> bool:
+    """A yes/no capability question, about a kind of task rather than one task."""
+    said = words(text)
+    if len(said) > 16:
+        return False
+    if _OR_JUST.search(text) and text.lower().startswith(("can ", "could ")):
+        return True
+    if _ABLE.search(text):
+        return bool(_GENERIC_OBJECT.search(text))
+    found = _CAN_YOU.match(text)
+    if found is None or _SPEAKER & set(said):
+        return False
+    return bool(_KIND_OF_TASK.fullmatch(text[found.end() - 1 :]))
+
+
+# "I'd rather you didn't remember that I'm on antidepressants": a wish that something is not
+# kept is a request to forget it, whatever words it shares with facts to remember.
+_WISH_NOT_KEPT = re.compile(
+    r"\bi(?:'d| would) (?:rather|prefer(?: it if)?) you (?:didn't|did not|not|wouldn't|don't) "
+    r"(?:remember|keep|know|store|hold on to|hang on to)\b|"
+    r"\bi (?:don't|do not) want you (?:to )?(?:remember|keep|know|stor(?:e|ing)|"
+    r"hold(?:ing)? on to|hang(?:ing)? on to|remembering|keeping|knowing)\b",
+    _F,
+)
+
+
 # A project instruction opens with a verb in the imperative ("Keep the long runs flat",
 # "Only pick hotels with step-free access", "Plan every dinner meat-free").
 _IMPERATIVE = re.compile(
@@ -59,14 +112,26 @@ _JUST_ASKING = re.compile(
 )
 
 
+# Searching what was said here is recall, not a web search: "search my notes for ...".
+_SEARCH_OWN_WORDS = re.compile(
+    r"^(?:(?:please|can you|could you|hey|so)[,\s]+)*"
+    r"(?:search|look through|look in|go through|dig through|check|scan) "
+    r"(?:my|our|your|the project(?:'s)?) "
+    r"(?:own )?(?:notes|messages|conversations?|chats?|history|records)\b",
+    _F,
+)
+
+
 def form_intent(message: str, has_project: bool) -> str | None:
     """The intent a message's form decides, or None to leave it to the embedding."""
     text = message.replace("’", "'").strip()
     if _JUST_ASKING.search(text):
         return "general_conversation"
-    if asks_everything(text):
+    if _WISH_NOT_KEPT.search(text) and not has_project:
+        return "forget_about_me"
+    if asks_everything(text) or _SEARCH_OWN_WORDS.match(text):
         return "ask_about_past_input"
-    if _CAPABILITY.search(text):
+    if _CAPABILITY.search(text) or _asks_what_you_can_do(text):
         return "describe_capabilities"
     if has_project and _IMPERATIVE.match(text) and not _NOT_AN_INSTRUCTION.search(text):
         return "add_knowledge" if not asks_to_forget(text) and len(words(text)) >= 4 else None
