@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from evals.dataset.closure import ClosureCase
 from evals.dataset.conversation import ConversationCase
 from evals.dataset.models import CaseBase, ClassifyCase, ForgetCase, MemoryBlockCase, Target
 
-Case = ClassifyCase | MemoryBlockCase | ForgetCase | ConversationCase
+Case = ClassifyCase | MemoryBlockCase | ForgetCase | ConversationCase | ClosureCase
 
 CASE_MODELS: dict[Target, type[CaseBase]] = {
     "classify": ClassifyCase,
     "memory_block": MemoryBlockCase,
     "forget_match": ForgetCase,
     "conversation": ConversationCase,
+    "closure": ClosureCase,
 }

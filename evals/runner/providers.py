@@ -23,6 +23,7 @@ from pipeline.providers.registry import PROVIDER_NAMES, REGISTRY
 
 if TYPE_CHECKING:
     from pipeline.memory.embeddings import Embedder
+    from pipeline.providers.structured import StructuredGenerator
 
 # memory_block and forget_match exercise the pipeline's own code, not a model: they run once
 # under this provider name, whatever providers the run was given. forget_match also runs under
@@ -110,6 +111,8 @@ class Bound:
     cassette: str | None = None
     # The embedding model the provider lends the pipeline (forget matching), if any.
     embedder: Embedder | None = None
+    # The model that answers the compression stages (closure suites), if the provider has one.
+    structured: StructuredGenerator | None = None
 
 
 def _label(name: str, label: str, model: str) -> str:
@@ -194,6 +197,7 @@ class ProviderPool:
             variant=variant,
             cassette=str(cassette) if cassette is not None else None,
             embedder=providers.embedder,
+            structured=providers.structured,
         )
 
     def _make(

@@ -6,8 +6,10 @@ import time
 from typing import Any
 
 from evals.dataset.cases import Case
+from evals.dataset.closure import ClosureCase
 from evals.dataset.conversation import ConversationCase
 from evals.dataset.models import ClassifyCase, ForgetCase, MemoryBlockCase
+from evals.runner.closure import run_closure
 from evals.runner.conversation import run_conversation
 from evals.runner.outcome import NOW, Outcome
 from evals.runner.providers import Bound
@@ -120,4 +122,6 @@ def run_case(target: str, case: Case, bound: Bound, sandbox: Sandbox) -> Outcome
         return run_forget_match(case, bound, sandbox)
     if target == "conversation" and isinstance(case, ConversationCase):
         return run_conversation(case, bound, sandbox)
+    if target == "closure" and isinstance(case, ClosureCase):
+        return run_closure(case, bound)
     raise TypeError(f"a {type(case).__name__} cannot run on target {target}")

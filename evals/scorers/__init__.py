@@ -3,6 +3,7 @@
 from evals.dataset.models import Target
 from evals.scorers.base import Check, Score, Scorer, text_checks
 from evals.scorers.classify import CLASSIFY
+from evals.scorers.closure import CLOSURE
 from evals.scorers.conversation import CONVERSATION
 from evals.scorers.forget_match import FORGET_MATCH
 from evals.scorers.memory_block import MEMORY_BLOCK
@@ -12,10 +13,12 @@ SCORERS: dict[Target, Scorer] = {
     "memory_block": MEMORY_BLOCK,
     "forget_match": FORGET_MATCH,
     "conversation": CONVERSATION,
+    "closure": CLOSURE,
 }
 
 __all__ = [
     "CLASSIFY",
+    "CLOSURE",
     "CONVERSATION",
     "FORGET_MATCH",
     "MEMORY_BLOCK",
