@@ -76,7 +76,7 @@ def run_closure(case: ClosureCase, bound: Bound) -> Outcome:
     refs = tuple(s.prompt for s in extraction.stages if isinstance(s.prompt, PromptRef))
     return Outcome(
         got=extraction_record(extraction, ids),
-        model=bound.model if counted is not None else "",
+        model=(counted.model or bound.model) if counted is not None else "",
         prompt_refs=refs,
         usage=counted.usage if counted is not None else Usage(),
         latency_ms=elapsed,
@@ -95,12 +95,14 @@ class _Counted:
         self.usage = Usage()
         self.truncated = 0
         self.costs: list[float | None] = []
+        self.model = ""
 
     def generate(self, request: StructuredRequest) -> StructuredAnswer:
         """One call to the inner model, counted."""
         answer = self.inner.generate(request)
         self.usage = self.usage + answer.usage
         self.truncated += answer.truncated
-        # the method is "<provider> <model>"; prices are by model
-        self.costs.append(cost(answer.method.rpartition(" ")[2], answer.usage))
+        # the method is "<provider> <model>": the model that answered (prices are by model)
+        self.model = answer.method.partition(" ")[2] or answer.method
+        self.costs.append(cost(self.model, answer.usage))
         return answer
