@@ -72,11 +72,14 @@ def _round(value: float | None) -> float | None:
 
 def closure_metrics(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Every pooled figure of a closure group's scored rows."""
-    cases = [
-        r["got"]["metrics"]
+    scored = [
+        r
         for r in rows
         if r["status"] != "error" and isinstance(r.get("got"), dict) and "metrics" in r["got"]
     ]
+    # in case order, not finishing order, so the resamples pick the same cases on every build
+    scored.sort(key=lambda r: (str(r.get("case_id", "")), int(r.get("epoch", 0))))
+    cases = [r["got"]["metrics"] for r in scored]
     rng = random.Random(SEED)
     n = len(cases)
     resamples = [[rng.randrange(n) for _ in range(n)] for _ in range(BOOTSTRAP)] if n else []
