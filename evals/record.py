@@ -22,9 +22,11 @@ import typer
 from evals.cassettes.config import REAL, SYNTHETIC, cassettes_dir
 from evals.cassettes.session import cassette_claude
 from evals.cassettes.stale import relative
+from evals.dataset.closure import ClosureCase
 from evals.dataset.conversation import ConversationCase
 from evals.dataset.load import Suite, load_suite, load_suites, suites_dir
 from evals.dataset.models import ClassifyCase
+from evals.runner.closure import run_closure
 from evals.runner.conversation import run_conversation
 from evals.runner.outcome import Outcome
 from evals.runner.providers import Bound
@@ -41,7 +43,7 @@ NO_KEY = (
     "to record from the loopback server",
 )
 # The targets whose cases call a model; memory_block and forget_match run the pipeline's code.
-RECORDED = ("classify", "conversation")
+RECORDED = ("classify", "conversation", "closure")
 
 
 def suite_path(suite: str) -> Path:
@@ -79,6 +81,8 @@ def _describe(outcome: Outcome, target: str) -> str:
         return f"error: {outcome.error}"
     if target == "classify":
         return str(outcome.got.get("intent"))
+    if target == "closure":
+        return f"compressed -> {outcome.got.get('destination')}"
     turns = outcome.got.get("turns") or []
     intents = ", ".join(str(t.get("classified") or "erase") for t in turns)
     return f"{len(turns)} turns ({intents})"
@@ -132,13 +136,15 @@ def record_suite(
             providers = session.providers
             bound = Bound(
                 "claude", providers.label, providers.model, "", providers.classifier,
-                providers.responder, library, dict(overrides),
+                providers.responder, library, dict(overrides), structured=providers.structured,
             )  # fmt: skip
             for case in suite.cases:
                 if isinstance(case, ClassifyCase):
                     outcome = run_classify(case, bound)
                 elif isinstance(case, ConversationCase):
                     outcome = run_conversation(case, bound, sandbox)
+                elif isinstance(case, ClosureCase):
+                    outcome = run_closure(case, bound)
                 else:  # pragma: no cover - the target was checked
                     raise TypeError(type(case).__name__)
                 if outcome.error is not None:
@@ -205,8 +211,8 @@ def record(
         chosen = load_suite(suite_path(suite))
         if chosen.target not in RECORDED:
             raise ConverseError(
-                f"suite {chosen.name} targets {chosen.target}; only classify and conversation "
-                "suites are recorded",
+                f"suite {chosen.name} targets {chosen.target}; only classify, conversation and "
+                "closure suites are recorded",
                 "memory_block and forget_match run the pipeline's own code and make no model calls",
             )
         record_suite(chosen, suite, synthetic=synthetic, out=out, overrides=overrides)

@@ -120,8 +120,8 @@ def test_suites_that_make_no_model_calls_are_not_recorded(tmp_path: Path) -> Non
     )
     assert result.exit_code == 2
     assert result.output.startswith(
-        "error: suite blocks targets memory_block; only classify and conversation suites are "
-        "recorded"
+        "error: suite blocks targets memory_block; only classify, conversation and closure "
+        "suites are recorded"
     )
 
 

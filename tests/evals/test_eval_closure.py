@@ -294,16 +294,15 @@ SYNTHETIC = {
 }
 
 
-def test_synthetic_claude_closure_replays_through_the_loopback_cassette(
+def test_synthetic_claude_closure_is_recorded_and_replayed_through_the_loopback(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The Claude plumbing of the closure target: a cassette recorded through the real SDK
-    against the loopback server (synthetic answers), replayed by `converse eval`."""
+    """The Claude plumbing of the closure target: `converse record --synthetic` records the
+    stages' calls through the real SDK against the loopback server, and `converse eval
+    --provider claude` (no key) replays them beside the deterministic baseline."""
     pytest.importorskip("vcr")
-    from evals.cassettes.session import cassette_claude
-    from pipeline.conversations.compress import compress
-    from pipeline.prompting import default_library
-
+    monkeypatch.setenv("CONVERSE_FIXTURES_DIR", str(tmp_path / "fixtures"))
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     path = small_suite(tmp_path, n=2)
     answers = write_yaml(
         tmp_path / "answers.yaml",
@@ -314,20 +313,17 @@ def test_synthetic_claude_closure_replays_through_the_loopback_cassette(
             ]
         },
     )
-    cassette = tmp_path / "synthetic" / "closure_small.yaml"
-    cassette.parent.mkdir()
-    with cassette_claude(cassette, mode="record", rerecord="this test", answers=answers) as session:
-        assert session.providers.structured is not None
-        for case in load_suite(path).cases:
-            assert isinstance(case, ClosureCase)
-            compress(compression_input(case)[0], default_library(), session.providers.structured)
+    runner = CliRunner()
+    recorded = runner.invoke(app, ["record", "--suite", str(path), "--synthetic", str(answers)])
+    assert recorded.exit_code == 0, recorded.output
+    assert "compressed -> Your Story" in recorded.output
+    cassette = tmp_path / "fixtures" / "cassettes" / "synthetic" / "suites" / "closure_small.yaml"
     assert "synthetic-fixture" in cassette.read_text(encoding="utf-8")
 
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
-    result = CliRunner().invoke(
+    result = runner.invoke(
         app,
         ["eval", "--no-progress", "--no-report", "--json", "--provider", "claude",
-         "--cassette", str(cassette), "--suite", str(path)],
+         "--suite", str(path)],
     )  # fmt: skip
     assert result.exit_code in (0, 1), result.output
     results = {r["provider"]: r for r in json.loads(result.stdout)["results"]}
@@ -341,6 +337,7 @@ def test_synthetic_claude_closure_replays_through_the_loopback_cassette(
         for line in next((tmp_path / "reports" / "runs").glob("*/results.jsonl")).open()
     ]
     claude_rows = [r for r in rows if r["provider"] == "claude"]
+    assert len(claude_rows) == 2
     for row in claude_rows:
         methods = {s["method"] for s in row["got"]["stages"]}
         assert methods == {"claude synthetic-fixture"}, row["got"]["stages"]
