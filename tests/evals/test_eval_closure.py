@@ -343,3 +343,19 @@ def test_synthetic_claude_closure_is_recorded_and_replayed_through_the_loopback(
         assert methods == {"claude synthetic-fixture"}, row["got"]["stages"]
         assert row["got"]["destination"] == "Your Story" and row["got"]["resolved"] == ["w1"]
         assert row["tokens"]["input"] > 0 and row["cassette"] == str(cassette)
+
+
+def test_a_closure_suite_is_not_exported_to_promptfoo(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app,
+        [
+            "export",
+            "promptfoo",
+            "--suite",
+            str(small_suite(tmp_path)),
+            "--out",
+            str(tmp_path / "pf"),
+        ],
+    )
+    assert result.exit_code == 2
+    assert "is a closure suite" in result.output and not (tmp_path / "pf").exists()
