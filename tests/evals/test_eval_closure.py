@@ -276,6 +276,7 @@ def test_a_model_row_is_scored_beside_the_baseline_and_gated_on_f1(tmp_path: Pat
     assert "## Conversation closure" in report
     assert "pipeline (deterministic code, no model)" in report
     assert "fixture (fixture answers, not a model)" in report
+    assert "**F1 per entity kind**: FAIL — closure_small on pipeline: people F1 0.000" in report
 
 
 # A phrase of each stage's template, so each synthetic answer serves only its stage.
