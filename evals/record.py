@@ -22,10 +22,12 @@ import typer
 from evals.cassettes.config import REAL, SYNTHETIC, cassettes_dir
 from evals.cassettes.session import cassette_claude
 from evals.cassettes.stale import relative
+from evals.dataset.closure import ClosureCase
 from evals.dataset.compaction import CompactionCase
 from evals.dataset.conversation import ConversationCase
 from evals.dataset.load import Suite, load_suite, load_suites, suites_dir
 from evals.dataset.models import ClassifyCase
+from evals.runner.closure import run_closure
 from evals.runner.compaction import run_compaction
 from evals.runner.conversation import run_conversation
 from evals.runner.outcome import Outcome
@@ -43,7 +45,7 @@ NO_KEY = (
     "to record from the loopback server",
 )
 # The targets whose cases call a model; memory_block and forget_match run the pipeline's code.
-RECORDED = ("classify", "conversation", "compaction")
+RECORDED = ("classify", "conversation", "compaction", "closure")
 
 
 def suite_path(suite: str) -> Path:
@@ -85,6 +87,8 @@ def _describe(outcome: Outcome, target: str) -> str:
         compactions = outcome.got.get("compactions") or []
         judged = "judged" if "items" in (outcome.got.get("rubric") or {}) else "not judged"
         return f"{len(compactions)} compaction(s), {judged}"
+    if target == "closure":
+        return f"compressed -> {outcome.got.get('destination')}"
     turns = outcome.got.get("turns") or []
     intents = ", ".join(str(t.get("classified") or "erase") for t in turns)
     return f"{len(turns)} turns ({intents})"
@@ -139,6 +143,7 @@ def record_suite(
             bound = Bound(
                 "claude", providers.label, providers.model, "", providers.classifier,
                 providers.responder, library, dict(overrides), summarizer=providers.summarizer,
+                structured=providers.structured,
             )  # fmt: skip
             for case in suite.cases:
                 if isinstance(case, ClassifyCase):
@@ -147,6 +152,8 @@ def record_suite(
                     outcome = run_conversation(case, bound, sandbox)
                 elif isinstance(case, CompactionCase):
                     outcome = run_compaction(case, bound, sandbox)
+                elif isinstance(case, ClosureCase):
+                    outcome = run_closure(case, bound)
                 else:  # pragma: no cover - the target was checked
                     raise TypeError(type(case).__name__)
                 if outcome.error is not None:
@@ -213,8 +220,8 @@ def record(
         chosen = load_suite(suite_path(suite))
         if chosen.target not in RECORDED:
             raise ConverseError(
-                f"suite {chosen.name} targets {chosen.target}; only classify, conversation and "
-                "compaction suites are recorded",
+                f"suite {chosen.name} targets {chosen.target}; only classify, conversation, "
+                "compaction and closure suites are recorded",
                 "memory_block and forget_match run the pipeline's own code and make no model calls",
             )
         record_suite(chosen, suite, synthetic=synthetic, out=out, overrides=overrides)

@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+import pandas as pd
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -14,6 +15,7 @@ from rich.table import Table
 from evals.commands.common import EXIT_GATE, EXIT_INTERRUPTED, handles_errors, stderr, stdout
 from evals.dataset import load_suites
 from evals.report import build_report
+from evals.report.closure import closure_frames
 from evals.runner import (
     GroupResult,
     RunConfig,
@@ -72,6 +74,16 @@ def summary_table(groups: list[GroupResult], title: str) -> Table:
             str(g.passed), str(g.errors), str(g.critical_failures), acc,
             f"{lo:.1%}–{hi:.1%}" if g.scored else "—", gate,
         )  # fmt: skip
+    return table
+
+
+def closure_table(suite: str, frame: pd.DataFrame) -> Table:
+    """A closure suite's figures, the deterministic baseline beside each model."""
+    table = Table(title=f"{suite}: baseline beside model", title_justify="left")
+    for column in frame.columns:
+        table.add_column(shown(str(column)))
+    for row in frame.itertuples(index=False):
+        table.add_row(*(shown(str(v)) for v in row))
     return table
 
 
@@ -261,6 +273,8 @@ def _print_summary(
     report: str | None,
 ) -> None:
     console.print(summary_table(groups, f"converse eval — run {run.run_id}"))
+    for suite, frame in closure_frames(groups):
+        console.print(closure_table(suite, frame))
     failures = [f for g in groups for f in g.gate_failures]
     if failures:
         console.print("[bold red]gates failed:[/]", highlight=False)

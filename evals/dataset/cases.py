@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from evals.dataset.closure import ClosureCase
 from evals.dataset.compaction import CompactionCase
 from evals.dataset.conversation import ConversationCase
 from evals.dataset.models import CaseBase, ClassifyCase, ForgetCase, MemoryBlockCase, Target
 
-Case = ClassifyCase | MemoryBlockCase | ForgetCase | ConversationCase | CompactionCase
+Case = ClassifyCase | MemoryBlockCase | ForgetCase | ConversationCase | CompactionCase | ClosureCase
 
 CASE_MODELS: dict[Target, type[CaseBase]] = {
     "classify": ClassifyCase,
@@ -14,4 +15,5 @@ CASE_MODELS: dict[Target, type[CaseBase]] = {
     "forget_match": ForgetCase,
     "conversation": ConversationCase,
     "compaction": CompactionCase,
+    "closure": ClosureCase,
 }

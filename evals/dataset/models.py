@@ -15,14 +15,27 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pipeline.domain import NormativeForce
 from pipeline.intents.taxonomy import INTENTS
 
-Target = Literal["classify", "memory_block", "forget_match", "conversation", "compaction"]
+Target = Literal[
+    "classify", "memory_block", "forget_match", "conversation", "compaction", "closure"
+]
 TARGETS: tuple[Target, ...] = (
     "classify",
     "memory_block",
     "forget_match",
     "conversation",
     "compaction",
+    "closure",
 )
+EntityKind = Literal[
+    "people",
+    "tasks",
+    "decisions",
+    "waiting_on",
+    "questions_resolved",
+    "questions_opened",
+    "blockers_cleared",
+    "insights",
+]
 ForgetAction = Literal["confirm_retraction", "ambiguous", "no_match"]
 
 _AGE = re.compile(r"^\s*(\d+)\s*(minute|hour|day|week|month|year)s?\s*$")
@@ -63,6 +76,8 @@ class Gate(Strict):
     critical_failures: int | None = Field(default=None, ge=0)
     max_error_rate: float | None = Field(default=None, ge=0.0, le=1.0)
     max_errors: int | None = Field(default=None, ge=0)
+    # closure suites: the least F1 of each named entity kind, pooled over the cases
+    f1: dict[EntityKind, Annotated[float, Field(ge=0.0, le=1.0)]] | None = None
 
     @property
     def error_bound(self) -> int | None:

@@ -274,6 +274,12 @@ def export_promptfoo(
             "not a memory checked after every turn",
             f"run it with `converse eval --suite {suite.path}`",
         )
+    if suite.target == "closure":
+        raise ConverseError(
+            f"suite {suite.name} is a closure suite; its F1 per entity kind is pooled over "
+            "cases, which promptfoo's per-test verdicts cannot gate",
+            f"run it with `converse eval --suite {suite.path}`",
+        )
     if script is not None and not script.is_file():
         raise ConverseError(f"no script file at {script}", "check the --script path")
     out.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from evals.report import tables
+from evals.report.closure import closure_section
 from evals.report.compare import Comparison, compare, compare_sections
 from evals.report.document import (
     Details,
@@ -144,6 +145,9 @@ def build_sections(
         Section("Summary", [Table(tables.summary(groups), short=_SHORT)]),
         _failures(run, df),
     ]
+    closure = closure_section(groups)
+    if closure is not None:
+        sections.insert(2, closure)
     conversations = conversation_section(df)
     if conversations is not None:
         sections[-1].blocks.insert(1, Text("Failed conversations are shown turn by turn below."))

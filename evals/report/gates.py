@@ -1,4 +1,5 @@
-"""The verdict of each gate over a whole run: accuracy, critical failures and errors."""
+"""The verdict of each gate over a whole run: accuracy, critical failures, errors and, for
+closure suites, F1 per entity kind."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def gate_verdicts(groups: list[GroupResult]) -> list[Verdict]:
     accuracy: list[str] = []
     critical: list[str] = []
     errors: list[str] = []
-    acc_gated = crit_gated = 0
+    f1: list[str] = []
+    acc_gated = crit_gated = f1_gated = 0
     for g in groups:
         gate = g.gate or DEFAULT_GATE
         if gate.accuracy is not None:
@@ -41,13 +43,19 @@ def gate_verdicts(groups: list[GroupResult]) -> list[Verdict]:
             crit_gated += 1
             if g.critical_failures > gate.critical_failures:
                 critical.append(f"{_where(g)}: {g.critical_failures} > {gate.critical_failures}")
+        if gate.f1 and g.metrics is not None:
+            f1_gated += 1
+            f1 += [f for f in g.gate_failures if " F1 " in f]
         bound = gate.error_bound
         too_many = bound is not None and g.errors > bound
         too_often = gate.max_error_rate is not None and g.error_rate > gate.max_error_rate
         if too_many or too_often:
             errors.append(f"{_where(g)}: {g.errors} of {g.n}")
-    return [
+    verdicts = [
         _verdict("accuracy", acc_gated, accuracy, len(groups)),
         _verdict("critical_failures", crit_gated, critical, len(groups)),
         _verdict("errors", len(groups), errors, len(groups)),
     ]
+    if f1_gated:
+        verdicts.append(_verdict("F1 per entity kind", f1_gated, f1, len(groups)))
+    return verdicts

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from evals.dataset.cases import Case
+from evals.dataset.closure import ClosureCase
 from evals.dataset.compaction import CompactionCase
 from evals.dataset.conversation import ConversationCase
 from evals.dataset.load import Suite
@@ -76,17 +77,33 @@ class RunConfig:
     replay: bool = False
 
 
-def plan(config: RunConfig, lends_embedder: Callable[[str], bool] | None = None) -> list[WorkItem]:
+def plan(
+    config: RunConfig,
+    lends_embedder: Callable[[str], bool] | None = None,
+    lends_generator: Callable[[str], bool] | None = None,
+) -> list[WorkItem]:
     """Every (suite, provider, variant, epoch, case).
 
     Model targets run on every provider, variant and epoch. memory_block runs once, on the
     pipeline; forget_match runs on the pipeline (keywords) and on each provider that lends an
-    embedding model (`lends_embedder`), since that changes what the handler matches.
+    embedding model (`lends_embedder`), since that changes what the handler matches. closure
+    runs once on the pipeline (the deterministic fallbacks: the baseline row) and on each
+    provider that lends a structured generator (`lends_generator`), on every variant and epoch.
     """
     items: list[WorkItem] = []
     for suite in config.suites:
         if suite.target in MODEL_TARGETS:
             providers, variants, epochs = config.providers, config.variants, config.epochs
+        elif suite.target == "closure":
+            models = [p for p in config.providers if lends_generator and lends_generator(p)]
+            items.extend(_baseline_items(suite))
+            for provider in models:
+                for variant in config.variants:
+                    for epoch in range(config.epochs):
+                        items.extend(
+                            WorkItem(suite, case, provider, variant, epoch) for case in suite.cases
+                        )
+            continue
         else:
             providers, variants, epochs = [DETERMINISTIC], [{}], 1
             if suite.target == "forget_match" and lends_embedder is not None:
@@ -98,6 +115,10 @@ def plan(config: RunConfig, lends_embedder: Callable[[str], bool] | None = None)
                         WorkItem(suite, case, provider, variant, epoch) for case in suite.cases
                     )
     return items
+
+
+def _baseline_items(suite: Suite) -> list[WorkItem]:
+    return [WorkItem(suite, case, DETERMINISTIC, {}, 0) for case in suite.cases]
 
 
 @dataclass
@@ -149,6 +170,10 @@ def case_input(case: Case) -> dict[str, Any]:
     brief: dict[str, Any] = {}
     if isinstance(case, CompactionCase):
         brief["turns"] = sum(t.compact is None for t in case.turns)
+    if isinstance(case, ClosureCase):
+        brief["turns"] = len(case.turns)
+        brief["open_items"] = len(case.open_state)
+        brief["destinations"] = case.destinations
     if isinstance(case, ConversationCase):
         brief["turns"] = len(case.turns)
         if case.projects:

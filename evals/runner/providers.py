@@ -23,6 +23,7 @@ from pipeline.providers.registry import PROVIDER_NAMES, REGISTRY
 
 if TYPE_CHECKING:
     from pipeline.memory.embeddings import Embedder
+    from pipeline.providers.structured import StructuredGenerator
     from pipeline.providers.summarize import Summarizer
 
 # memory_block and forget_match exercise the pipeline's own code, not a model: they run once
@@ -113,6 +114,8 @@ class Bound:
     embedder: Embedder | None = None
     # What writes the provider's compaction summaries; None: the extractive one (no model).
     summarizer: Summarizer | None = None
+    # The model that answers the compression stages (closure suites), if the provider has one.
+    structured: StructuredGenerator | None = None
 
 
 def _label(name: str, label: str, model: str) -> str:
@@ -198,6 +201,7 @@ class ProviderPool:
             cassette=str(cassette) if cassette is not None else None,
             embedder=providers.embedder,
             summarizer=providers.summarizer,
+            structured=providers.structured,
         )
 
     def _make(

@@ -124,6 +124,15 @@ def _lends_embedder(pool: ProviderPool, name: str) -> bool:
         return False  # the provider cannot start; the run says so when it builds it
 
 
+def _lends_generator(pool: ProviderPool, name: str) -> bool:
+    """Whether closure suites run on this provider: it answers the compression stages with a
+    model. A provider that cannot start is planned, so the run says why it cannot."""
+    try:
+        return pool.get(name, {}).structured is not None
+    except ConverseError:
+        return True
+
+
 def suite_cassette(suite: str) -> Path | None:
     """The recorded cassette of a suite (`converse record`): a real one, else a synthetic one."""
     from evals.cassettes.config import REAL, SYNTHETIC, cassettes_dir
@@ -164,7 +173,8 @@ def _phases(
 def check_cassettes(suites: list[Suite]) -> None:
     """A RunError naming the exact record command of each model suite with no cassette; run
     before anything is written, so a run that cannot replay leaves nothing behind."""
-    missing = [s for s in suites if s.target in MODEL_TARGETS and suite_cassette(s.name) is None]
+    replayed = MODEL_TARGETS | {"closure"}
+    missing = [s for s in suites if s.target in replayed and suite_cassette(s.name) is None]
     if missing:
         raise RunError(*_no_cassettes(missing))
 
@@ -250,7 +260,11 @@ def run_eval(
             "suite_info": _suite_info(config.suites),
         }
     pool = ProviderPool(config.script, config.provider_options, registry, config.cassette)
-    items = plan(config, lambda name: _lends_embedder(pool, name))
+    items = plan(
+        config,
+        lambda name: _lends_embedder(pool, name),
+        lambda name: _lends_generator(pool, name),
+    )
     done = {row_key(r): r for r in run.latest_rows()}
     todo: list[WorkItem]
     if retry_errors:

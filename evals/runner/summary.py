@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evals.dataset.models import Gate
+from evals.runner.closure_metrics import closure_metrics, f1_gate_failures
 from evals.stats import wilson
 
 
@@ -29,6 +30,8 @@ class GroupResult:
     critical_failures: int = 0
     gate: Gate | None = None
     gate_failures: tuple[str, ...] = field(default_factory=tuple)
+    # closure suites: pooled entity, routing, resolution and narrative figures
+    metrics: dict[str, Any] | None = None
 
     @property
     def scored(self) -> int:
@@ -72,6 +75,7 @@ class GroupResult:
             "critical_failures": self.critical_failures,
             "accuracy": round(acc, 4) if acc is not None else None,
             "ci95": [round(lo, 4), round(hi, 4)],
+            **({} if self.metrics is None else {"metrics": self.metrics}),
             "gate": None
             if self.gate is None
             else {
@@ -86,12 +90,16 @@ class GroupResult:
 DEFAULT_GATE = Gate()
 
 
+def _where(group: GroupResult) -> str:
+    return f"{group.suite} on {group.provider}" + (
+        f" [{group.variant}]" if group.variant != "active" else ""
+    )
+
+
 def gate_failures(group: GroupResult, gate: Gate | None) -> tuple[str, ...]:
     """Why a group fails its suite's gate, or the default error gate (empty when it passes)."""
     gate = gate or DEFAULT_GATE
-    where = f"{group.suite} on {group.provider}" + (
-        f" [{group.variant}]" if group.variant != "active" else ""
-    )
+    where = _where(group)
     failures: list[str] = []
     acc = group.accuracy
     if gate.accuracy is not None:
@@ -144,9 +152,19 @@ def summarize(
             critical_failures=sum(1 for r in members if is_critical_failure(r)),
         )
         gate = (gates or {}).get(suite)
+        failures = gate_failures(group, gate)
+        metrics = None
+        if group.target == "closure":
+            metrics = closure_metrics(members)
+            failures += tuple(f1_gate_failures(_where(group), metrics, gate))
         results.append(
             GroupResult(
-                **{**group.__dict__, "gate": gate, "gate_failures": gate_failures(group, gate)}
+                **{
+                    **group.__dict__,
+                    "gate": gate,
+                    "gate_failures": failures,
+                    "metrics": metrics,
+                }
             )
         )
     return results

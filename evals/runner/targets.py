@@ -6,9 +6,11 @@ import time
 from typing import Any
 
 from evals.dataset.cases import Case
+from evals.dataset.closure import ClosureCase
 from evals.dataset.compaction import CompactionCase
 from evals.dataset.conversation import ConversationCase
 from evals.dataset.models import ClassifyCase, ForgetCase, MemoryBlockCase
+from evals.runner.closure import run_closure
 from evals.runner.compaction import run_compaction
 from evals.runner.conversation import run_conversation
 from evals.runner.outcome import NOW, Outcome
@@ -124,4 +126,6 @@ def run_case(target: str, case: Case, bound: Bound, sandbox: Sandbox) -> Outcome
         return run_conversation(case, bound, sandbox)
     if target == "compaction" and isinstance(case, CompactionCase):
         return run_compaction(case, bound, sandbox)
+    if target == "closure" and isinstance(case, ClosureCase):
+        return run_closure(case, bound)
     raise TypeError(f"a {type(case).__name__} cannot run on target {target}")

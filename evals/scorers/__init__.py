@@ -3,6 +3,7 @@
 from evals.dataset.models import Target
 from evals.scorers.base import Check, Score, Scorer, text_checks
 from evals.scorers.classify import CLASSIFY
+from evals.scorers.closure import CLOSURE
 from evals.scorers.compaction import COMPACTION
 from evals.scorers.conversation import CONVERSATION
 from evals.scorers.forget_match import FORGET_MATCH
@@ -14,10 +15,12 @@ SCORERS: dict[Target, Scorer] = {
     "forget_match": FORGET_MATCH,
     "conversation": CONVERSATION,
     "compaction": COMPACTION,
+    "closure": CLOSURE,
 }
 
 __all__ = [
     "CLASSIFY",
+    "CLOSURE",
     "COMPACTION",
     "CONVERSATION",
     "FORGET_MATCH",

@@ -56,7 +56,10 @@ _OPEN_QUESTIONS = (
     ),
     re.compile(r"\bstill (?:need to figure out|don't know|do not know) (?P<x>.+)", re.I),
 )
-_RESOLVED = re.compile(r"\b(?:figured out|worked out|found out) (?P<x>.+)", re.I)
+# "haven't figured out X" leaves X open: a negated verb is no resolution.
+_RESOLVED = re.compile(
+    r"(?<!n't )(?<!not )(?<!never )\b(?:figured out|worked out|found out) (?P<x>.+)", re.I
+)
 _BLOCKERS = (
     re.compile(r"\b(?:unblocked|finally (?:got|fixed|sorted)) (?P<x>.+)", re.I),
     re.compile(r"\b(?P<x>.+?) (?:is|was) no longer (?:blocking|a blocker)\b", re.I),

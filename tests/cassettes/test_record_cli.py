@@ -120,7 +120,7 @@ def test_suites_that_make_no_model_calls_are_not_recorded(tmp_path: Path) -> Non
     )
     assert result.exit_code == 2
     assert result.output.startswith(
-        "error: suite blocks targets memory_block; only classify, conversation and compaction "
+        "error: suite blocks targets memory_block; only classify, conversation, compaction and closure "
         "suites are recorded"
     )
 

@@ -56,6 +56,16 @@ def test_the_fallback_finds_what_the_person_said_plainly() -> None:
     assert not found.tasks and not found.insights  # nothing said of them: nothing invented
 
 
+def test_the_fallback_does_not_take_a_negated_answer_for_a_resolved_question() -> None:
+    said = [
+        ("operator", "Still haven't figured out the backsplash tile."),
+        ("operator", "We have not worked out the budget."),
+        ("operator", "I figured out the grout colour: white."),
+    ]
+    found = fallback.entities(said)
+    assert [q.question for q in found.questions_resolved] == ["the grout colour: white"]
+
+
 def test_the_fallback_narrative_is_two_to_four_sentences_of_meaning() -> None:
     found = fallback.entities(TURNS)
     text = fallback.narrative(found, TURNS, "Ana")
