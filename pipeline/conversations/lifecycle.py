@@ -115,7 +115,7 @@ def set_paused(
         row.is_paused = paused
         row.paused_at = (now or utcnow()) if paused else None
         session.flush()
-        return repo.snapshot(session, row)
+        return repo.snapshot(row)
 
 
 def resume_conversation(
@@ -127,7 +127,7 @@ def resume_conversation(
         move(row, S.ACTIVE, now or utcnow())
         drop_drafts(session, person_id, conversation_id)
         session.flush()
-        return repo.snapshot(session, row)
+        return repo.snapshot(row)
 
 
 IDLE_INVITATION = (
@@ -161,5 +161,5 @@ def attach_turns(session: Session, person_id: int, turn_ids: list[int], now: dat
             move(repo.get_row(session, person_id, conversation_id), S.ACTIVE, now)
             drop_drafts(session, person_id, conversation_id)
             session.flush()
-    repo.link_turns(session, conversation_id, turn_ids)
+    repo.link_turns(session, conversation_id, turn_ids, now)
     return conversation_id

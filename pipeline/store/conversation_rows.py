@@ -15,10 +15,7 @@ OPEN_WHERE = text("status <> 'archived'")
 
 
 class ConversationRow(Base):
-    """A conversation; at most one per person is not archived (a partial unique index).
-
-    Its turn count and last turn are read from `conversation_messages`, never kept here: a
-    turn adds its links and writes nothing else."""
+    """A conversation; at most one per person is not archived (a partial unique index)."""
 
     __tablename__ = "conversations"
     __table_args__ = (
@@ -38,8 +35,10 @@ class ConversationRow(Base):
     is_paused: Mapped[bool] = mapped_column(Boolean, default=False)
     paused_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_message_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     archived_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    message_count: Mapped[int] = mapped_column(Integer, default=0)
     # What the compression pipeline did: per stage, the method and any recorded error.
     compression: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
 

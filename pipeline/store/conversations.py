@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -25,26 +25,7 @@ def _when(moment: datetime | None) -> datetime | None:
     return as_utc(moment) if moment is not None else None
 
 
-def _stats(session: Session, ids: list[int]) -> dict[int, tuple[int, datetime | None]]:
-    rows = session.execute(
-        select(
-            ConversationMessageRow.conversation_id,
-            func.count(),
-            func.max(TurnRow.created_at),
-        )
-        .join(TurnRow, TurnRow.id == ConversationMessageRow.turn_id)
-        .where(ConversationMessageRow.conversation_id.in_(ids))
-        .group_by(ConversationMessageRow.conversation_id)
-    ).all()
-    return {r[0]: (int(r[1]), _when(r[2])) for r in rows}
-
-
-def _conversations(session: Session, rows: list[ConversationRow]) -> list[Conversation]:
-    stats = _stats(session, [r.id for r in rows]) if rows else {}
-    return [_conversation(row, *stats.get(row.id, (0, None))) for row in rows]
-
-
-def _conversation(row: ConversationRow, count: int, last: datetime | None) -> Conversation:
+def _conversation(row: ConversationRow) -> Conversation:
     return Conversation(
         id=row.id,
         person_id=row.person_id,
@@ -52,10 +33,10 @@ def _conversation(row: ConversationRow, count: int, last: datetime | None) -> Co
         is_paused=bool(row.is_paused),
         paused_at=_when(row.paused_at),
         started_at=as_utc(row.started_at),
-        last_message_at=last,
+        last_message_at=_when(row.last_message_at),
         closed_at=_when(row.closed_at),
         archived_at=_when(row.archived_at),
-        message_count=count,
+        message_count=row.message_count,
         compression=row.compression or {},
     )
 
@@ -86,7 +67,7 @@ def open_id(session: Session, person_id: int) -> tuple[int, ConversationStatus] 
 def open_conversation(session: Session, person_id: int) -> Conversation | None:
     """The person's open conversation (active, ready to close or compressing), or None."""
     row = open_row(session, person_id)
-    return _conversations(session, [row])[0] if row is not None else None
+    return _conversation(row) if row is not None else None
 
 
 def start(session: Session, person_id: int, now: datetime) -> Conversation:
@@ -100,6 +81,7 @@ def start(session: Session, person_id: int, now: datetime) -> Conversation:
         status=ConversationStatus.ACTIVE.value,
         is_paused=False,
         started_at=now,
+        message_count=0,
     )
     try:
         with session.begin_nested():
@@ -110,7 +92,7 @@ def start(session: Session, person_id: int, now: datetime) -> Conversation:
             "this person already has an open conversation",
             "resume it, or close it with `converse conversation close` first",
         ) from exc
-    return _conversation(row, 0, None)
+    return _conversation(row)
 
 
 def get_row(session: Session, person_id: int, conversation_id: int) -> ConversationRow:
@@ -126,12 +108,12 @@ def get_row(session: Session, person_id: int, conversation_id: int) -> Conversat
 
 def get(session: Session, person_id: int, conversation_id: int) -> Conversation:
     """A conversation of this person."""
-    return _conversations(session, [get_row(session, person_id, conversation_id)])[0]
+    return _conversation(get_row(session, person_id, conversation_id))
 
 
-def snapshot(session: Session, row: ConversationRow) -> Conversation:
+def snapshot(row: ConversationRow) -> Conversation:
     """A row as a value (after a change made through the row)."""
-    return _conversations(session, [row])[0]
+    return _conversation(row)
 
 
 def list_for(session: Session, person_id: int, limit: int = 50) -> list[Conversation]:
@@ -142,20 +124,31 @@ def list_for(session: Session, person_id: int, limit: int = 50) -> list[Conversa
         .order_by(ConversationRow.id.desc())
         .limit(limit)
     ).scalars()
-    return _conversations(session, list(rows))
+    return [_conversation(row) for row in rows]
 
 
 _LINK = insert(ConversationMessageRow)
+_COUNT = (
+    update(ConversationRow)
+    .where(ConversationRow.id == bindparam("cid"))
+    .values(
+        message_count=ConversationRow.message_count + bindparam("n"),
+        last_message_at=bindparam("at"),
+    )
+)
 
 
-def link_turns(conn: Session | Connection, conversation_id: int, turn_ids: list[int]) -> None:
-    """Record turns as belonging to a conversation: one insert, nothing updated."""
+def link_turns(
+    conn: Session | Connection, conversation_id: int, turn_ids: list[int], now: datetime
+) -> None:
+    """Record turns as belonging to a conversation and note when it last heard from anyone."""
     if not turn_ids:
         return
     connection = conn.connection() if isinstance(conn, Session) else conn
     connection.execute(
         _LINK, [{"turn_id": t, "conversation_id": conversation_id} for t in turn_ids]
     )
+    connection.execute(_COUNT, {"cid": conversation_id, "n": len(turn_ids), "at": now})
 
 
 def transcript(session: Session, conversation_id: int) -> list[tuple[int, str, str, datetime]]:

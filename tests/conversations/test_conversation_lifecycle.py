@@ -53,7 +53,7 @@ def test_the_store_refuses_a_second_open_conversation_written_directly(store, ma
     with pytest.raises(IntegrityError), store.write() as session:
         session.execute(
             insert(ConversationRow).values(
-                person_id=person.id, status="ready_to_close", started_at=utcnow()
+                person_id=person.id, status="ready_to_close", started_at=utcnow(), message_count=0
             )
         )
 

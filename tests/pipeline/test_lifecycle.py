@@ -297,7 +297,12 @@ def test_a_turn_marks_what_its_prompt_used_in_one_statement(store: Store, make_p
     marks = [n for s, n in seen if s.lstrip().upper().startswith("UPDATE ASSERTIONS")]
     # One statement a turn; the second turn finds both marked within the day and rewrites none.
     assert marks == [2, 0]
-    assert len([n for s, n in seen[:again] if s.lstrip().upper().startswith("UPDATE")]) == 1
+    # Besides it, a turn updates only its conversation's bookkeeping (docs/conversations.md).
+    updates = [
+        s.lstrip().upper() for s, _ in seen[:again] if s.lstrip().upper().startswith("UPDATE")
+    ]
+    assert [u for u in updates if not u.startswith("UPDATE CONVERSATIONS ")] == [updates[-1]]
+    assert updates[-1].startswith("UPDATE ASSERTIONS")
     with store.read() as session:
         used = {a.content: a.last_accessed_at for a in repo.list_assertions(session, 1)}
     assert "You like figs" in outcome.personal_memory

@@ -45,8 +45,10 @@ def upgrade() -> None:
         sa.Column("is_paused", sa.Boolean, nullable=False, server_default=sa.false()),
         sa.Column("paused_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("last_message_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("closed_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("archived_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("message_count", sa.Integer, nullable=False, server_default="0"),
         sa.Column("compression", _JSON, nullable=True),
         sa.CheckConstraint(
             "status IN ('active', 'ready_to_close', 'compressing', 'archived')",
