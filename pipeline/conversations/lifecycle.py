@@ -152,14 +152,14 @@ def attach_turns(session: Session, person_id: int, turn_ids: list[int], now: dat
     """In a turn's write transaction: link its turns to the person's open conversation,
     starting one when there is none. A message to a conversation waiting for review resumes
     it (talking again cancels the closing). Returns the conversation's id."""
-    row = repo.open_row(session, person_id)
-    if row is None:
+    found = repo.open_id(session, person_id)
+    if found is None:
         conversation_id = repo.start(session, person_id, now).id
     else:
-        conversation_id = row.id
-        if row.status == S.READY_TO_CLOSE.value:
-            move(row, S.ACTIVE, now)
-            drop_drafts(session, person_id, row.id)
+        conversation_id, status = found
+        if status is S.READY_TO_CLOSE:
+            move(repo.get_row(session, person_id, conversation_id), S.ACTIVE, now)
+            drop_drafts(session, person_id, conversation_id)
             session.flush()
     repo.link_turns(session, conversation_id, turn_ids, now)
     return conversation_id

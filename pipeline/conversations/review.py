@@ -82,6 +82,11 @@ def close_conversation(
     moment = now or utcnow()
     with store.write() as session:
         row = conv_repo.get_row(session, person_id, conversation_id)
+        if row.status == S.COMPRESSING.value:  # being confirmed: its drafts are final
+            raise IllegalTransition(
+                f"conversation {conversation_id} is compressing; it cannot be closed again",
+                "wait for it to be archived",
+            )
         data = _gather(session, person_id, conversation_id)
         if row.status != S.READY_TO_CLOSE.value:
             move(row, S.READY_TO_CLOSE, moment)

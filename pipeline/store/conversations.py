@@ -51,6 +51,19 @@ def open_row(session: Session, person_id: int) -> ConversationRow | None:
     ).scalar_one_or_none()
 
 
+# Built once: every turn asks (constructing a select costs more than running it on SQLite).
+_OPEN_ID = select(ConversationRow.id, ConversationRow.status).where(
+    ConversationRow.person_id == bindparam("person_id"),
+    ConversationRow.status != ConversationStatus.ARCHIVED.value,
+)
+
+
+def open_id(session: Session, person_id: int) -> tuple[int, ConversationStatus] | None:
+    """The id and state of the person's open conversation, read without the ORM (per turn)."""
+    row = session.connection().execute(_OPEN_ID, {"person_id": person_id}).one_or_none()
+    return (row.id, ConversationStatus(row.status)) if row is not None else None
+
+
 def open_conversation(session: Session, person_id: int) -> Conversation | None:
     """The person's open conversation (active, ready to close or compressing), or None."""
     row = open_row(session, person_id)

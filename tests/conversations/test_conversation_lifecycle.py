@@ -181,3 +181,15 @@ def test_one_persons_conversation_is_not_anothers(store, make_person):
         set_paused(store, bob.id, theirs.id, True)
     # Each person has their own open conversation at once.
     assert open_conversation(store, bob.id).person_id == bob.id
+
+
+def test_a_conversation_being_confirmed_cannot_be_closed_again(store, make_person):
+    person, _ = make_person(store)
+    talk(store, "ana", "I decided to sow carrots")
+    conversation = get_active_conversation(store, person.id)
+    assert conversation is not None
+    _close(store, person.id, conversation.id)
+    with store.write() as session:
+        session.get_one(ConversationRow, conversation.id).status = "compressing"
+    with pytest.raises(IllegalTransition, match="is compressing; it cannot be closed again"):
+        _close(store, person.id, conversation.id)
