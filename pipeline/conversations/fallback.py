@@ -47,7 +47,17 @@ _DECISIONS = (
 _WAITING = (
     re.compile(r"\bwaiting (?:on|for) (?P<who>[A-Z][\w'-]+)(?: to| for| about)? ?(?P<x>.*)"),
     re.compile(r"\bwaiting to hear (?:back )?from (?P<who>[A-Z][\w'-]+)(?: about| on)? ?(?P<x>.*)"),
+    # Someone else promised the person something: "She'll email me the date", "They said
+    # they'd call me when it comes through", "Lena is going to introduce me".
+    re.compile(
+        r"(?:^|[,;]\s*|\band\s+)(?P<who>[A-Z][\w'-]+|(?i:she|he|they))"
+        r"(?:'ll| will| is going to|'s going to| are going to|'re going to| promised to"
+        r"| said (?i:she|he|they)'d| said (?i:she|he|they) would)"
+        r" (?P<x>(?:email|call|send|text|ring|get back to|introduce|let|tell|show|mail|ping"
+        r"|bring|confirm to|update) (?:me|us)\b.*)"
+    ),
 )
+_PRONOUNS = frozenset({"she", "he", "they"})
 _OPEN_QUESTIONS = (
     re.compile(
         r"\b(?:i wonder|i'm not sure|i am not sure|not sure) (?P<x>(?:if|whether|how|what|which"
@@ -206,7 +216,7 @@ def entities(turns: Sequence[tuple[str, str]]) -> Entities:
                 continue
             item = build(match)
             keep(kind, item)
-            if isinstance(item, WaitingOn):
+            if isinstance(item, WaitingOn) and item.who.casefold() not in _PRONOUNS:
                 keep("people", PersonMention(name=item.who, context="", relation=""))
             break
     return Entities.model_validate({k: [i.model_dump() for i in v] for k, v in found.items()})

@@ -56,6 +56,22 @@ def test_the_fallback_finds_what_the_person_said_plainly() -> None:
     assert not found.tasks and not found.insights  # nothing said of them: nothing invented
 
 
+def test_a_promise_someone_made_the_person_is_a_waiting_on() -> None:
+    found = fallback.entities(
+        [
+            ("operator", "Lena knows two people. She's going to introduce me next week."),
+            ("operator", "The office said they'd call me when the authorization comes through."),
+            ("operator", "Priya will send us the floor plan."),
+            ("operator", "I will call my mother tonight."),  # the person's own plan: not waiting
+        ]
+    )
+    assert [(w.who, w.what) for w in found.waiting_on] == [
+        ("She", "introduce me next week"),
+        ("Priya", "send us the floor plan"),
+    ]
+    assert "She" not in {p.name for p in found.people}  # a pronoun is nobody's name
+
+
 def test_the_fallback_does_not_take_a_negated_answer_for_a_resolved_question() -> None:
     said = [
         ("operator", "Still haven't figured out the backsplash tile."),
