@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -222,7 +222,7 @@ class Entities(Strict):
         return out
 
 
-ENTITY_KINDS = (
+EntityKind = Literal[
     "people",
     "tasks",
     "decisions",
@@ -231,7 +231,19 @@ ENTITY_KINDS = (
     "questions_opened",
     "blockers_cleared",
     "insights",
-)
+]
+ENTITY_KINDS: tuple[EntityKind, ...] = get_args(EntityKind)
+# How the review and the Markdown export name each kind.
+ENTITY_LABELS: dict[str, str] = {
+    "people": "Person",
+    "tasks": "Task",
+    "decisions": "Decision",
+    "waiting_on": "Waiting on",
+    "questions_resolved": "Answered",
+    "questions_opened": "Open question",
+    "blockers_cleared": "Unblocked",
+    "insights": "Insight",
+}
 # Kinds that stay open until a later conversation resolves them (the startup greeting's).
 OPEN_KINDS = ("tasks", "waiting_on", "questions_opened")
 

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from pipeline.conversation_models import EntityKind
 from pipeline.domain import NormativeForce
 from pipeline.intents.taxonomy import INTENTS
 
@@ -26,16 +27,6 @@ TARGETS: tuple[Target, ...] = (
     "compaction",
     "closure",
 )
-EntityKind = Literal[
-    "people",
-    "tasks",
-    "decisions",
-    "waiting_on",
-    "questions_resolved",
-    "questions_opened",
-    "blockers_cleared",
-    "insights",
-]
 ForgetAction = Literal["confirm_retraction", "ambiguous", "no_match"]
 
 _AGE = re.compile(r"^\s*(\d+)\s*(minute|hour|day|week|month|year)s?\s*$")

@@ -7,18 +7,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from pipeline.cli.common import shown
-from pipeline.conversation_models import Conversation, Memory, Preview
-
-KIND_LABELS = {
-    "people": "Person",
-    "tasks": "Task",
-    "decisions": "Decision",
-    "waiting_on": "Waiting on",
-    "questions_resolved": "Answered",
-    "questions_opened": "Open question",
-    "blockers_cleared": "Unblocked",
-    "insights": "Insight",
-}
+from pipeline.conversation_models import ENTITY_LABELS, Conversation, Memory, Preview
 
 
 def status_line(conversation: Conversation) -> str:
@@ -42,7 +31,7 @@ def memory_panel(memory: Memory, title: str) -> Panel:
     if held:
         lines.append("Extracted:")
         for entity in held:
-            label = KIND_LABELS.get(entity.kind, entity.kind)
+            label = ENTITY_LABELS.get(entity.kind, entity.kind)
             lines.append(Text(f"  • [{entity.id}] {label}: {entity.text}"))
     else:
         lines.append("Extracted: nothing")

@@ -5,21 +5,10 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from pipeline.conversation_models import YOUR_STORY, Memory, MemoryStatus
+from pipeline.conversation_models import ENTITY_LABELS, YOUR_STORY, Memory, MemoryStatus
 from pipeline.store import Store
 from pipeline.store import memories as repo
 from pipeline.store.people import get_person_by_id
-
-LABELS = {
-    "people": "Person",
-    "tasks": "Task",
-    "decisions": "Decision",
-    "waiting_on": "Waiting on",
-    "questions_resolved": "Answered",
-    "questions_opened": "Open question",
-    "blockers_cleared": "Unblocked",
-    "insights": "Insight",
-}
 
 
 def _line(text: str) -> str:
@@ -58,7 +47,7 @@ def memories_markdown(store: Store, person_id: int) -> str:
             for entity in memory.entities:
                 state = " (resolved)" if entity.status.value == "resolved" else ""
                 lines.append(
-                    f"- {LABELS.get(entity.kind, entity.kind)}: {_line(entity.text)}{state}"
+                    f"- {ENTITY_LABELS.get(entity.kind, entity.kind)}: {_line(entity.text)}{state}"
                 )
             if memory.entities:
                 lines.append("")
