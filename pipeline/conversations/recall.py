@@ -48,8 +48,9 @@ def classification_notes(
                 kind=t.kind,
                 text=t.text,
                 score=t.keyword,
-                reason=f"open {t.kind.replace('_', ' ')}: {t.keyword:.0%} of the message's "
-                "keywords",
+                # The reference keeps the memory holding the thread: the reason names the thread.
+                reason=f"open {t.kind.replace('_', ' ')} {t.text!r} in it: {t.keyword:.0%} "
+                "of the message's keywords",
             )
         )
     return tuple(notes)

@@ -99,6 +99,8 @@ def test_relevant_memories_and_touched_threads_reach_the_classifier_and_are_expl
     assert explained.provider == "recording"
     assert len(explained.influences) == len(request.memories)
     assert all(i.reason for i in explained.influences)
+    # A thread's reference names the thread, not only the memory that holds it.
+    assert any(i.reason.startswith("open waiting on 'Dana") for i in explained.influences)
 
     # Ben has no memories; his classifier sees nothing of Ana's, and Ana's turn is not his.
     (bens,) = _say(store, "ben", "Has Dana sent the countertop quote yet?", embedder).asked
