@@ -17,8 +17,8 @@ def print_jobs(console: Console, done: JobsDone, provider: str) -> None:
             how = ", ".join(sorted(c.methods)) or "nothing to compare"
             line = (
                 f"{c.candidates} candidate pair(s), {c.skipped_fingerprint} skipped "
-                f"(compared in the last 14 days), {c.checked} checked, {c.merged} merged "
-                f"[{how}]"
+                f"(compared in the last 14 days), {c.checked} checked, {c.merged} merged; "
+                f"decided by: {shown(how)}"
             )
         console.print(f"Consolidation ({shown(c.person)}): {line}.", highlight=False)
         for error in c.errors:
@@ -27,7 +27,7 @@ def print_jobs(console: Console, done: JobsDone, provider: str) -> None:
         if r.skipped:
             line = f"skipped: {r.skipped}"
         else:
-            line = f"{r.written} insight(s) written, {r.rejected} rejected [{shown(r.method)}]"
+            line = f"{r.written} insight(s) written, {r.rejected} rejected; by: {shown(r.method)}"
             if r.problems:
                 line += f" (rejected for: {shown('; '.join(sorted(set(r.problems))))})"
         console.print(f"Insights ({shown(r.person)}): {line}.", highlight=False)

@@ -17,6 +17,7 @@ from sqlalchemy import select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from pipeline.clock import as_utc
 from pipeline.store.tables import FingerprintRow, JobRunRow
 
 CLAIMED = "claimed"
@@ -55,12 +56,13 @@ def finish(
 
 def last_claimed(session: Session, job: str, person_id: int) -> datetime | None:
     """When the person's newest run of `job` was claimed, or None."""
-    return session.scalar(
+    found = session.scalar(
         select(JobRunRow.claimed_at)
         .where(JobRunRow.job == job, JobRunRow.person_id == person_id)
         .order_by(JobRunRow.claimed_at.desc())
         .limit(1)
     )
+    return as_utc(found) if found is not None else None
 
 
 @dataclass(frozen=True)
