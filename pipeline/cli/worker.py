@@ -38,9 +38,11 @@ def run_once(
     insights (at most once in 24 h per person)."""
     from pipeline.clock import utcnow
     from pipeline.memory.consent import PROPOSAL_DAYS, expire
+    from pipeline.settings import settings
     from pipeline.store.lifecycle import policy_from_env, sweep
 
     policy = policy_from_env()
+    pairs_per_day = settings().consolidation_pairs_per_day  # a bad value: refused before any job
     store = store_for(db_url)
     with store.write() as session:
         now = utcnow()
@@ -64,17 +66,20 @@ def run_once(
             "Another connection was reading, so old copies may stay in the -wal file until "
             "the next checkpoint; run the worker again when it is idle."
         )
-    _memory_jobs(store, person, provider, script)
+    _memory_jobs(store, person, provider, script, pairs_per_day)
 
 
 def _memory_jobs(
-    store: Store, person: str | None, provider: str | None, script: Path | None
+    store: Store,
+    person: str | None,
+    provider: str | None,
+    script: Path | None,
+    pairs_per_day: int,
 ) -> None:
     from pipeline.cli.worker_report import print_jobs
     from pipeline.clock import utcnow
     from pipeline.jobs import run_jobs
     from pipeline.prompting import default_library
-    from pipeline.settings import settings
 
     providers = providers_for(provider, script)
 
@@ -91,7 +96,7 @@ def _memory_jobs(
         library=default_library(),
         generator=providers.structured,
         embedder=embedder,
-        pairs_per_day=settings().consolidation_pairs_per_day,
+        pairs_per_day=pairs_per_day,
         person=person,
     )
     print_jobs(console, done, providers.label)

@@ -30,9 +30,10 @@ RECENCY_DAYS = 90
 # Importance lies in 0..1 (default 0.5); the specification's "importance >= 3" of 1..5.
 HIGH_IMPORTANCE = 0.7
 RETRIEVED_SHARE = 0.1
-# Below the lowest similarity of a same-fact pair on the consolidation suite's duplicates
-# (all-MiniLM-L6-v2, 0.66), and above where unrelated facts of one person fall (their 99th
-# percentile on the local examples is 0.49, see FORGET_MIN_SIMILARITY in memory/search.py).
+# Well below every duplicate of the consolidation suite (all-MiniLM-L6-v2: 0.82 and up;
+# paraphrases tried while choosing it: 0.79 and up), and above 0.49, the 99th percentile of
+# forget requests against unrelated facts (FORGET_MIN_SIMILARITY in memory/search.py). The
+# store has no merge band to reuse: remembering tells a restated fact by its words.
 SIMILARITY_LOW = 0.55
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 

@@ -43,3 +43,15 @@ def test_run_once_prints_each_job_and_runs_each_once_a_day(
         assert live(store, "ana") == ["You are allergic to shellfish"]
     finally:
         store.dispose()
+
+
+def test_a_bad_pairs_setting_is_one_line_and_runs_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CONVERSE_DB_URL", f"sqlite:///{tmp_path / 'cli.db'}")
+    monkeypatch.setenv("CONVERSE_CONSOLIDATION_PAIRS_PER_DAY", "0")
+    done = runner.invoke(app, ["worker", "run-once"])
+    assert done.exit_code != 0
+    lines = done.output.strip().splitlines()
+    assert len(lines) == 1 and "CONVERSE_CONSOLIDATION_PAIRS_PER_DAY" in lines[0]
+    assert "Lifecycle sweep" not in done.output
