@@ -76,6 +76,17 @@ def _check(asked: int) -> Any:
     return check
 
 
+def _schema(asked: int) -> dict[str, Any]:
+    """The answer's schema for this batch: pair numbers 1..asked, one verdict each."""
+    schema = SameFactAnswer.model_json_schema()
+    schema["$defs"]["PairVerdict"]["properties"]["pair"] = {
+        "type": "integer",
+        "enum": list(range(1, asked + 1)),
+    }
+    schema["properties"]["verdicts"].update(minItems=asked, maxItems=asked)
+    return schema
+
+
 def _user(batch: Sequence[Pair]) -> str:
     listed = [
         {"pair": n, "first": p.a.content, "second": p.b.content}
@@ -107,6 +118,7 @@ def decide(
                 operator_name=operator_name,
                 user=_user(batch),
                 check=_check(len(batch)),
+                schema=_schema(len(batch)),
             )
             records.append(record)
         if answer is None:
