@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 from pipeline.domain import Assertion, NormativeForce, Person
 from pipeline.jobs.claims import claimed
-from pipeline.jobs.pairs import Pair, candidate_pairs
+from pipeline.jobs.pairs import Pair, candidate_pairs, pool
 from pipeline.jobs.same_fact import Verdict, decide
 from pipeline.memory.embeddings import Embedder
 from pipeline.memory.search import ensure_vectors
@@ -129,7 +129,9 @@ def _run(
     pairs_per_day: int,
 ) -> None:
     groups = _memories(store, person)
-    pairs = _pairs(store, groups, embedder(), now) if any(len(g) > 1 for g in groups) else []
+    # The embedding model loads only when some engagement has a pool memory and a partner.
+    due_groups = [g for g in groups if len(g) > 1 and pool(g, now)]
+    pairs = _pairs(store, due_groups, embedder(), now) if due_groups else []
     done.candidates = len(pairs)
     digests = {id(p): pair_hash(p.a.id, p.b.id, p.score) for p in pairs}
     with store.read() as session:
