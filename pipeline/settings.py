@@ -45,6 +45,9 @@ class Settings(BaseSettings):
     heartbeat_active_minutes: int = Field(30, ge=1, le=1_440)
     heartbeat_min_gap_hours: float = Field(4, ge=0, le=168)
     heartbeat_max_unanswered: int = Field(2, ge=1, le=20)
+    # The consolidation job (`converse worker run-once`): at most this many memory pairs
+    # compared per person per day.
+    consolidation_pairs_per_day: int = Field(50, ge=1, le=1_000)
 
     def custom_compaction_instructions(self) -> str:
         """The custom instructions: the setting's text, else the file's (read each time, so

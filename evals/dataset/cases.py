@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from evals.dataset.closure import ClosureCase
 from evals.dataset.compaction import CompactionCase
+from evals.dataset.consolidation import ConsolidationCase
 from evals.dataset.conversation import ConversationCase
 from evals.dataset.models import CaseBase, ClassifyCase, ForgetCase, MemoryBlockCase, Target
 
-Case = ClassifyCase | MemoryBlockCase | ForgetCase | ConversationCase | CompactionCase | ClosureCase
+Case = (
+    ClassifyCase
+    | MemoryBlockCase
+    | ForgetCase
+    | ConversationCase
+    | CompactionCase
+    | ClosureCase
+    | ConsolidationCase
+)
 
 CASE_MODELS: dict[Target, type[CaseBase]] = {
     "classify": ClassifyCase,
@@ -16,4 +25,5 @@ CASE_MODELS: dict[Target, type[CaseBase]] = {
     "conversation": ConversationCase,
     "compaction": CompactionCase,
     "closure": ClosureCase,
+    "consolidation": ConsolidationCase,
 }

@@ -17,7 +17,13 @@ from pipeline.domain import NormativeForce
 from pipeline.intents.taxonomy import INTENTS
 
 Target = Literal[
-    "classify", "memory_block", "forget_match", "conversation", "compaction", "closure"
+    "classify",
+    "memory_block",
+    "forget_match",
+    "conversation",
+    "compaction",
+    "closure",
+    "consolidation",
 ]
 TARGETS: tuple[Target, ...] = (
     "classify",
@@ -26,6 +32,7 @@ TARGETS: tuple[Target, ...] = (
     "conversation",
     "compaction",
     "closure",
+    "consolidation",
 )
 ForgetAction = Literal["confirm_retraction", "ambiguous", "no_match"]
 

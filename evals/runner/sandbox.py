@@ -108,6 +108,10 @@ class Sandbox:
                 )
         return person, engagements
 
+    def unique_name(self, wanted: str | None) -> str:
+        """A person's name not yet taken in this sandbox (see `_unique`)."""
+        return self._unique(wanted)
+
     def _unique(self, wanted: str | None) -> str:
         """`wanted` (else the next counter name), with a suffix if this sandbox has it already."""
         with self._lock:

@@ -8,10 +8,12 @@ from typing import Any
 from evals.dataset.cases import Case
 from evals.dataset.closure import ClosureCase
 from evals.dataset.compaction import CompactionCase
+from evals.dataset.consolidation import ConsolidationCase
 from evals.dataset.conversation import ConversationCase
 from evals.dataset.models import ClassifyCase, ForgetCase, MemoryBlockCase
 from evals.runner.closure import run_closure
 from evals.runner.compaction import run_compaction
+from evals.runner.consolidation import run_consolidation
 from evals.runner.conversation import run_conversation
 from evals.runner.outcome import NOW, Outcome
 from evals.runner.providers import Bound
@@ -128,4 +130,6 @@ def run_case(target: str, case: Case, bound: Bound, sandbox: Sandbox) -> Outcome
         return run_compaction(case, bound, sandbox)
     if target == "closure" and isinstance(case, ClosureCase):
         return run_closure(case, bound)
+    if target == "consolidation" and isinstance(case, ConsolidationCase):
+        return run_consolidation(case, bound, sandbox)
     raise TypeError(f"a {type(case).__name__} cannot run on target {target}")

@@ -5,6 +5,7 @@ from evals.scorers.base import Check, Score, Scorer, text_checks
 from evals.scorers.classify import CLASSIFY
 from evals.scorers.closure import CLOSURE
 from evals.scorers.compaction import COMPACTION
+from evals.scorers.consolidation import CONSOLIDATION
 from evals.scorers.conversation import CONVERSATION
 from evals.scorers.forget_match import FORGET_MATCH
 from evals.scorers.memory_block import MEMORY_BLOCK
@@ -16,12 +17,14 @@ SCORERS: dict[Target, Scorer] = {
     "conversation": CONVERSATION,
     "compaction": COMPACTION,
     "closure": CLOSURE,
+    "consolidation": CONSOLIDATION,
 }
 
 __all__ = [
     "CLASSIFY",
     "CLOSURE",
     "COMPACTION",
+    "CONSOLIDATION",
     "CONVERSATION",
     "FORGET_MATCH",
     "MEMORY_BLOCK",

@@ -56,7 +56,8 @@ COMMANDS: dict[str, LazyCommand] = {
     ),
     "db": LazyCommand("pipeline.cli.db:db_app", "Database migrations."),
     "worker": LazyCommand(
-        "pipeline.cli.worker:worker_app", "Run background jobs (the memory lifecycle sweep)."
+        "pipeline.cli.worker:worker_app",
+        "Run background jobs (lifecycle sweep, consent expiry, consolidation, insights).",
     ),
     "stats": LazyCommand(
         "pipeline.cli.stats:stats",

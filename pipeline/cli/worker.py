@@ -2,23 +2,47 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import typer
 
-from pipeline.cli.common import DbOption, console, handles_errors, store_for
+from pipeline.cli.common import DbOption, console, handles_errors, providers_for, store_for
 
-worker_app = typer.Typer(help="Run background jobs (the memory lifecycle sweep).")
+if TYPE_CHECKING:
+    from pipeline.memory.embeddings import Embedder
+    from pipeline.store import Store
+
+worker_app = typer.Typer(
+    help="Run background jobs (lifecycle sweep, consent expiry, consolidation, insights)."
+)
 
 
 @worker_app.command("run-once")
 @handles_errors
-def run_once(db_url: str | None = DbOption) -> None:
+def run_once(
+    person: str | None = typer.Option(
+        None, "--person", "-p", help="Only this person's consolidation and insights."
+    ),
+    provider: str | None = typer.Option(
+        None,
+        "--provider",
+        help="Whose model compares pairs and writes insights (default as for chat).",
+        envvar="CONVERSE_PROVIDER",
+    ),
+    script: Path | None = typer.Option(None, "--script", help="Fixture for --provider scripted."),
+    db_url: str | None = DbOption,
+) -> None:
     """Run every background job once: set aside unused memories, purge old set-aside ones,
-    expire sensitive proposals nobody decided on."""
+    expire sensitive proposals nobody decided on, merge duplicate memories (daily) and draw
+    insights (at most once in 24 h per person)."""
     from pipeline.clock import utcnow
     from pipeline.memory.consent import PROPOSAL_DAYS, expire
+    from pipeline.settings import settings
     from pipeline.store.lifecycle import policy_from_env, sweep
 
     policy = policy_from_env()
+    pairs_per_day = settings().consolidation_pairs_per_day  # a bad value: refused before any job
     store = store_for(db_url)
     with store.write() as session:
         now = utcnow()
@@ -42,3 +66,37 @@ def run_once(db_url: str | None = DbOption) -> None:
             "Another connection was reading, so old copies may stay in the -wal file until "
             "the next checkpoint; run the worker again when it is idle."
         )
+    _memory_jobs(store, person, provider, script, pairs_per_day)
+
+
+def _memory_jobs(
+    store: Store,
+    person: str | None,
+    provider: str | None,
+    script: Path | None,
+    pairs_per_day: int,
+) -> None:
+    from pipeline.cli.worker_report import print_jobs
+    from pipeline.clock import utcnow
+    from pipeline.jobs import run_jobs
+    from pipeline.prompting import default_library
+
+    providers = providers_for(provider, script)
+
+    def embedder() -> Embedder:  # the model loads only when some person has pairs to compare
+        if providers.embedder is not None:
+            return providers.embedder
+        from pipeline.providers.local import MiniLMEmbedder
+
+        return MiniLMEmbedder()
+
+    done = run_jobs(
+        store,
+        now=utcnow(),
+        library=default_library(),
+        generator=providers.structured,
+        embedder=embedder,
+        pairs_per_day=pairs_per_day,
+        person=person,
+    )
+    print_jobs(console, done, providers.label)

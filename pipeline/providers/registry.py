@@ -44,6 +44,9 @@ TEMPLATE_FAMILIES = (
     "conversation_routing",
     "status_notes",
     "tools",
+    # The background jobs' model requests (pipeline/jobs/).
+    "consolidation_same_fact",
+    "theory_of_mind",
 )
 
 

@@ -319,3 +319,36 @@ class VectorChangeRow(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     engagement_id: Mapped[int] = mapped_column(Integer)
     assertion_id: Mapped[int] = mapped_column(Integer)
+
+
+class JobRunRow(Base):
+    """One background job's pass for one person on one day (migration 0014): unique, so
+    concurrent workers claim it once."""
+
+    __tablename__ = "worker_job_runs"
+    __table_args__ = (
+        UniqueConstraint("job", "person_id", "day", name="uq_worker_job_run"),
+        Index("ix_worker_job_runs_person_job", "person_id", "job", "claimed_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    job: Mapped[str] = mapped_column(String(32))
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"))
+    day: Mapped[str] = mapped_column(String(10))
+    claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    status: Mapped[str] = mapped_column(String(16))
+    counts: Mapped[dict[str, Any]] = mapped_column(JsonType)
+
+
+class FingerprintRow(Base):
+    """A memory pair the consolidation job compared, by hash of (ids, rounded score), and
+    its verdict (migration 0014)."""
+
+    __tablename__ = "consolidation_fingerprints"
+    __table_args__ = (Index("ix_consolidation_fingerprints_person", "person_id", "checked_at"),)
+
+    pair_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"))
+    checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    verdict: Mapped[str] = mapped_column(String(16))

@@ -204,3 +204,17 @@ def get_turn(session: Session | Connection, person_id: int, turn_id: int) -> Tur
         select(*_COLUMNS).where(TurnRow.id == turn_id, TurnRow.person_id == person_id)
     ).first()
     return _turn(row) if row is not None else None
+
+
+def operator_turns_since(
+    session: Session, person_id: int, since: datetime | None, limit: int
+) -> list[tuple[datetime, str]]:
+    """(time, text) of the person's newest `limit` messages after `since`, in any engagement,
+    oldest first (what the theory-of-mind job reads)."""
+    query = select(TurnRow.created_at, TurnRow.content).where(
+        TurnRow.person_id == person_id, TurnRow.role == Role.OPERATOR.value
+    )
+    if since is not None:
+        query = query.where(TurnRow.created_at > since)
+    rows = session.execute(query.order_by(TurnRow.id.desc()).limit(limit)).all()
+    return [(created, content) for created, content in reversed(rows)]

@@ -124,7 +124,7 @@ def test_procedural_steps_come_only_when_named_by_an_allowed_reader(store) -> No
         _ask(store, agent="companion", categories=("procedural",))
     assert caught.value.one_line() == (
         "reader 'companion' may not read memory category 'procedural' — 'companion' may read: "
-        "profile, preferences, relationships, goals, events, knowledge, insight"
+        "profile, preferences, relationships, goals, events, knowledge, insight, relationship_dynamic"
     )
 
 
