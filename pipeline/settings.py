@@ -45,6 +45,12 @@ class Settings(BaseSettings):
     heartbeat_active_minutes: int = Field(30, ge=1, le=1_440)
     heartbeat_min_gap_hours: float = Field(4, ge=0, le=168)
     heartbeat_max_unanswered: int = Field(2, ge=1, le=20)
+    # Multi-fact extraction (docs/memory.md): a remember-about-me turn longer than
+    # `multi_fact_min_chars` is split into 1-5 candidate facts, at most 3 held per turn and
+    # `multi_fact_daily_cap` per person in any 24 hours. Off by default.
+    multi_fact_extraction: bool = False
+    multi_fact_min_chars: int = Field(100, ge=40, le=8_000)
+    multi_fact_daily_cap: int = Field(12, ge=2, le=500)
 
     def custom_compaction_instructions(self) -> str:
         """The custom instructions: the setting's text, else the file's (read each time, so

@@ -202,4 +202,7 @@ class SuiteHeader(Strict):
     target: Target
     description: str = ""
     gate: Gate | None = None
+    # Pipeline settings every case runs under (the `conversation` target only), e.g.
+    # {multi_fact_extraction: true}; a case's own `settings:` win over these.
+    settings: dict[str, Any] | None = None
     cases: list[Any]

@@ -102,3 +102,25 @@ def fitted(item: str, voice: Voice) -> str | None:
         text = cut + "…"
     verdict = check(text, voice)
     return verdict.text if verdict.passed else None
+
+
+@dataclass(frozen=True)
+class Admitted:
+    """The verdict on an item as a model or summarizer wrote it, and what is stored: the item
+    itself when it passed, its trimmed form when trimming saved it, None when it is rejected."""
+
+    first: Verdict
+    text: str | None
+
+    @property
+    def first_pass(self) -> bool:
+        """Whether the item passed every rule as written (the specification's measure)."""
+        return self.first.passed
+
+
+def admit(item: str, voice: Voice) -> Admitted:
+    """Check a new memory item; trim it when only length or sentence count is wrong."""
+    first = check(item, voice)
+    if first.passed:
+        return Admitted(first, first.text)
+    return Admitted(first, fitted(item, voice))

@@ -1,0 +1,106 @@
+"""Multi-fact extraction: 1–5 candidate personal facts from one long message.
+
+With a structured generator (Claude, the embedded generative model) the `fact_extraction`
+template asks for a strict JSON answer, retried once and recorded when unusable, as the
+compression stages do (pipeline/conversations/stages.py); otherwise, or after an unusable
+answer, the deterministic splitter (pipeline/extraction/split.py) answers, labelled as such.
+Every candidate passes the writing constraints (pipeline/memory/writing.py) before it can be
+offered: trimmed when that saves it, dropped when not, first-pass failures counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from pipeline.conversation_models import StageRecord
+from pipeline.conversations.stages import FALLBACK, Stage, ask
+from pipeline.extraction.split import MAX_CANDIDATES, split_facts
+from pipeline.intents.facts import clean_fact, same_fact
+from pipeline.memory.writing import admit
+from pipeline.prompting import PromptLibrary, fence
+from pipeline.providers.structured import StructuredGenerator
+
+Category = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z_-]{0,31}$")]
+
+
+class CandidateFact(BaseModel):
+    """One fact as the model states it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    text: str = Field(min_length=1, max_length=600)
+    category: Category = "general"
+    importance: int = Field(3, ge=1, le=5)
+
+
+class FactsAnswer(BaseModel):
+    """The extraction stage's answer: 1–5 facts, most important first."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    facts: list[CandidateFact] = Field(min_length=1, max_length=MAX_CANDIDATES)
+
+
+STAGE = Stage("facts", "fact_extraction", FactsAnswer, 400)
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """The candidates (best first, at most five), how they were had, and the writing check."""
+
+    facts: tuple[str, ...]
+    method: str
+    record: StageRecord | None = None  # the model stage, when one was asked
+    written: int = 0  # candidates the writing constraints saw
+    first_pass_failures: int = 0
+    rejected: tuple[str, ...] = field(default=())  # items no trim could save
+
+
+def _checked(texts: list[str], method: str, record: StageRecord | None) -> Extracted:
+    kept: list[str] = []
+    failures = 0
+    rejected: list[str] = []
+    for text in texts:
+        verdict = admit(text, "second")
+        failures += not verdict.first_pass
+        if verdict.text is None:
+            rejected.append(text)
+            continue
+        fact = clean_fact(verdict.text)
+        if not any(same_fact(fact, k) for k in kept):
+            kept.append(fact)
+    return Extracted(
+        tuple(kept[:MAX_CANDIDATES]),
+        method,
+        record,
+        written=len(texts),
+        first_pass_failures=failures,
+        rejected=tuple(rejected),
+    )
+
+
+def extract_facts(
+    message: str,
+    *,
+    operator_name: str,
+    library: PromptLibrary,
+    generator: StructuredGenerator | None,
+) -> Extracted:
+    """The message's candidate facts; never raises for a model's bad answer (it is recorded
+    and the splitter answers instead)."""
+    if generator is None:
+        return _checked(split_facts(message), "sentence splitter", None)
+    answer, record = ask(
+        generator,
+        library,
+        STAGE,
+        operator_name=operator_name,
+        user=fence(message, "message"),
+    )
+    if answer is None:
+        return _checked(split_facts(message), f"sentence splitter ({FALLBACK})", record)
+    ranked = sorted(answer.facts, key=lambda f: -f.importance)  # stable: ties keep their order
+    return _checked([f.text for f in ranked], record.method, record)
