@@ -6,8 +6,17 @@ from evals.dataset.closure import ClosureCase
 from evals.dataset.compaction import CompactionCase
 from evals.dataset.conversation import ConversationCase
 from evals.dataset.models import CaseBase, ClassifyCase, ForgetCase, MemoryBlockCase, Target
+from evals.dataset.writing import WritingCase
 
-Case = ClassifyCase | MemoryBlockCase | ForgetCase | ConversationCase | CompactionCase | ClosureCase
+Case = (
+    ClassifyCase
+    | MemoryBlockCase
+    | ForgetCase
+    | ConversationCase
+    | CompactionCase
+    | ClosureCase
+    | WritingCase
+)
 
 CASE_MODELS: dict[Target, type[CaseBase]] = {
     "classify": ClassifyCase,
@@ -16,4 +25,5 @@ CASE_MODELS: dict[Target, type[CaseBase]] = {
     "conversation": ConversationCase,
     "compaction": CompactionCase,
     "closure": ClosureCase,
+    "writing": WritingCase,
 }

@@ -17,7 +17,7 @@ from pipeline.domain import NormativeForce
 from pipeline.intents.taxonomy import INTENTS
 
 Target = Literal[
-    "classify", "memory_block", "forget_match", "conversation", "compaction", "closure"
+    "classify", "memory_block", "forget_match", "conversation", "compaction", "closure", "writing"
 ]
 TARGETS: tuple[Target, ...] = (
     "classify",
@@ -26,6 +26,7 @@ TARGETS: tuple[Target, ...] = (
     "conversation",
     "compaction",
     "closure",
+    "writing",
 )
 ForgetAction = Literal["confirm_retraction", "ambiguous", "no_match"]
 
@@ -69,6 +70,8 @@ class Gate(Strict):
     max_errors: int | None = Field(default=None, ge=0)
     # closure suites: the least F1 of each named entity kind, pooled over the cases
     f1: dict[EntityKind, Annotated[float, Field(ge=0.0, le=1.0)]] | None = None
+    # writing suites: the least share of new items passing the writing constraints as written
+    first_pass_rate: float | None = Field(default=None, ge=0.0, le=1.0)
 
     @property
     def error_bound(self) -> int | None:

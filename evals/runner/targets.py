@@ -10,12 +10,14 @@ from evals.dataset.closure import ClosureCase
 from evals.dataset.compaction import CompactionCase
 from evals.dataset.conversation import ConversationCase
 from evals.dataset.models import ClassifyCase, ForgetCase, MemoryBlockCase
+from evals.dataset.writing import WritingCase
 from evals.runner.closure import run_closure
 from evals.runner.compaction import run_compaction
 from evals.runner.conversation import run_conversation
 from evals.runner.outcome import NOW, Outcome
 from evals.runner.providers import Bound
 from evals.runner.sandbox import Sandbox
+from evals.runner.writing import run_writing
 from pipeline.domain import ClassifiedIntent, HistoryTurn, Role
 from pipeline.intents import HandlerContext, route
 from pipeline.memory.block import load_personal_memory
@@ -128,4 +130,6 @@ def run_case(target: str, case: Case, bound: Bound, sandbox: Sandbox) -> Outcome
         return run_compaction(case, bound, sandbox)
     if target == "closure" and isinstance(case, ClosureCase):
         return run_closure(case, bound)
+    if target == "writing" and isinstance(case, WritingCase):
+        return run_writing(case, bound, sandbox)
     raise TypeError(f"a {type(case).__name__} cannot run on target {target}")

@@ -8,6 +8,7 @@ from evals.scorers.compaction import COMPACTION
 from evals.scorers.conversation import CONVERSATION
 from evals.scorers.forget_match import FORGET_MATCH
 from evals.scorers.memory_block import MEMORY_BLOCK
+from evals.scorers.writing import WRITING
 
 SCORERS: dict[Target, Scorer] = {
     "classify": CLASSIFY,
@@ -16,6 +17,7 @@ SCORERS: dict[Target, Scorer] = {
     "conversation": CONVERSATION,
     "compaction": COMPACTION,
     "closure": CLOSURE,
+    "writing": WRITING,
 }
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "FORGET_MATCH",
     "MEMORY_BLOCK",
     "SCORERS",
+    "WRITING",
     "Check",
     "Score",
     "Scorer",

@@ -10,7 +10,7 @@ offered: trimmed when that saves it, dropped when not, first-pass failures count
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -19,7 +19,7 @@ from pipeline.conversation_models import StageRecord
 from pipeline.conversations.stages import FALLBACK, Stage, ask
 from pipeline.extraction.split import MAX_CANDIDATES, split_facts
 from pipeline.intents.facts import clean_fact, same_fact
-from pipeline.memory.writing import admit
+from pipeline.memory.writing import Admitted, admit
 from pipeline.prompting import PromptLibrary, fence
 from pipeline.providers.structured import StructuredGenerator
 
@@ -49,37 +49,35 @@ STAGE = Stage("facts", "fact_extraction", FactsAnswer, 400)
 
 @dataclass(frozen=True)
 class Extracted:
-    """The candidates (best first, at most five), how they were had, and the writing check."""
+    """The candidates (best first, at most five), how they were had, and the writing check of
+    each item as it was written."""
 
     facts: tuple[str, ...]
     method: str
     record: StageRecord | None = None  # the model stage, when one was asked
-    written: int = 0  # candidates the writing constraints saw
-    first_pass_failures: int = 0
-    rejected: tuple[str, ...] = field(default=())  # items no trim could save
+    checked: tuple[Admitted, ...] = ()
+
+    @property
+    def first_pass_failures(self) -> int:
+        """Items that broke a writing rule as written (trimmed or rejected afterwards)."""
+        return sum(not a.first_pass for a in self.checked)
+
+    @property
+    def rejected(self) -> int:
+        """Items no trim could save."""
+        return sum(a.text is None for a in self.checked)
 
 
 def _checked(texts: list[str], method: str, record: StageRecord | None) -> Extracted:
+    checked = tuple(admit(text, "second") for text in texts)
     kept: list[str] = []
-    failures = 0
-    rejected: list[str] = []
-    for text in texts:
-        verdict = admit(text, "second")
-        failures += not verdict.first_pass
+    for verdict in checked:
         if verdict.text is None:
-            rejected.append(text)
             continue
         fact = clean_fact(verdict.text)
         if not any(same_fact(fact, k) for k in kept):
             kept.append(fact)
-    return Extracted(
-        tuple(kept[:MAX_CANDIDATES]),
-        method,
-        record,
-        written=len(texts),
-        first_pass_failures=failures,
-        rejected=tuple(rejected),
-    )
+    return Extracted(tuple(kept[:MAX_CANDIDATES]), method, record, checked)
 
 
 def extract_facts(

@@ -42,6 +42,12 @@ _REQUEST = re.compile(
     _F,
 )
 _WE = re.compile(r"^(?:we|we're|we've|our)\b", _F)
+# A request to remember around the statement ("I'd like you to remember that I ...").
+_ASK_TO_REMEMBER = re.compile(
+    r"^(?:i'?d like you to|i want you to|i need you to|(?:can|could|would) you(?: please)?|"
+    r"please)\s+(?:remember|note|know|keep in mind|bear in mind)\s+(?:that\s+)?",
+    _F,
+)
 
 
 def clauses(message: str) -> list[str]:
@@ -62,6 +68,7 @@ def clauses(message: str) -> list[str]:
 
 def _about_speaker(clause: str) -> str | None:
     """The clause as a stored fact when it states something about the speaker."""
+    clause = _ASK_TO_REMEMBER.sub("", clause)
     if clause.rstrip().endswith("?") or _REQUEST.search(clause):
         return None
     body = strip_framing(clause)

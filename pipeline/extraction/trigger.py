@@ -45,9 +45,9 @@ class TurnExtraction:
         return {
             "method": found.method,
             "candidates": len(found.facts),
-            "checked": found.written,
+            "checked": len(found.checked),
             "first_pass_failures": found.first_pass_failures,
-            "rejected": len(found.rejected),
+            "rejected": found.rejected,
             "attempts": record.attempts if record else 0,
             "error": record.error if record else None,
         }
