@@ -38,4 +38,4 @@ def score_writing(expect: WritingExpect, got: dict[str, Any]) -> Score:
     return Score("writing", 1, expect.model_dump(), got, tuple(checks))
 
 
-WRITING = Scorer("writing", 1, score_writing)  # type: ignore[arg-type]
+WRITING = Scorer("writing", 1, score_writing)
