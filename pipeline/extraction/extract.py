@@ -11,9 +11,8 @@ offered: trimmed when that saves it, dropped when not, first-pass failures count
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.conversation_models import StageRecord
 from pipeline.conversations.stages import FALLBACK, Stage, ask
@@ -23,8 +22,6 @@ from pipeline.memory.writing import Admitted, admit
 from pipeline.prompting import PromptLibrary, fence
 from pipeline.providers.structured import StructuredGenerator
 
-Category = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z_-]{0,31}$")]
-
 
 class CandidateFact(BaseModel):
     """One fact as the model states it."""
@@ -32,8 +29,9 @@ class CandidateFact(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     text: str = Field(min_length=1, max_length=600)
-    category: Category = "general"
-    importance: int = Field(3, ge=1, le=5)
+    # no regex pattern: llama.cpp's schema-to-grammar converter handles patterns unevenly
+    category: str = Field(min_length=1, max_length=32)
+    importance: int = Field(ge=1, le=5)
 
 
 class FactsAnswer(BaseModel):
