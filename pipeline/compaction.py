@@ -20,6 +20,7 @@ from pipeline.domain import ActorKind, HistoryTurn, NormativeForce, PromptRef, U
 from pipeline.errors import ProviderError
 from pipeline.memory.session import write_working_memory
 from pipeline.memory.working import CHARS_PER_TOKEN, truncated
+from pipeline.memory.writing import Admitted, admit
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.summarize import Summarizer, SummarizeRequest, TokenCounter
 from pipeline.settings import Settings
@@ -48,6 +49,19 @@ class Compacted:
     usage: Usage = field(default_factory=Usage)
     prompt_ref: PromptRef | None = None
     measured_by: str = "estimate"  # "estimate" (4 characters a token) or "count_tokens"
+    # the writing check of each durable fact as the summarizer wrote it
+    checked: tuple[Admitted, ...] = ()
+
+    @property
+    def first_pass_failures(self) -> int:
+        """Durable facts that broke a writing rule as written (trimmed or not stored)."""
+        return sum(not a.first_pass for a in self.checked)
+
+
+def admit_facts(facts: Sequence[str]) -> tuple[Admitted, ...]:
+    """The summarizer's durable facts (at most MAX_FACTS) through the writing constraints:
+    personal facts are stored in the second person, as the memory block shows them."""
+    return tuple(admit(fact, "second") for fact in facts[:MAX_FACTS])
 
 
 def measure(turns: Sequence[HistoryTurn], summarizer: Summarizer) -> tuple[float, str]:
@@ -118,6 +132,7 @@ def compact_if_due(
         )
     )
     text = truncated(summary.text, settings.working_memory_budget_tokens)
+    checked_facts = admit_facts(summary.facts)
     upto = folded[-1][0]
     held: list[str] = []
     with store.write() as session:
@@ -132,10 +147,10 @@ def compact_if_due(
         )
         if text:
             write_working_memory(session, person_id, text, now, settings)
-        for fact in summary.facts[:MAX_FACTS]:
-            fact = " ".join(fact.split())
-            if person.personal_engagement_id is None or not fact:
-                continue
+        for checked in checked_facts:
+            fact = checked.text
+            if person.personal_engagement_id is None or fact is None:
+                continue  # a fact no trim could save is not stored (docs/memory.md)
             if repo.find_live(session, person.personal_engagement_id, fact) is None:
                 repo.add_assertion(
                     session,
@@ -155,4 +170,5 @@ def compact_if_due(
         usage=summary.usage,
         prompt_ref=template.ref,
         measured_by=measured_by,
+        checked=checked_facts,
     )

@@ -355,6 +355,9 @@ class Extraction(Frozen):
     resolved: tuple[Resolution, ...]
     routing: RoutingAnswer
     stages: tuple[StageRecord, ...]
+    # The writing rules (pipeline/memory/writing.py) the narrative broke as first written;
+    # empty when it passed on the first pass.
+    narrative_problems: tuple[str, ...] = ()
 
     @property
     def method(self) -> str:

@@ -30,6 +30,7 @@ from pipeline.domain import (
     Turn,
 )
 from pipeline.errors import AlreadyAnswered, ConverseError, InvalidMessage, ProviderError
+from pipeline.extraction.trigger import turn_extraction
 from pipeline.intents import HandlerContext, route
 from pipeline.links import carried_assertions, stated_before
 from pipeline.memory.block import personal_memory
@@ -41,6 +42,7 @@ from pipeline.memory.working import CHARS_PER_TOKEN
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers.base import Classifier, ClassifyRequest, Responder, RespondRequest
 from pipeline.providers.replies import compose_reply
+from pipeline.providers.structured import StructuredGenerator
 from pipeline.providers.summarize import ExtractiveSummarizer, Summarizer
 from pipeline.settings import Settings, settings
 from pipeline.store import Store, inbox
@@ -178,6 +180,8 @@ def converse(
     embedder: Embedder | None = None,
     answers: Sequence[int] = (),
     summarizer: Summarizer | None = None,
+    structured: StructuredGenerator | None = None,
+    turn_settings: Settings | None = None,
 ) -> TurnOutcome:
     """Run one turn end to end and persist it; bad input raises before anything is stored.
 
@@ -187,10 +191,14 @@ def converse(
     extractive, no model); callers pass their provider's. `answers` are the inbox messages
     this turn answers (pipeline/turn_queue.py): they are deleted in the transaction that
     stores the turn, and if another process answered them first, nothing of this turn is
-    stored (AlreadyAnswered).
+    stored (AlreadyAnswered). `structured` is the provider's structured generator
+    (`Providers.structured`), which multi-fact extraction asks when it runs; without one the
+    sentence splitter answers. `turn_settings` replaces the CONVERSE_* settings (an eval
+    suite's own settings).
     """
     text = check_message(message)
-    turn_settings = settings()  # a bad CONVERSE_* setting is refused before anything is stored
+    # a bad CONVERSE_* setting is refused before anything is stored
+    turn_settings = turn_settings or settings()
     library = library or default_library()
     started = time.perf_counter()
     found_person, found_project = _resolve(store, person, project)
@@ -209,6 +217,17 @@ def converse(
         prior = loaded.history[-1] if loaded.history else None
         prior_companion = prior if prior is not None and prior.role is Role.COMPANION else None
         engagement_id = loaded.project.id if loaded.project else None
+        extraction = turn_extraction(
+            store,
+            person_id=person_id,
+            operator_name=loaded.person.name,
+            classified=classified,
+            message=text,
+            settings=turn_settings,
+            library=library,
+            generator=structured,
+            now=moment,
+        )
 
         reads: dict[Any, Any] = {}
 
@@ -224,6 +243,8 @@ def converse(
                     embedder=embedder,
                     message=text,
                     reads=reads,
+                    candidates=extraction.candidates,
+                    max_new_facts=extraction.room,
                 )
             )
 
@@ -307,6 +328,7 @@ def converse(
                     },
                     # Another process changed this person's memory during the model call.
                     **({"rehearsal_differed": True} if stored != result else {}),
+                    **({"extraction": found} if (found := extraction.meta()) else {}),
                     "elapsed_ms": round((time.perf_counter() - started) * 1000, 3),
                 },
             )

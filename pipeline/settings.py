@@ -48,6 +48,12 @@ class Settings(BaseSettings):
     # The consolidation job (`converse worker run-once`): at most this many memory pairs
     # compared per person per day.
     consolidation_pairs_per_day: int = Field(50, ge=1, le=1_000)
+    # Multi-fact extraction (docs/memory.md): a remember-about-me turn longer than
+    # `multi_fact_min_chars` is split into 1-5 candidate facts, at most 3 held per turn and
+    # `multi_fact_daily_cap` per person in any 24 hours. Off by default.
+    multi_fact_extraction: bool = False
+    multi_fact_min_chars: int = Field(100, ge=40, le=8_000)
+    multi_fact_daily_cap: int = Field(12, ge=2, le=500)
 
     def custom_compaction_instructions(self) -> str:
         """The custom instructions: the setting's text, else the file's (read each time, so

@@ -12,11 +12,13 @@ from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
 from pipeline.domain import ClassifiedIntent, MemoryChange, NormativeForce, RouteResult
+from pipeline.intents.multi import HELD_MANY
 from pipeline.intents.recall import BEST_SIMILARITY
 from pipeline.intents.recall import INTENT as RECALL
 from pipeline.store.events import Event, Node, conversation_key
 from pipeline.store.tables import AssertionRow
 
+EXTRACTED = "extracted"
 # A handler's matching outcome -> the event's status (forget_about_me, retract_knowledge).
 _MATCHED = {"confirm_retraction": "ok", "ambiguous": "ambiguous", "no_match": "no_match"}
 
@@ -84,13 +86,15 @@ def turn_events(
         events.append(replace(classify, op="match", status=_MATCHED[action], memory_id=memory_id))
     if result.changes:
         found = _changed(session, result.changes)
+        # Facts held by multi-fact extraction are told apart: its daily cap counts them.
+        status = EXTRACTED if action == HELD_MANY else "ok"
         for change in result.changes:
             memory_id, category = found.get(
                 (change.engagement_id, change.display_number), (None, None)
             )
             events.append(
                 replace(
-                    classify, op=_op(change), status="ok", memory_id=memory_id, category=category
+                    classify, op=_op(change), status=status, memory_id=memory_id, category=category
                 )
             )
     return events

@@ -7,6 +7,7 @@ from evals.dataset.compaction import CompactionCase
 from evals.dataset.consolidation import ConsolidationCase
 from evals.dataset.conversation import ConversationCase
 from evals.dataset.models import CaseBase, ClassifyCase, ForgetCase, MemoryBlockCase, Target
+from evals.dataset.writing import WritingCase
 
 Case = (
     ClassifyCase
@@ -16,6 +17,7 @@ Case = (
     | CompactionCase
     | ClosureCase
     | ConsolidationCase
+    | WritingCase
 )
 
 CASE_MODELS: dict[Target, type[CaseBase]] = {
@@ -26,4 +28,5 @@ CASE_MODELS: dict[Target, type[CaseBase]] = {
     "compaction": CompactionCase,
     "closure": ClosureCase,
     "consolidation": ConsolidationCase,
+    "writing": WritingCase,
 }

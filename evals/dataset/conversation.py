@@ -9,10 +9,11 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Annotated, Any
 
-from pydantic import Discriminator, Field, Tag, field_validator, model_validator
+from pydantic import Discriminator, Field, Tag, ValidationError, field_validator, model_validator
 
 from evals.dataset.models import CaseBase, Memory, NonEmpty, Strict, TextCheck, known_intent
 from pipeline.domain import NormativeForce
+from pipeline.settings import Settings
 
 
 class Note(Memory):
@@ -126,13 +127,40 @@ class WorkingMemorySeed(Strict):
         return Memory(content="-", age=self.written).elapsed
 
 
+def checked_settings(values: dict[str, Any]) -> dict[str, Any]:
+    """Settings named as in pipeline/settings.py (lower case, no CONVERSE_ prefix), each value
+    checked against its range; the values as the pipeline reads them."""
+    unknown = sorted(set(values) - set(Settings.model_fields))
+    if unknown:
+        raise ValueError(
+            f"unknown setting {unknown[0]!r}; settings are named as in pipeline/settings.py "
+            "(docs/memory.md lists them)"
+        )
+    try:
+        # model_validate reads no CONVERSE_* variable: only the values given are checked
+        validated = Settings.model_validate(values)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise ValueError(f"setting {first['loc'][0]}: {first['msg']}") from None
+    return {name: getattr(validated, name) for name in values}
+
+
 class ConversationCase(CaseBase):
     """Seeds, then turns run in order on a fresh store."""
 
     memories: list[Memory] = Field(default_factory=list)
     notes: list[Note] = Field(default_factory=list)
     working_memory: WorkingMemorySeed | None = None
+    # Pipeline settings the case runs under, over the environment's (the suite's `settings:`
+    # apply to every case; a case's own win).
+    settings: dict[str, Any] = Field(default_factory=dict)
     turns: list[Turn] = Field(min_length=1)
+
+    @field_validator("settings")
+    @classmethod
+    def _settings(cls, value: dict[str, Any]) -> dict[str, Any]:
+        checked_settings(value)
+        return value
 
     @property
     def expect(self) -> tuple[MessageTurn | EraseTurn, ...]:

@@ -201,6 +201,11 @@ def load_suite(path: Path) -> Suite:
         lines = [f"{path}: field {_where(e['loc'])}: {e['msg']}" for e in exc.errors()]
         raise SuiteError("\n".join(lines), "see the suite contract in docs/evals.md") from exc
     model = CASE_MODELS[header.target]
+    if header.settings is not None and header.target != "conversation":
+        raise SuiteError(
+            f"{path}: field settings: only `conversation` suites run under their own settings",
+            "remove `settings:` or use target: conversation",
+        )
     problems: list[str] = []
     cases: list[Case] = []
     seen: set[str] = set()
@@ -209,6 +214,8 @@ def load_suite(path: Path) -> Suite:
         if too_long:
             problems.extend(too_long)
             continue
+        if header.settings and isinstance(raw, dict):
+            raw = {**raw, "settings": {**header.settings, **(raw.get("settings") or {})}}
         try:
             case = model.model_validate(raw)
         except ValidationError as exc:

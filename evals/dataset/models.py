@@ -24,6 +24,7 @@ Target = Literal[
     "compaction",
     "closure",
     "consolidation",
+    "writing",
 ]
 TARGETS: tuple[Target, ...] = (
     "classify",
@@ -33,6 +34,7 @@ TARGETS: tuple[Target, ...] = (
     "compaction",
     "closure",
     "consolidation",
+    "writing",
 )
 ForgetAction = Literal["confirm_retraction", "ambiguous", "no_match"]
 
@@ -76,6 +78,8 @@ class Gate(Strict):
     max_errors: int | None = Field(default=None, ge=0)
     # closure suites: the least F1 of each named entity kind, pooled over the cases
     f1: dict[EntityKind, Annotated[float, Field(ge=0.0, le=1.0)]] | None = None
+    # writing suites: the least share of new items passing the writing constraints as written
+    first_pass_rate: float | None = Field(default=None, ge=0.0, le=1.0)
 
     @property
     def error_bound(self) -> int | None:
@@ -209,4 +213,7 @@ class SuiteHeader(Strict):
     target: Target
     description: str = ""
     gate: Gate | None = None
+    # Pipeline settings every case runs under (the `conversation` target only), e.g.
+    # {multi_fact_extraction: true}; a case's own `settings:` win over these.
+    settings: dict[str, Any] | None = None
     cases: list[Any]

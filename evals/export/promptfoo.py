@@ -280,6 +280,12 @@ def export_promptfoo(
             "cases, which promptfoo's per-test verdicts cannot gate",
             f"run it with `converse eval --suite {suite.path}`",
         )
+    if suite.target == "writing":
+        raise ConverseError(
+            f"suite {suite.name} is a writing suite; its pass rate is pooled over the items "
+            "each write path makes, which promptfoo's per-test verdicts cannot gate",
+            f"run it with `converse eval --suite {suite.path}`",
+        )
     if script is not None and not script.is_file():
         raise ConverseError(f"no script file at {script}", "check the --script path")
     out.mkdir(parents=True, exist_ok=True)

@@ -33,6 +33,7 @@ from evals.report.grouped import failure_blocks, per_tag_blocks
 from evals.report.heatmap import confusion, save_heatmap
 from evals.report.reviews import load_reviews
 from evals.report.transcript import conversation_section
+from evals.report.writing import writing_section
 from evals.runner.results import RUN_ID, RunDir, RunError
 from evals.runner.run import gates_of
 from evals.runner.summary import GroupResult, summarize
@@ -148,6 +149,9 @@ def build_sections(
     closure = closure_section(groups)
     if closure is not None:
         sections.insert(2, closure)
+    writing = writing_section(groups)
+    if writing is not None:
+        sections.insert(2, writing)
     conversations = conversation_section(df)
     if conversations is not None:
         sections[-1].blocks.insert(1, Text("Failed conversations are shown turn by turn below."))

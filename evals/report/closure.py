@@ -74,7 +74,7 @@ def closure_frames(groups: list[GroupResult]) -> list[tuple[str, pd.DataFrame]]:
     """Per closure suite: a frame whose columns are the providers, rows the figures."""
     suites: dict[str, list[GroupResult]] = {}
     for g in groups:
-        if g.metrics is not None:
+        if g.metrics is not None and g.target == "closure":
             suites.setdefault(g.suite, []).append(g)
     out: list[tuple[str, pd.DataFrame]] = []
     for suite, members in suites.items():

@@ -30,7 +30,8 @@ def gate_verdicts(groups: list[GroupResult]) -> list[Verdict]:
     critical: list[str] = []
     errors: list[str] = []
     f1: list[str] = []
-    acc_gated = crit_gated = f1_gated = 0
+    writing: list[str] = []
+    acc_gated = crit_gated = f1_gated = writing_gated = 0
     for g in groups:
         gate = g.gate or DEFAULT_GATE
         if gate.accuracy is not None:
@@ -46,6 +47,9 @@ def gate_verdicts(groups: list[GroupResult]) -> list[Verdict]:
         if gate.f1 and g.metrics is not None:
             f1_gated += 1
             f1 += [f for f in g.gate_failures if " F1 " in f]
+        if gate.first_pass_rate is not None:
+            writing_gated += 1
+            writing += [f for f in g.gate_failures if "first-pass rate" in f]
         bound = gate.error_bound
         too_many = bound is not None and g.errors > bound
         too_often = gate.max_error_rate is not None and g.error_rate > gate.max_error_rate
@@ -58,4 +62,6 @@ def gate_verdicts(groups: list[GroupResult]) -> list[Verdict]:
     ]
     if f1_gated:
         verdicts.append(_verdict("F1 per entity kind", f1_gated, f1, len(groups)))
+    if writing_gated:
+        verdicts.append(_verdict("writing first-pass rate", writing_gated, writing, len(groups)))
     return verdicts

@@ -14,6 +14,7 @@ from evals.dataset.conversation import (
     EraseTurn,
     MessageTurn,
     WorkingMemorySeed,
+    checked_settings,
 )
 from evals.dataset.load import SuiteError
 from evals.runner.outcome import NOW, Outcome
@@ -24,6 +25,7 @@ from pipeline.domain import Person, PromptRef, Usage
 from pipeline.errors import ConverseError
 from pipeline.memory import manage, working
 from pipeline.providers.claude.prices import cost, total_cost
+from pipeline.settings import settings
 from pipeline.store import Store
 from pipeline.store.assertions import list_assertions
 from pipeline.store.sessions import put_working_document
@@ -102,6 +104,10 @@ class _Conversation:
         self.model = ""
         self.latency_ms = 0.0
         self.now = NOW
+        # the case's settings over the environment's; None = the environment's, as chat runs
+        self.settings = (
+            settings().model_copy(update=checked_settings(case.settings)) if case.settings else None
+        )
 
     def start(self) -> dict[str, Any]:
         """The seeded memory and knowledge, so the first turn's changes can be shown."""
@@ -134,6 +140,8 @@ class _Conversation:
             library=self.bound.library,
             channel="eval",
             embedder=self.bound.embedder,
+            structured=self.bound.structured,
+            turn_settings=self.settings,
             # a minute apart unless `after` says otherwise, so "newest" and relative times
             # are the same on every run
             now=self.now,

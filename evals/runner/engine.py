@@ -31,7 +31,7 @@ from evals.scorers import SCORERS
 from pipeline.errors import ConverseError
 from pipeline.prompting import default_library
 
-MODEL_TARGETS = frozenset({"classify", "conversation", "compaction"})
+MODEL_TARGETS = frozenset({"classify", "conversation", "compaction", "writing"})
 # A conversation's outcome depends on the handlers' code as much as on the prompts and the
 # provider, so it is never served from the cache: every run plays it through again.
 CACHED_TARGETS = frozenset({"classify"})

@@ -10,6 +10,7 @@ from typing import Any
 
 from evals.dataset.models import Gate
 from evals.runner.closure_metrics import closure_metrics, f1_gate_failures
+from evals.runner.writing_metrics import writing_gate_failures, writing_metrics
 from evals.stats import wilson
 
 
@@ -30,7 +31,8 @@ class GroupResult:
     critical_failures: int = 0
     gate: Gate | None = None
     gate_failures: tuple[str, ...] = field(default_factory=tuple)
-    # closure suites: pooled entity, routing, resolution and narrative figures
+    # closure suites: pooled entity, routing, resolution and narrative figures; writing
+    # suites: the first-pass rate of new items
     metrics: dict[str, Any] | None = None
 
     @property
@@ -157,6 +159,9 @@ def summarize(
         if group.target == "closure":
             metrics = closure_metrics(members)
             failures += tuple(f1_gate_failures(_where(group), metrics, gate))
+        if group.target == "writing":
+            metrics = writing_metrics(members)
+            failures += tuple(writing_gate_failures(_where(group), metrics, gate))
         results.append(
             GroupResult(
                 **{

@@ -11,6 +11,7 @@ from evals.dataset.compaction import CompactionCase
 from evals.dataset.consolidation import ConsolidationCase
 from evals.dataset.conversation import ConversationCase
 from evals.dataset.models import ClassifyCase, ForgetCase, MemoryBlockCase
+from evals.dataset.writing import WritingCase
 from evals.runner.closure import run_closure
 from evals.runner.compaction import run_compaction
 from evals.runner.consolidation import run_consolidation
@@ -18,6 +19,7 @@ from evals.runner.conversation import run_conversation
 from evals.runner.outcome import NOW, Outcome
 from evals.runner.providers import Bound
 from evals.runner.sandbox import Sandbox
+from evals.runner.writing import run_writing
 from pipeline.domain import ClassifiedIntent, HistoryTurn, Role
 from pipeline.intents import HandlerContext, route
 from pipeline.memory.block import load_personal_memory
@@ -132,4 +134,6 @@ def run_case(target: str, case: Case, bound: Bound, sandbox: Sandbox) -> Outcome
         return run_closure(case, bound)
     if target == "consolidation" and isinstance(case, ConsolidationCase):
         return run_consolidation(case, bound, sandbox)
+    if target == "writing" and isinstance(case, WritingCase):
+        return run_writing(case, bound, sandbox)
     raise TypeError(f"a {type(case).__name__} cannot run on target {target}")

@@ -9,6 +9,7 @@ from evals.scorers.consolidation import CONSOLIDATION
 from evals.scorers.conversation import CONVERSATION
 from evals.scorers.forget_match import FORGET_MATCH
 from evals.scorers.memory_block import MEMORY_BLOCK
+from evals.scorers.writing import WRITING
 
 SCORERS: dict[Target, Scorer] = {
     "classify": CLASSIFY,
@@ -18,6 +19,7 @@ SCORERS: dict[Target, Scorer] = {
     "compaction": COMPACTION,
     "closure": CLOSURE,
     "consolidation": CONSOLIDATION,
+    "writing": WRITING,
 }
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "FORGET_MATCH",
     "MEMORY_BLOCK",
     "SCORERS",
+    "WRITING",
     "Check",
     "Score",
     "Scorer",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.conversation_models import (
+    MAX_SENTENCES,
     YOUR_STORY,
     DeltasAnswer,
     Entities,
@@ -24,6 +25,7 @@ from pipeline.conversation_models import (
 )
 from pipeline.conversations import fallback
 from pipeline.conversations.stages import FALLBACK, Stage, ask
+from pipeline.memory.writing import Admitted, admit
 from pipeline.prompting import PromptLibrary, fence
 from pipeline.providers.structured import StructuredGenerator
 
@@ -33,6 +35,7 @@ DELTAS = Stage("deltas", "conversation_deltas", DeltasAnswer, 250)
 ROUTING = Stage("routing", "conversation_routing", RoutingAnswer, 150)
 STAGES = (ENTITIES, NARRATIVE, DELTAS, ROUTING)
 
+NARRATIVE_CHARS = 700  # NarrativeAnswer's bound
 # The newest part of a long transcript: what fits a small model's context beside the prompt.
 TRANSCRIPT_CHARS = 6_000
 
@@ -93,6 +96,7 @@ def compress(
     found = fence(json.dumps(entities.model_dump(), ensure_ascii=False), "entities")
 
     narrative: str | None = None
+    problems: tuple[str, ...] = ()
     if generator is not None:
         answer, record = ask(
             generator,
@@ -104,12 +108,26 @@ def compress(
                 "Answer with the narrative object."
             ),
         )
-        records.append(record)
         narrative = answer.narrative if answer else None
+        if narrative is not None:
+            checked = checked_narrative(narrative)
+            problems = checked.first.problems
+            if checked.text is None:  # rejected: the deterministic narrative is used
+                record = record.model_copy(
+                    update={
+                        "method": FALLBACK,
+                        "error": f"{record.method} wrote a narrative that breaks the writing "
+                        f"constraints ({'; '.join(problems)}); {FALLBACK} used instead",
+                    }
+                )
+            narrative = checked.text
+        records.append(record)
     if narrative is None:
         narrative = fallback.narrative(entities, data.turns, name)
         if generator is None:
             records.append(StageRecord(stage=NARRATIVE.name, method=FALLBACK))
+        if not problems:  # counted, and kept: it is the last resort, and reviewed as a draft
+            problems = checked_narrative(narrative).first.problems
 
     resolved = _deltas(data, library, generator, entities, found, records)
     routing = _routing(data, library, generator, narrative, found, records)
@@ -119,7 +137,15 @@ def compress(
         resolved=tuple(resolved),
         routing=routing,
         stages=tuple(records),
+        narrative_problems=problems,
     )
+
+
+def checked_narrative(text: str) -> Admitted:
+    """A narrative through the writing constraints: third person, self-contained, no word of
+    the model about itself, within the narrative's own bounds (2–4 sentences, 700 characters,
+    which the narrative stage's answer model already holds a model to)."""
+    return admit(text, "third", max_chars=NARRATIVE_CHARS, max_sentences=MAX_SENTENCES)
 
 
 def _deltas(

@@ -30,6 +30,10 @@ class HandlerContext:
     # Shared by the turn's rehearsal and apply (pipeline/converse.py): a read-only search
     # done in the rehearsal is reused, so the stored result is the one the reply was built on.
     reads: dict[Any, Any] = field(default_factory=dict)
+    # Multi-fact extraction (pipeline/extraction/): the message's candidate facts, best first,
+    # and how many new facts this turn may still hold (the per-turn and daily caps).
+    candidates: tuple[str, ...] = ()
+    max_new_facts: int = 0
 
     def param(self, name: str) -> str:
         """A classified parameter, stripped; "" when absent."""

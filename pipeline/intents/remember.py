@@ -21,6 +21,7 @@ from pipeline.intents.cues import (
     limits_to_project,
 )
 from pipeline.intents.facts import clean_fact, related_facts, same_fact, says_something
+from pipeline.intents.multi import hold_many
 from pipeline.store import assertions as repo
 
 INTENT = "remember_about_me"
@@ -134,6 +135,10 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
             return _committed(held, ctx)
         if _corrects(ctx.message, fact, held.content):
             return _refined(ctx, held, fact)
+    if len(ctx.candidates) >= 2:
+        many = hold_many(ctx, personal_id)
+        if many is not None:
+            return many
     if not fact or not says_something(fact):
         return RouteResult(intent=INTENT, operation_data={"error": "no_personal_fact"})
     return _new_fact(ctx, personal_id, fact)

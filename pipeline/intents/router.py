@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pipeline.domain import NormativeForce, RouteResult
-from pipeline.intents import conversation, forget, knowledge, recall, remember, restore
+from pipeline.intents import conversation, forget, knowledge, multi, recall, remember, restore
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.cues import (
     asks_something_else,
@@ -62,6 +62,8 @@ def _as(ctx: HandlerContext, intent: str, description: str = "") -> HandlerConte
         now=ctx.now,
         embedder=ctx.embedder,
         message=ctx.message,
+        candidates=ctx.candidates,
+        max_new_facts=ctx.max_new_facts,
     )
 
 
@@ -133,6 +135,9 @@ def _redirected(ctx: HandlerContext) -> HandlerContext:
 
 def route(ctx: HandlerContext) -> RouteResult:
     """Run the intent's handler; project-only intents outside a project change nothing."""
+    answered = multi.answer_offer(ctx)  # a reply to several facts offered at once
+    if answered is not None:
+        return answered
     ctx = _redirected(ctx)
     name = ctx.classified.intent
     spec = INTENTS[name]

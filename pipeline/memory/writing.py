@@ -66,16 +66,19 @@ def sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(text) if s.strip()]
 
 
-def check(item: str, voice: Voice) -> Verdict:
-    """Which writing rules the item breaks."""
+def check(
+    item: str, voice: Voice, *, max_chars: int = MAX_CHARS, max_sentences: int = MAX_SENTENCES
+) -> Verdict:
+    """Which writing rules the item breaks (a kind of memory with bounds of its own, such as a
+    conversation's narrative, passes them)."""
     text = normalized(item)
     if not text:
         return Verdict(text, ("empty",))
     problems: list[str] = []
-    if len(text) > MAX_CHARS:
-        problems.append(f"longer than {MAX_CHARS} characters ({len(text)})")
-    if len(sentences(text)) > MAX_SENTENCES:
-        problems.append(f"more than {MAX_SENTENCES} sentences")
+    if len(text) > max_chars:
+        problems.append(f"longer than {max_chars} characters ({len(text)})")
+    if len(sentences(text)) > max_sentences:
+        problems.append(f"more than {max_sentences} sentences")
     if _DANGLING_START.search(text):
         problems.append("not self-contained: opens by pointing outside itself")
     if _SELF_TALK.search(text):
@@ -90,15 +93,42 @@ def check(item: str, voice: Voice) -> Verdict:
     return Verdict(text, tuple(problems))
 
 
-def fitted(item: str, voice: Voice) -> str | None:
+def fitted(
+    item: str, voice: Voice, *, max_chars: int = MAX_CHARS, max_sentences: int = MAX_SENTENCES
+) -> str | None:
     """The item trimmed to the length and sentence rules when that is all it breaks; None
     when it breaks a rule trimming cannot fix (or is empty)."""
     text = normalized(item)
-    kept = sentences(text)[:MAX_SENTENCES]
+    kept = sentences(text)[:max_sentences]
     text = " ".join(kept)
-    if len(text) > MAX_CHARS:
-        cut = text[: MAX_CHARS - 1].rsplit(" ", 1)[0].rstrip(" ,;:—–-")
+    if len(text) > max_chars:
+        cut = text[: max_chars - 1].rsplit(" ", 1)[0].rstrip(" ,;:—–-")
         cut = re.sub(r"\s+(?:and|or|but|so|because|which|that|with|to|of)$", "", cut, flags=_F)
         text = cut + "…"
-    verdict = check(text, voice)
+    verdict = check(text, voice, max_chars=max_chars, max_sentences=max_sentences)
     return verdict.text if verdict.passed else None
+
+
+@dataclass(frozen=True)
+class Admitted:
+    """The verdict on an item as a model or summarizer wrote it, and what is stored: the item
+    itself when it passed, its trimmed form when trimming saved it, None when it is rejected."""
+
+    first: Verdict
+    text: str | None
+
+    @property
+    def first_pass(self) -> bool:
+        """Whether the item passed every rule as written (the specification's measure)."""
+        return self.first.passed
+
+
+def admit(
+    item: str, voice: Voice, *, max_chars: int = MAX_CHARS, max_sentences: int = MAX_SENTENCES
+) -> Admitted:
+    """Check a new memory item; trim it when only length or sentence count is wrong."""
+    bounds = {"max_chars": max_chars, "max_sentences": max_sentences}
+    first = check(item, voice, **bounds)
+    if first.passed:
+        return Admitted(first, first.text)
+    return Admitted(first, fitted(item, voice, **bounds))

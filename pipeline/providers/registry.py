@@ -42,6 +42,7 @@ TEMPLATE_FAMILIES = (
     "conversation_narrative",
     "conversation_deltas",
     "conversation_routing",
+    "fact_extraction",  # multi-fact extraction (pipeline/extraction/)
     "status_notes",
     "tools",
     # The background jobs' model requests (pipeline/jobs/).

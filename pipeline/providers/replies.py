@@ -24,7 +24,41 @@ def _numbered(items: list[dict[str, Any]]) -> str:
     return "; ".join(f"#{i['display_number']} {i['content']}" for i in items)
 
 
+def _facts_list(items: list[dict[str, Any]]) -> str:
+    return "; ".join(f"{n}. {i['content']}" for n, i in enumerate(items, start=1))
+
+
+def _joined(items: list[dict[str, Any]]) -> str:
+    return "; ".join(str(i["content"]) for i in items)
+
+
+def _several(data: dict[str, Any]) -> str:
+    """Replies to an offer of several facts at once (pipeline/intents/multi.py)."""
+    action = data.get("action")
+    committed = list(data.get("committed", []))
+    declined = list(data.get("declined", []))
+    if action == "committed_all":
+        return (
+            "Got it, I'll remember both."
+            if len(committed) == 2
+            else "Got it, I'll remember all of them."
+        )
+    if action == "declined_all":
+        return "Okay — I won't keep any of them."
+    if action == "committed_some":
+        return f"Got it, I'll remember {_joined(committed)}. I've left out {_joined(declined)}."
+    facts = list(data.get("facts", []))
+    text = f"I'd like to remember these {len(facts)}: {_facts_list(facts)}."
+    if data.get("already_known"):
+        text += f" (I already had {len(data['already_known'])} more.)"
+    if data.get("left_out"):
+        text += f" I keep at most {len(facts)} at a time; tell me the rest again later."
+    return text + " Keep all of them? You can also name the ones to keep or leave out."
+
+
 def _remember(data: dict[str, Any]) -> str:
+    if data.get("action") in ("held_many", "committed_all", "committed_some", "declined_all"):
+        return _several(data)
     fact = str(data.get("personal_fact", ""))
     if data.get("action") == "committed":
         if data.get("cross_promoted"):

@@ -134,8 +134,8 @@ def test_the_summary_becomes_working_memory_and_its_facts_are_held(
     assert sorted((a.content, a.force) for a in stored) == [
         ("You are renovating your kitchen", NormativeForce.HELD),
         ("You prefer matte tiles", NormativeForce.HELD),
-        ("x", NormativeForce.HELD),
-    ]  # at most three, never committed, and not stored twice by later compactions
+    ]  # at most three, never committed, not stored twice by later compactions, and "x" (not
+    # addressed to the person) refused by the writing constraints
 
 
 def test_a_failing_summarizer_loses_no_turn(
