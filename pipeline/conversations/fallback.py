@@ -30,6 +30,7 @@ from pipeline.conversation_models import (
     Task,
     WaitingOn,
 )
+from pipeline.conversations.voice import third_person
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _I = r"(?:i|we)"
@@ -224,7 +225,7 @@ def entities(turns: Sequence[tuple[str, str]]) -> Entities:
 
 def narrative(found: Entities, turns: Sequence[tuple[str, str]], operator_name: str) -> str:
     """Two to four sentences built from the entities; what the person said when there are
-    too few of them."""
+    too few of them. The person's words are retold in the third person (voice.py)."""
     name = operator_name.strip() or "The person"
     said: list[str] = []
     if found.decisions:
@@ -238,7 +239,10 @@ def narrative(found: Entities, turns: Sequence[tuple[str, str]], operator_name: 
         said.append(f"Still to do: {'; '.join(todo[:2])}.")
     if found.waiting_on:
         w = found.waiting_on[0]
-        said.append(f"{name} is waiting on {w.who} for {w.what}.")
+        if w.who.casefold() in _PRONOUNS:  # a promise: "She'll email me the date"
+            said.append(f"{name} is waiting for someone to {w.what}.")
+        else:
+            said.append(f"{name} is waiting on {w.who} for {w.what}.")
     if found.questions_opened:
         said.append(f"Open question: {found.questions_opened[0].question}.")
     if found.blockers_cleared:
@@ -249,10 +253,10 @@ def narrative(found: Entities, turns: Sequence[tuple[str, str]], operator_name: 
         words = sentences(turns)
         longest = clause(max(words, key=len)) if words else ""
         if longest:
-            said.append(f'{name} said: "{longest}".')
+            said.append(f"{name} said: {longest}.")
     if len(said) < 2:
         said.append("Nothing was decided or left open.")
-    return " ".join(said[:MAX_SENTENCES])
+    return third_person(" ".join(said[:MAX_SENTENCES]))
 
 
 def _words(text: str) -> set[str]:
