@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, func, select, true
 from sqlalchemy.orm import Session
 
 from pipeline.clock import as_utc
@@ -103,8 +103,11 @@ def fingerprint(session: Session, person_id: int, model: str) -> tuple[object, .
         .where(MemoryRow.person_id == person_id, MemoryEmbeddingRow.model == model)
         .subquery()
     )
+    # Two one-row aggregates side by side: joined on true, not a cartesian product by mistake.
     row = session.execute(
-        select(confirmed.c.n, confirmed.c.top, confirmed.c.at, vectors.c.n, vectors.c.at)
+        select(
+            confirmed.c.n, confirmed.c.top, confirmed.c.at, vectors.c.n, vectors.c.at
+        ).select_from(confirmed.join(vectors, true()))
     ).one()
     return tuple(row)
 
