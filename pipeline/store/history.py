@@ -146,6 +146,8 @@ _TEXT_FREE = frozenset(
         "reason",
         "soft_deleted_at",
         "category",
+        "linked_number",
+        "strength",
     }
 )
 
