@@ -21,24 +21,28 @@ from __future__ import annotations
 import os
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
-from sqlalchemy import select
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.orm import Session
 
 from pipeline.domain import Assertion, HistoryActor, MemoryChange, NormativeForce
 from pipeline.errors import InvalidMessage
 from pipeline.memory.ann_search import candidates, indexed_engagements
-from pipeline.memory.embeddings import Embedder
-from pipeline.memory.search import ensure_vectors
-from pipeline.memory.vectors import complete
+from pipeline.memory.embeddings import Embedder, Vectors, embedder_id
+from pipeline.memory.vectors import complete, content_sha256
 from pipeline.store import embeddings as repo
-from pipeline.store.ann import ann_settings
-from pipeline.store.relations import Edge, edges_of, link
+from pipeline.store.embeddings import StoredVector
+from pipeline.store.relations import Edge, committed_vectors, edges_of, link
 from pipeline.store.rows import ASSERTION_COLUMNS, assertion_from_row
-from pipeline.store.tables import AssertionRow, EngagementRow
+from pipeline.store.tables import AssertionEmbeddingRow, AssertionRow, EngagementRow
+
+# Nearest vectors the index proposes for a link (see `nearest`).
+LINK_CANDIDATES = 16
 
 
 class RelationSettings(BaseSettings):
@@ -83,52 +87,107 @@ def relation_settings() -> RelationSettings:
 class _Fact:
     id: int
     engagement_id: int
-    content: str
+    vector: Vectors
 
 
-def _linkable(session: Session, assertion_id: int) -> _Fact | None:
-    """The fact, when it is a live committed fact of a personal engagement."""
-    row = session.execute(
-        select(AssertionRow.id, AssertionRow.engagement_id, AssertionRow.content)
+@lru_cache(maxsize=1)
+def _linkable_statement() -> Select[*tuple[Any, ...]]:
+    """Built once: every commit of a personal fact runs it."""
+    return (
+        select(
+            AssertionRow.id,
+            AssertionRow.engagement_id,
+            AssertionRow.content,
+            AssertionEmbeddingRow.dim,
+            AssertionEmbeddingRow.content_sha256,
+            AssertionEmbeddingRow.vector,
+            AssertionEmbeddingRow.embedder,
+        )
         .join(EngagementRow, EngagementRow.id == AssertionRow.engagement_id)
+        .outerjoin(
+            AssertionEmbeddingRow,
+            (AssertionEmbeddingRow.assertion_id == AssertionRow.id)
+            & (AssertionEmbeddingRow.model == bindparam("model")),
+        )
         .where(
-            AssertionRow.id == assertion_id,
+            AssertionRow.id == bindparam("id"),
             AssertionRow.force == NormativeForce.COMMITTED.value,
             AssertionRow.deleted_at.is_(None),
             EngagementRow.visibility == "personal",
         )
-    ).one_or_none()
-    return _Fact(row[0], row[1], row[2]) if row is not None else None
+    )
+
+
+def _linkable(session: Session, assertion_id: int, embedder: Embedder) -> _Fact | None:
+    """The fact and its vector, when it is a live committed fact of a personal engagement
+    (its vector computed and stored if missing or stale)."""
+    params = {"id": assertion_id, "model": embedder.model_name}
+    row = session.connection().execute(_linkable_statement(), params).one_or_none()
+    if row is None:
+        return None
+    aid, engagement_id, content, dim, sha, blob, made_by = row
+    stored = {} if blob is None else {aid: StoredVector(aid, dim, sha, bytes(blob), made_by)}
+    vector = complete(session, [(aid, content)], stored, embedder)[0]
+    return _Fact(aid, engagement_id, vector)
 
 
 def nearest(
     session: Session,
     fact_id: int,
     engagement_id: int,
-    vector: np.ndarray,
+    vector: Vectors,
     embedder: Embedder,
     settings: RelationSettings,
 ) -> list[tuple[int, float]]:
     """The fact's `top_k` most similar committed facts of its engagement at or above
     `link_min`, as (id, similarity), most similar first."""
-    committed = (NormativeForce.COMMITTED,)
-    model = embedder.model_name
     indexed = indexed_engagements(session, [engagement_id], embedder)
     if engagement_id in indexed:
-        count = max(ann_settings().candidates, 4 * settings.top_k)
+        # The index's nearest few re-scored exactly: enough for top_k, where a search
+        # re-scores CONVERSE_ANN_CANDIDATES for a ranking that weighs more than cosine.
+        count = max(LINK_CANDIDATES, 4 * settings.top_k)
         found = candidates([indexed[engagement_id]], vector, count)
-        rows = repo.embedded_by_id(session, found, [engagement_id], model, committed)
+        committed = (NormativeForce.COMMITTED,)
+        rows = repo.embedded_by_id(session, found, [engagement_id], embedder.model_name, committed)
+        rows = [r for r in rows if r.assertion_id != fact_id]
+        stored = {r.assertion_id: r.stored for r in rows if r.stored is not None}
+        ids = [r.assertion_id for r in rows]
+        vectors = complete(session, [(r.assertion_id, r.content) for r in rows], stored, embedder)
     else:
-        rows = repo.embedded_assertions(session, [engagement_id], model, committed)
-    rows = [r for r in rows if r.assertion_id != fact_id]
-    if not rows:
+        ids, vectors = _every_committed(session, engagement_id, fact_id, embedder)
+    if not ids:
         return []
-    stored = {r.assertion_id: r.stored for r in rows if r.stored is not None}
-    vectors = complete(session, [(r.assertion_id, r.content) for r in rows], stored, embedder)
     similarity = vectors @ np.asarray(vector, dtype=np.float32)
     eligible = np.flatnonzero(similarity >= settings.link_min)
     best = eligible[np.argsort(-similarity[eligible], kind="stable")][: settings.top_k]
-    return [(rows[int(i)].assertion_id, float(similarity[int(i)])) for i in best]
+    return [(ids[int(i)], float(similarity[int(i)])) for i in best]
+
+
+def _every_committed(
+    session: Session, engagement_id: int, fact_id: int, embedder: Embedder
+) -> tuple[list[int], Vectors]:
+    """The ids and vectors of every other live committed fact of the engagement; vectors that
+    are missing or stale (another content or embedder) are computed in one batch and stored."""
+    made_by, dim = embedder_id(embedder), embedder.dim
+    ids: list[int] = []
+    blobs: list[bytes] = []
+    missing: list[tuple[int, str]] = []
+    for aid, content, sha, by, size, blob in committed_vectors(
+        session, engagement_id, model=embedder.model_name
+    ):
+        if aid == fact_id:
+            continue
+        if blob is not None and by == made_by and size == dim and sha == content_sha256(content):
+            ids.append(aid)
+            blobs.append(blob)
+        else:
+            missing.append((aid, content))
+    vectors = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), dim)
+    if missing:
+        fresh = complete(session, missing, {}, embedder)
+        ids += [aid for aid, _ in missing]
+        vectors = np.vstack([vectors, fresh])
+    return ids, np.asarray(vectors, dtype=np.float32)
 
 
 def link_memory(
@@ -145,11 +204,10 @@ def link_memory(
     settings = settings or relation_settings()
     if settings.top_k == 0:
         return []
-    fact = _linkable(session, assertion_id)
+    fact = _linkable(session, assertion_id, embedder)
     if fact is None:
         return []
-    vector = ensure_vectors(session, [(fact.id, fact.content)], embedder)[0]
-    found = nearest(session, fact.id, fact.engagement_id, vector, embedder, settings)
+    found = nearest(session, fact.id, fact.engagement_id, fact.vector, embedder, settings)
     return link(session, fact.id, found, by=by)
 
 

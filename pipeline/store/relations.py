@@ -16,20 +16,24 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
-from sqlalchemy import bindparam, delete, func, or_, select
+from sqlalchemy import Row, Select, bindparam, delete, func, or_, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Executable
 
 from pipeline.clock import as_utc, utcnow
-from pipeline.domain import HistoryActor, HistoryOp
+from pipeline.domain import HistoryActor, NormativeForce
 from pipeline.errors import InvalidMessage
-from pipeline.store.history import record
-from pipeline.store.tables import AssertionRow, RelationRow
+from pipeline.store.history import record_links
+from pipeline.store.tables import AssertionEmbeddingRow, AssertionRow, RelationRow
 
 RELATED_TO = "related_to"
+_ENDS = select(AssertionRow.id, AssertionRow.engagement_id, AssertionRow.display_number).where(
+    AssertionRow.id.in_(bindparam("ids", expanding=True))
+)
 
 
 @dataclass(frozen=True)
@@ -60,7 +64,7 @@ def _insert(dialect: str) -> Executable:
     )
     return statement.on_conflict_do_nothing(
         index_elements=[RelationRow.from_id, RelationRow.to_id]
-    ).returning(RelationRow.id)
+    ).returning(RelationRow.from_id, RelationRow.to_id)
 
 
 def link(
@@ -74,16 +78,14 @@ def link(
     """Relate an assertion to (other id, strength) neighbours, in the caller's transaction.
 
     Returns the neighbours newly linked, each recorded as a LINK row in the assertion's
-    history; a pair already linked is left as it is. InvalidMessage when a neighbour is the
+    history (one statement for the edges, one for the rows); a pair already linked is left
+    as it is. InvalidMessage when a neighbour is the
     assertion itself or lives in another engagement (edges never cross people)."""
     wanted = {other: float(strength) for other, strength in neighbours}
     if not wanted:
         return []
-    ends = session.execute(
-        select(AssertionRow.id, AssertionRow.engagement_id, AssertionRow.display_number).where(
-            AssertionRow.id.in_([assertion_id, *wanted])
-        )
-    ).all()
+    conn = session.connection()
+    ends = conn.execute(_ENDS, {"ids": [assertion_id, *wanted]}).all()
     engagement = {aid: eid for aid, eid, _ in ends}
     number = {aid: n for aid, _, n in ends}
     home = engagement.get(assertion_id)
@@ -93,31 +95,33 @@ def link(
             "edges join two different facts of the same person's memory",
         )
     moment = at or utcnow()
-    conn = session.connection()
-    statement = _insert(conn.dialect.name)
-    made: list[tuple[int, float]] = []
-    for other, strength in sorted(wanted.items(), key=lambda kv: (-kv[1], kv[0])):
-        low, high = pair(assertion_id, other)
-        params = {
-            "from_id": low,
-            "to_id": high,
+    params = [
+        {
+            "from_id": pair(assertion_id, other)[0],
+            "to_id": pair(assertion_id, other)[1],
             "relation_type": RELATED_TO,
             "strength": strength,
             "at": moment,
         }
-        if conn.execute(statement, params).first() is None:
-            continue  # linked before, by this write or another
-        made.append((other, strength))
-        record(
-            session,
-            assertion_id=assertion_id,
-            engagement_id=home,
-            display_number=number[assertion_id],
-            op=HistoryOp.LINK,
-            actor=by,
-            detail={"linked_number": number[other], "strength": round(strength, 4)},
-            at=moment,
-        )
+        for other, strength in wanted.items()
+    ]
+    # One statement for every pair; a pair linked before (by this write or another) is
+    # not returned.
+    inserted = {tuple(r) for r in conn.execute(_insert(conn.dialect.name), params)}
+    made = [
+        (other, strength)
+        for other, strength in sorted(wanted.items(), key=lambda kv: (-kv[1], kv[0]))
+        if pair(assertion_id, other) in inserted
+    ]
+    record_links(
+        conn,
+        assertion_id=assertion_id,
+        engagement_id=home,
+        display_number=number[assertion_id],
+        actor=by,
+        links=[(number[other], strength) for other, strength in made],
+        at=moment,
+    )
     return made
 
 
@@ -160,3 +164,38 @@ def unlink(session: Session, assertion_ids: Collection[int]) -> int:
 def count_edges(session: Session) -> int:
     """How many edges the store holds."""
     return int(session.scalar(select(func.count()).select_from(RelationRow)) or 0)
+
+
+@lru_cache(maxsize=1)
+def _committed_vectors() -> Select[*tuple[Any, ...]]:
+    """Built once: every link below the index threshold runs it."""
+    return (
+        select(
+            AssertionRow.id,
+            AssertionRow.content,
+            AssertionEmbeddingRow.content_sha256,
+            AssertionEmbeddingRow.embedder,
+            AssertionEmbeddingRow.dim,
+            AssertionEmbeddingRow.vector,
+        )
+        .outerjoin(
+            AssertionEmbeddingRow,
+            (AssertionEmbeddingRow.assertion_id == AssertionRow.id)
+            & (AssertionEmbeddingRow.model == bindparam("model")),
+        )
+        .where(
+            AssertionRow.engagement_id == bindparam("engagement_id"),
+            AssertionRow.force == NormativeForce.COMMITTED.value,
+            AssertionRow.deleted_at.is_(None),
+        )
+    )
+
+
+def committed_vectors(
+    session: Session, engagement_id: int, model: str
+) -> list[Row[*tuple[Any, ...]]]:
+    """(id, content, content_sha256, embedder, dim, vector) of the engagement's live committed
+    facts, the vector columns None when no vector is stored under `model`: plain rows, read
+    without building an object per fact (a link below the index threshold reads them all)."""
+    params = {"engagement_id": engagement_id, "model": model}
+    return list(session.connection().execute(_committed_vectors(), params).all())
