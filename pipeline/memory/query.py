@@ -7,7 +7,9 @@ the filters in SQL; a text query then ranks what passed by the hybrid similarity
 pipeline/memory/search.py (`MemoryIndex`), dropping what scores below `threshold`. Without a
 text query the newest updated come first. Results are bullets (`[category] text`) or full
 records, as many as fit `budget_tokens` (4 characters a token) and `top_k`, and at most
-`rag_length` of a `rag` category.
+`rag_length` of a `rag` category. Relations (pipeline/memory/relations.py) boost a candidate
+related to a top result, and add up to two related facts after the results, under the same
+filters.
 """
 
 from __future__ import annotations
