@@ -4,9 +4,9 @@ edge, when the person has many facts (specification 004: edge creation <= 2 ms a
 A temporary SQLite store gets one person with `n` committed personal facts and stored 384-d
 vectors — synthetic, clusters of unit vectors tight enough that a fact's cluster-mates pass
 link_min, so each link finds real neighbours; what linking costs does not depend on where
-the vectors came from. At n >= CONVERSE_ANN_MIN_VECTORS the neighbours come from the
+the vectors came from. At n >= CONVERSE_RELATIONS_INDEX_MIN the candidates come from the
 nearest-neighbour index, built on the first link (`build_s`, not counted); below it from every
-committed vector. Then `links` facts are linked one after another, each in its own write
+stored vector. Then `links` facts are linked one after another, each in its own write
 transaction as a turn's handler does (`link_memory`: read the fact, its stored vector, the
 neighbours, insert the edges and their LINK history rows); the commit is not timed.
 `edge_ms` is a link's time divided by the edges it made, over the links that made one.
@@ -153,7 +153,7 @@ def run(n: int = 10_000, links: int = 300, seed: int = 7) -> dict[str, Any]:
         "edge_p95_ms": round(percentile(edge_ms, 95), 3) if edge_ms else None,
         "link_ms": round(statistics.median(link_ms), 3),
         "link_p95_ms": round(percentile(link_ms, 95), 3),
-        "path": "ann" if ann.available() and n >= ann.ann_settings().min_vectors else "exact",
+        "path": "ann" if ann.available() and n >= settings.index_min else "exact",
         "build_s": round(build_s, 3),
         "top_k": settings.top_k,
         "link_min": settings.link_min,

@@ -34,7 +34,7 @@ from pipeline.domain import Assertion, HistoryActor, MemoryChange, NormativeForc
 from pipeline.errors import InvalidMessage
 from pipeline.memory.ann_search import candidates, indexed_engagements
 from pipeline.memory.embeddings import Embedder, Vectors, embedder_id
-from pipeline.memory.vectors import complete, content_sha256
+from pipeline.memory.vectors import complete
 from pipeline.store import embeddings as repo
 from pipeline.store.embeddings import StoredVector
 from pipeline.store.relations import Edge, committed_vectors, edges_of, link
@@ -59,6 +59,10 @@ class RelationSettings(BaseSettings):
     boost_weight: float = Field(0.05, ge=0.0, le=1.0)
     # Related facts memory.query may add after its results.
     related_bullets: int = Field(2, ge=0, le=2)
+    # From this many searchable facts a link finds its candidates through the engagement's
+    # nearest-neighbour index (built on first use, then kept in step like search's); below
+    # it by reading every stored vector, which costs about 7 µs a fact on SQLite.
+    index_min: int = Field(500, ge=1)
 
 
 _checked: dict[tuple[str | None, ...], RelationSettings] = {}
@@ -140,54 +144,58 @@ def nearest(
     settings: RelationSettings,
 ) -> list[tuple[int, float]]:
     """The fact's `top_k` most similar committed facts of its engagement at or above
-    `link_min`, as (id, similarity), most similar first."""
-    indexed = indexed_engagements(session, [engagement_id], embedder)
+    `link_min`, as (id, similarity), most similar first.
+
+    Candidates come from the engagement's index, or below the index threshold from a scan of
+    every stored vector; either way the nearest few are read again and scored exactly (their
+    current content's vector, computed and stored if missing or stale), so a candidate that
+    is no longer committed or live, or whose vector went stale, cannot make an edge."""
+    count = max(LINK_CANDIDATES, 4 * settings.top_k)
+    indexed = indexed_engagements(session, [engagement_id], embedder, settings.index_min)
     if engagement_id in indexed:
-        # The index's nearest few re-scored exactly: enough for top_k, where a search
-        # re-scores CONVERSE_ANN_CANDIDATES for a ranking that weighs more than cosine.
-        count = max(LINK_CANDIDATES, 4 * settings.top_k)
         found = candidates([indexed[engagement_id]], vector, count)
-        committed = (NormativeForce.COMMITTED,)
-        rows = repo.embedded_by_id(session, found, [engagement_id], embedder.model_name, committed)
-        rows = [r for r in rows if r.assertion_id != fact_id]
-        stored = {r.assertion_id: r.stored for r in rows if r.stored is not None}
-        ids = [r.assertion_id for r in rows]
-        vectors = complete(session, [(r.assertion_id, r.content) for r in rows], stored, embedder)
     else:
-        ids, vectors = _every_committed(session, engagement_id, fact_id, embedder)
-    if not ids:
+        found = _scanned(session, engagement_id, fact_id, vector, embedder, count)
+    committed = (NormativeForce.COMMITTED,)
+    rows = repo.embedded_by_id(session, found, [engagement_id], embedder.model_name, committed)
+    rows = [r for r in rows if r.assertion_id != fact_id]
+    if not rows:
         return []
+    stored = {r.assertion_id: r.stored for r in rows if r.stored is not None}
+    vectors = complete(session, [(r.assertion_id, r.content) for r in rows], stored, embedder)
     similarity = vectors @ np.asarray(vector, dtype=np.float32)
     eligible = np.flatnonzero(similarity >= settings.link_min)
     best = eligible[np.argsort(-similarity[eligible], kind="stable")][: settings.top_k]
-    return [(ids[int(i)], float(similarity[int(i)])) for i in best]
+    return [(rows[int(i)].assertion_id, float(similarity[int(i)])) for i in best]
 
 
-def _every_committed(
-    session: Session, engagement_id: int, fact_id: int, embedder: Embedder
-) -> tuple[list[int], Vectors]:
-    """The ids and vectors of every other live committed fact of the engagement; vectors that
-    are missing or stale (another content or embedder) are computed in one batch and stored."""
+def _scanned(
+    session: Session,
+    engagement_id: int,
+    fact_id: int,
+    vector: Vectors,
+    embedder: Embedder,
+    count: int,
+) -> list[int]:
+    """The `count` other committed facts whose stored vectors are nearest, and every one
+    without a vector of this embedder (scored, and so stored, by the caller)."""
     made_by, dim = embedder_id(embedder), embedder.dim
     ids: list[int] = []
     blobs: list[bytes] = []
-    missing: list[tuple[int, str]] = []
-    for aid, content, sha, by, size, blob in committed_vectors(
-        session, engagement_id, model=embedder.model_name
-    ):
+    unscored: list[int] = []
+    for aid, by, size, blob in committed_vectors(session, engagement_id, embedder.model_name):
         if aid == fact_id:
             continue
-        if blob is not None and by == made_by and size == dim and sha == content_sha256(content):
+        if blob is not None and by == made_by and size == dim:
             ids.append(aid)
             blobs.append(blob)
         else:
-            missing.append((aid, content))
-    vectors = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), dim)
-    if missing:
-        fresh = complete(session, missing, {}, embedder)
-        ids += [aid for aid, _ in missing]
-        vectors = np.vstack([vectors, fresh])
-    return ids, np.asarray(vectors, dtype=np.float32)
+            unscored.append(aid)
+    if len(ids) > count:
+        matrix = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), dim)
+        similarity = matrix @ np.asarray(vector, dtype=np.float32)
+        ids = [ids[int(i)] for i in np.argpartition(-similarity, count)[:count]]
+    return ids + unscored
 
 
 def link_memory(

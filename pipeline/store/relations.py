@@ -172,8 +172,6 @@ def _committed_vectors() -> Select[*tuple[Any, ...]]:
     return (
         select(
             AssertionRow.id,
-            AssertionRow.content,
-            AssertionEmbeddingRow.content_sha256,
             AssertionEmbeddingRow.embedder,
             AssertionEmbeddingRow.dim,
             AssertionEmbeddingRow.vector,
@@ -194,8 +192,8 @@ def _committed_vectors() -> Select[*tuple[Any, ...]]:
 def committed_vectors(
     session: Session, engagement_id: int, model: str
 ) -> list[Row[*tuple[Any, ...]]]:
-    """(id, content, content_sha256, embedder, dim, vector) of the engagement's live committed
-    facts, the vector columns None when no vector is stored under `model`: plain rows, read
-    without building an object per fact (a link below the index threshold reads them all)."""
+    """(id, embedder, dim, vector) of the engagement's live committed facts, the vector
+    columns None when no vector is stored under `model`: plain rows, read without building
+    an object per fact (a link below the index threshold reads them all)."""
     params = {"engagement_id": engagement_id, "model": model}
     return list(session.connection().execute(_committed_vectors(), params).all())

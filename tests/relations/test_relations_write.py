@@ -232,3 +232,26 @@ def test_confirming_a_fact_in_conversation_links_it(store: Store, make_person) -
         entries = history_of(session, engagement, viola.display_number)
     link_rows = [e for e in entries if e.op is HistoryOp.LINK]
     assert len(link_rows) == 1 and link_rows[0].actor is HistoryActor.COMPANION
+
+
+def test_links_through_the_nearest_neighbour_index_find_the_same_edges(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pipeline.memory.relations as relations
+
+    asked: list[int] = []
+    real = relations.candidates
+
+    def counted(indexes, vector, count):  # type: ignore[no-untyped-def]
+        asked.append(count)
+        return real(indexes, vector, count)
+
+    monkeypatch.setattr(relations, "candidates", counted)
+    ids = add_facts(store, "ana", FACTS)
+    held = add_facts(store, "ana", [("offer", "Ana plays the viola well")], NormativeForce.HELD)
+
+    made = _link(store, ids["viola"], index_min=2)
+
+    assert [(other, round(s, 3)) for other, s in made] == [(ids["cello"], 0.8), (ids["choir"], 0.6)]
+    assert held["offer"] not in _others(store, ids["viola"])  # the index holds it; no edge
+    assert asked == [16]  # the candidates came from the index
