@@ -1,19 +1,20 @@
 """Relations between a person's personal facts: made when a fact is committed, read when
 memory is retrieved (docs/memory.md, "Relations").
 
-Write: when a personal fact is committed (confirmed, restored, or amended while committed),
-it is related to its `top_k` most similar committed facts of the same personal engagement
-whose cosine similarity reaches `link_min`, with strength = that similarity. Neighbours come
-from the engagement's nearest-neighbour index at scale (pipeline/memory/ann_search.py) and
-from every committed vector below it. Read: memory.query adds `boost_weight * strength` of
-the strongest edge to a top result to each ranked candidate, and up to `related_bullets`
-related facts that pass the same filters (pipeline/memory/query.py).
+Write: when a turn leaves a personal fact committed (a confirmation, a cross-promotion yes,
+a restore), it is related to its `top_k` most similar committed facts of the same personal
+engagement whose cosine similarity reaches `link_min`, with strength = that similarity.
+Candidates come from the engagement's nearest-neighbour index (pipeline/memory/ann_search.py)
+from `index_min` facts and from a scan of every stored vector below it; the nearest are
+scored exactly. Read: memory.query adds `boost_weight * strength` of the strongest edge to a
+top result to each ranked candidate, and up to `related_bullets` related facts that pass the
+same filters (pipeline/memory/query.py).
 
 Settings (CONVERSE_RELATIONS_*): `link_min` 0.50 comes from MiniLM's spread over the 149
 distinct personal facts of the eval suites (11,026 pairs): the 95th percentile of all pairs
 is 0.32 and the 99th 0.52; 1.2% of pairs reach 0.50, and the pairs between 0.50 and 0.55
-share a topic (two allergies, two birthdays, two cities lived in), while below 0.45 they
-begin not to.
+share a topic (two allergies, two birthdays, two cities lived in), while from 0.45 to 0.50
+some share only a sentence's shape (a birthday and an anniversary).
 """
 
 from __future__ import annotations
