@@ -39,8 +39,8 @@ DEFAULT_CATEGORY = "profile"
 class HistoryOp(StrEnum):
     """What a write did to an assertion (its history, docs/memory.md "History").
 
-    MERGE and LINK are named for the writes that will combine and relate assertions; nothing
-    performs them yet.
+    MERGE is named for the write that will combine assertions; nothing performs it yet. LINK
+    is an edge to a related fact (pipeline/store/relations.py).
     """
 
     ADD = "ADD"  # a new assertion

@@ -67,6 +67,19 @@ def bench_memory_retrieval(
     _report("memory-retrieval", memory_retrieval.run(n=n, queries=queries), as_json, check)
 
 
+@bench_app.command("edges")
+def bench_edges(
+    as_json: bool = JsonOption,
+    check: bool = CheckOption,
+    n: int = typer.Option(10_000, min=2, help="Committed personal facts of the person."),
+    links: int = typer.Option(300, min=10, help="Facts linked, one write each (after the first)."),
+) -> None:
+    """Cost of relating a committed fact to its neighbours, per edge, at n facts."""
+    from evals.bench import edges
+
+    _report("edges", edges.run(n=n, links=links), as_json, check)
+
+
 @bench_app.command("eval")
 def bench_eval(
     as_json: bool = JsonOption,

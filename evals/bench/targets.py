@@ -56,6 +56,10 @@ TARGETS: dict[str, dict[str, Target]] = {
     "memory-retrieval": {
         "p95_ms": Target("<=", 100, "ms"),
     },
+    # Specification 004: edge creation <= 2 ms an edge.
+    "edges": {
+        "edge_ms": Target("<=", 2, "ms"),
+    },
     "eval": {
         "cases_per_s": Target(">=", 200),
         "overhead_ratio": Target("<=", 1.3),

@@ -101,6 +101,9 @@ def _change(entry: HistoryEntry) -> tuple[str, str]:
     if entry.op is HistoryOp.TTL:
         since = str(detail.get("last_accessed_at", ""))[:10]
         return "live", f"{SET_ASIDE} (unused since {since}, importance {detail.get('importance')})"
+    if entry.op is HistoryOp.LINK:
+        strength = float(detail.get("strength", 0.0))
+        return "—", f"related to #{detail.get('linked_number')} (strength {strength:.2f})"
     if entry.op is HistoryOp.RESTORE and entry.old_force is None:
         return SET_ASIDE, "live"
     if "importance" in detail:
@@ -354,6 +357,17 @@ def memory_history(
 ) -> None:
     """Every change to #NUMBER, oldest first: what, who, before and after, when."""
     print_history(lambda session: _personal(session, person), number, "#", db_url)
+
+
+@memory_app.command("related")
+@handles_errors
+def memory_related(
+    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+) -> None:
+    """The facts #NUMBER is related to, strongest first, with each edge's strength."""
+    from pipeline.cli.memory_related import print_related
+
+    print_related(number, person, db_url)
 
 
 @memory_app.command("export")

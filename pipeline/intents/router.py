@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipeline.domain import NormativeForce, RouteResult
+from pipeline.domain import HistoryActor, NormativeForce, RouteResult
 from pipeline.intents import conversation, forget, knowledge, multi, recall, remember, restore
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.cues import (
@@ -20,6 +20,7 @@ from pipeline.intents.cues import (
 )
 from pipeline.intents.taxonomy import INTENTS
 from pipeline.memory.matching import match_forget
+from pipeline.memory.relations import link_changes
 from pipeline.store import assertions as repo
 
 Handler = Callable[[HandlerContext], RouteResult]
@@ -134,11 +135,17 @@ def _redirected(ctx: HandlerContext) -> HandlerContext:
 
 
 def route(ctx: HandlerContext) -> RouteResult:
-    """Run the intent's handler; project-only intents outside a project change nothing."""
+    """Run the intent's handler; project-only intents outside a project change nothing.
+    A personal fact the handler left committed is related to its nearest facts."""
     answered = multi.answer_offer(ctx)  # a reply to several facts offered at once
-    if answered is not None:
-        return answered
-    ctx = _redirected(ctx)
+    result = answered if answered is not None else _handled(_redirected(ctx))
+    personal_id = ctx.person.personal_engagement_id
+    # the companion's own doing, not the person's
+    link_changes(ctx.session, personal_id, result.changes, ctx.embedder, by=HistoryActor.COMPANION)
+    return result
+
+
+def _handled(ctx: HandlerContext) -> RouteResult:
     name = ctx.classified.intent
     spec = INTENTS[name]
     if not spec.live:

@@ -32,39 +32,48 @@ _SMALL: dict[tuple[str, int, int], int] = {}
 
 
 def indexed_engagements(
-    session: Session, engagement_ids: Sequence[int], embedder: Embedder
+    session: Session,
+    engagement_ids: Sequence[int],
+    embedder: Embedder,
+    min_vectors: int | None = None,
 ) -> dict[int, VectorIndex]:
     """The engagements among these that are searched through an index, each index up to date.
 
-    Empty when the index library is not installed: every search is then exact.
+    `min_vectors` replaces CONVERSE_ANN_MIN_VECTORS for this caller (relations link through
+    the index from fewer facts than search does). Empty when the index library is not
+    installed: every search is then exact.
     """
     if not engagement_ids or not ann.available():
         return {}
     with ann.LOCK:
-        return _indexed(session, engagement_ids, embedder)
+        return _indexed(session, engagement_ids, embedder, min_vectors)
 
 
 def _indexed(
-    session: Session, engagement_ids: Sequence[int], embedder: Embedder
+    session: Session,
+    engagement_ids: Sequence[int],
+    embedder: Embedder,
+    min_vectors: int | None = None,
 ) -> dict[int, VectorIndex]:
     settings = ann.ann_settings()
+    threshold = settings.min_vectors if min_vectors is None else min_vectors
     newest = repo.last_change(session)
     out: dict[int, VectorIndex] = {}
     for engagement_id in engagement_ids:
-        small = (ann.store_key(session), engagement_id, settings.min_vectors)
+        small = (ann.store_key(session), engagement_id, threshold)
         if _SMALL.get(small) == newest:
             continue  # counted below the threshold, and nothing has changed since
         index = ann.cached(session, engagement_id, embedder.model_name)
         if index is not None and not _usable(index, embedder, settings, newest):
             index = None
         if index is None:
-            if repo.count_searchable(session, engagement_id) < settings.min_vectors:
+            if repo.count_searchable(session, engagement_id) < threshold:
                 _SMALL[small] = newest
                 continue
             index = build(session, engagement_id, embedder, settings)
         else:
             sync(session, index, embedder)
-        if len(index) >= settings.min_vectors:
+        if len(index) >= threshold:
             out[engagement_id] = index
     return out
 

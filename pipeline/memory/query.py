@@ -7,12 +7,15 @@ the filters in SQL; a text query then ranks what passed by the hybrid similarity
 pipeline/memory/search.py (`MemoryIndex`), dropping what scores below `threshold`. Without a
 text query the newest updated come first. Results are bullets (`[category] text`) or full
 records, as many as fit `budget_tokens` (4 characters a token) and `top_k`, and at most
-`rag_length` of a `rag` category.
+`rag_length` of a `rag` category. Relations (pipeline/memory/relations.py) boost a candidate
+related to a top result, and add up to two related facts after the results, under the same
+filters.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from datetime import datetime
 from typing import Literal
 
@@ -23,6 +26,7 @@ from pipeline.categories import CONVERSATION_READER, load_categories
 from pipeline.clock import as_utc, utcnow
 from pipeline.errors import InvalidMessage
 from pipeline.memory.embeddings import Embedder
+from pipeline.memory.relations import boosts, related_to, relation_settings
 from pipeline.memory.search import MIN_SIMILARITY, MemoryIndex, ensure_vectors
 from pipeline.memory.working import CHARS_PER_TOKEN
 from pipeline.store.assertions import touch
@@ -97,11 +101,15 @@ class QueryItem(BaseModel):
     updated_at: datetime
     similarity: float | None = None
     score: float | None = None
+    related_to: int | None = None  # a related fact: the id of the result it relates to
 
     def shown(self, mode: Literal["bullets", "full"]) -> dict[str, object]:
         """The item as the response carries it in this mode."""
         if mode == "bullets":
-            return {"id": self.id, "category": self.category, "text": self.text}
+            bullet: dict[str, object] = {"id": self.id, "category": self.category}
+            if self.related_to is not None:
+                bullet["related_to"] = self.related_to
+            return {**bullet, "text": self.text}
         return self.model_dump(mode="json")
 
 
@@ -239,9 +247,11 @@ def memory_query(
     )
     if request.query.strip():  # every candidate is ranked by meaning
         found = filtered_memories(session, filters)
-        kept, omitted, tokens = _fitted(_ranked(session, found, request, embedder, moment), request)
+        ranked = _boosted(session, _ranked(session, found, request, embedder, moment), request)
+        kept, omitted, tokens = _fitted(ranked, request)
     else:
         kept, omitted, tokens = _newest(session, filters, request)
+    kept, tokens = _with_related(session, filters, request, kept, tokens)
     touch(session, [i.id for i in kept], moment, ACCESS_RESOLUTION)
     similarities = [i.similarity for i in kept if i.similarity is not None]
     event = Event(
@@ -259,3 +269,54 @@ def memory_query(
         used_tokens=tokens,
         budget_tokens=request.budget_tokens,
     )
+
+
+def _boosted(session: Session, ranked: list[QueryItem], request: MemoryQuery) -> list[QueryItem]:
+    """Ranked again after a candidate related to one of the top `top_k` gains `boost_weight`
+    times the edge's strength (docs/memory.md, "Relations")."""
+    weight = relation_settings().boost_weight
+    seeds = [i.id for i in ranked[: request.top_k]]
+    gained = boosts(session, seeds, [i.id for i in ranked]) if weight > 0 else {}
+    if not gained:
+        return ranked
+    rescored = [
+        i.model_copy(update={"score": round((i.score or 0.0) + weight * gained[i.id], 4)})
+        if i.id in gained
+        else i
+        for i in ranked
+    ]
+    return sorted(rescored, key=lambda i: -(i.score or 0.0))
+
+
+def _with_related(
+    session: Session, filters: Filters, request: MemoryQuery, kept: list[QueryItem], tokens: int
+) -> tuple[list[QueryItem], int]:
+    """The results, then up to `related_bullets` facts related to them that pass the same
+    filters (allowlist included) and fit the budget and the category caps; (items, tokens)."""
+    limit = relation_settings().related_bullets
+    shown = [i.id for i in kept]
+    related = related_to(session, shown, shown) if limit and shown else []
+    if not related:
+        return kept, tokens
+    found = filtered_memories(session, replace(filters, ids=[r for r, _, _ in related]))
+    allowed = {f.assertion.id: f for f in found}
+    caps = {c.name: c.rag_length for c in load_categories().categories}
+    per_category = Counter(i.category for i in kept)
+    used = sum(len(i.text) + 1 for i in kept)
+    out = list(kept)
+    for other, via, _ in related:
+        if other not in allowed or len(out) - len(kept) == limit:
+            continue
+        item = _item(allowed[other], None, None)
+        item = item.model_copy(
+            update={"text": f"[{item.category}, related] {item.content}", "related_to": via}
+        )
+        cap = caps.get(item.category)
+        if cap is not None and per_category[item.category] >= cap:
+            continue
+        if used + len(item.text) + 1 > request.budget_tokens * CHARS_PER_TOKEN:
+            continue
+        out.append(item)
+        per_category[item.category] += 1
+        used += len(item.text) + 1
+    return out, max(tokens, -(-used // CHARS_PER_TOKEN))

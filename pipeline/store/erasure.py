@@ -21,6 +21,7 @@ from pipeline.clock import utcnow
 from pipeline.domain import HistoryActor, HistoryOp
 from pipeline.store.history import blank_text, record
 from pipeline.store.memories import erase_from_memories
+from pipeline.store.relations import unlink
 from pipeline.store.status import erase_carrying
 from pipeline.store.tables import (
     AssertionEmbeddingRow,
@@ -95,7 +96,7 @@ def erase_assertions(
     actor: HistoryActor,
     reason: str = "erased",
 ) -> Erased:
-    """Delete assertions and their embeddings, blank every turn that carried them and the
+    """Delete assertions, their embeddings and relations, blank every turn that carried them and the
     text of their history, and record a DELETE (with no text) in that history.
 
     `reason` is `erased` (someone asked) or `purged` (the lifecycle sweep)."""
@@ -151,6 +152,7 @@ def erase_assertions(
     session.execute(
         delete(AssertionEmbeddingRow).where(AssertionEmbeddingRow.assertion_id.in_(ids))
     )
+    unlink(session, ids)  # explicit: SQLite cascades only with foreign keys on
     owners = _owners(session, {engagement_id for _, engagement_id, _, _ in gone})
     _forget_summaries(session, owners, moment)
     erase_carrying(session, owners, turn_ids, contents)  # status notes that repeat the text

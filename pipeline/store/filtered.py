@@ -38,6 +38,7 @@ class Filters:
     importance_max: float | None = None
     updated_after: datetime | None = None
     updated_before: datetime | None = None
+    ids: Sequence[int] | None = None  # only these memories (related ones, checked like any)
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,8 @@ def filtered_memories(
         AssertionRow.category.in_(categories),
         or_(personal, project),
     ]
+    if filters.ids is not None:
+        conditions.append(AssertionRow.id.in_(sorted(filters.ids)))
     if filters.pinned is not None:
         conditions.append(AssertionRow.pinned.is_(filters.pinned))
     if filters.importance_min is not None:

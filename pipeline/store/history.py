@@ -63,6 +63,42 @@ def record(
     )
 
 
+def record_links(
+    session: Session | Connection,
+    *,
+    assertion_id: int,
+    engagement_id: int,
+    display_number: int,
+    actor: HistoryActor,
+    links: Sequence[tuple[int, float]],
+    at: datetime,
+) -> None:
+    """Append one LINK row per (linked display number, strength), in one statement. A link
+    changes no text or force, so the memory delta does not count it."""
+    if not links:
+        return
+    conn = session.connection() if isinstance(session, Session) else session
+    conn.execute(
+        insert(HistoryRow),
+        [
+            {
+                "assertion_id": assertion_id,
+                "engagement_id": engagement_id,
+                "display_number": display_number,
+                "op": HistoryOp.LINK.value,
+                "actor": actor.value,
+                "old_content": None,
+                "new_content": None,
+                "old_force": None,
+                "new_force": None,
+                "detail": {"linked_number": number, "strength": round(strength, 4)},
+                "created_at": at,
+            }
+            for number, strength in links
+        ],
+    )
+
+
 def _change_event(
     op: HistoryOp, new_force: NormativeForce | str | None, *, content_changed: bool
 ) -> str | None:
@@ -146,6 +182,8 @@ _TEXT_FREE = frozenset(
         "reason",
         "soft_deleted_at",
         "category",
+        "linked_number",
+        "strength",
     }
 )
 

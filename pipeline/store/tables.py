@@ -9,6 +9,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    CheckConstraint,
     DateTime,
     Float,
     ForeignKey,
@@ -352,3 +353,23 @@ class FingerprintRow(Base):
     person_id: Mapped[int] = mapped_column(ForeignKey("persons.id"))
     checked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     verdict: Mapped[str] = mapped_column(String(16))
+
+
+class RelationRow(Base):
+    """An undirected edge between two related personal facts of one person (migration 0013):
+    the smaller id is `from_id`, so each pair has one row (pipeline/store/relations.py)."""
+
+    __tablename__ = "memory_relations"
+    __table_args__ = (
+        UniqueConstraint("from_id", "to_id", name="uq_memory_relations_pair"),
+        CheckConstraint("from_id < to_id", name="ck_memory_relations_ordered"),
+        Index("ix_memory_relations_from", "from_id"),
+        Index("ix_memory_relations_to", "to_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    from_id: Mapped[int] = mapped_column(ForeignKey("assertions.id", ondelete="CASCADE"))
+    to_id: Mapped[int] = mapped_column(ForeignKey("assertions.id", ondelete="CASCADE"))
+    relation_type: Mapped[str] = mapped_column(String(32), default="related_to")
+    strength: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -8,7 +8,7 @@ that does nothing when the row exists (pipeline/store/job_runs.py).
 verdict, so the pair is not asked about again for 14 days.
 
 Revision ID: 0014
-Revises: 0012
+Revises: 0013
 Create Date: 2026-11-26
 """
 
@@ -17,7 +17,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision = "0014"
-down_revision = "0012"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 
