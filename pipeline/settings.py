@@ -45,6 +45,9 @@ class Settings(BaseSettings):
     heartbeat_active_minutes: int = Field(30, ge=1, le=1_440)
     heartbeat_min_gap_hours: float = Field(4, ge=0, le=168)
     heartbeat_max_unanswered: int = Field(2, ge=1, le=20)
+    # When the classifier is unsure (confidence below LOW_CONFIDENCE), look the message up in
+    # memory once and show the responder what it finds (pipeline/on_demand_recall.py).
+    on_demand_recall: bool = True
 
     def custom_compaction_instructions(self) -> str:
         """The custom instructions: the setting's text, else the file's (read each time, so

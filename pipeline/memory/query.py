@@ -4,7 +4,9 @@ A request names whose memory (person), who reads it (agent: its allowlist in
 pipeline/categories.yaml is enforced by the store query, pipeline/store/filtered.py), which
 categories, and filters (pinned, importance range, updated after/before). The store applies
 the filters in SQL; a text query then ranks what passed by the hybrid similarity of
-pipeline/memory/search.py (`MemoryIndex`), dropping what scores below `threshold`. Without a
+pipeline/memory/search.py (`MemoryIndex`), dropping what scores below `threshold`. The
+person's memories are indexed once and kept while the store says nothing changed
+(pipeline/memory/query_index.py), so a request reads ids and the few memories it returns. Without a
 text query the newest updated come first. Results are bullets (`[category] text`) or full
 records, as many as fit `budget_tokens` (4 characters a token) and `top_k`, and at most
 `rag_length` of a `rag` category.
@@ -23,11 +25,12 @@ from pipeline.categories import CONVERSATION_READER, load_categories
 from pipeline.clock import as_utc, utcnow
 from pipeline.errors import InvalidMessage
 from pipeline.memory.embeddings import Embedder
+from pipeline.memory.query_index import person_index
 from pipeline.memory.search import MIN_SIMILARITY, MemoryIndex, ensure_vectors
 from pipeline.memory.working import CHARS_PER_TOKEN
 from pipeline.store.assertions import touch
 from pipeline.store.events import Event, Node, record_events
-from pipeline.store.filtered import Filters, Found, filtered_memories
+from pipeline.store.filtered import Filters, Found, filtered_ids, filtered_memories, found_by_ids
 from pipeline.store.lifecycle import ACCESS_RESOLUTION
 from pipeline.store.people import get_person
 
@@ -146,21 +149,15 @@ def _item(found: Found, similarity: float | None, score: float | None) -> QueryI
     )
 
 
-def _ranked(
+def ranked_afresh(
     session: Session,
     found: list[Found],
     request: MemoryQuery,
-    embedder: Embedder | None,
+    embedder: Embedder,
     now: datetime,
 ) -> list[QueryItem]:
-    """Best first: by the hybrid score when there is a text query, else as the store ordered."""
-    if not request.query.strip():
-        return [_item(f, None, None) for f in found]
-    if embedder is None:
-        raise InvalidMessage(
-            "a text query needs an embedder to rank by meaning",
-            "pass an embedder, or leave the query out to filter only",
-        )
+    """The reference ranking: these memories indexed afresh and ranked by the hybrid score,
+    best first (the kept index must give the same; tests and the bench compare them)."""
     contents = [f.assertion.content for f in found]
     vectors = ensure_vectors(
         session, [(f.assertion.id, c) for f, c in zip(found, contents, strict=True)], embedder
@@ -215,6 +212,40 @@ def _newest(
             return kept, omitted, tokens
 
 
+def _by_meaning(
+    session: Session,
+    filters: Filters,
+    request: MemoryQuery,
+    embedder: Embedder | None,
+    now: datetime,
+) -> tuple[list[QueryItem], int, int]:
+    """A text query: the store picks the ids that pass the filters, the person's kept index
+    ranks them, and only as many ranked memories are read as top_k (after the rag_length
+    caps) needs."""
+    if embedder is None:
+        raise InvalidMessage(
+            "a text query needs an embedder to rank by meaning",
+            "pass an embedder, or leave the query out to filter only",
+        )
+    indexed = person_index(session, filters.person_id, embedder)
+    ids = filtered_ids(session, filters)
+    query_vector = embedder.embed([request.query])[0]
+    hits = indexed.top(ids, request.query, query_vector, now, request.threshold)
+    if hits is None:  # the index lags the store (a write in this transaction): rank afresh
+        found = filtered_memories(session, filters)
+        return _fitted(ranked_afresh(session, found, request, embedder, now), request)
+    page = 2 * request.top_k
+    items: list[QueryItem] = []
+    for start in range(0, len(hits), page):
+        chunk = hits[start : start + page]
+        read = {f.assertion.id: f for f in found_by_ids(session, filters, [h[0] for h in chunk])}
+        items.extend(_item(read[i], sim, score) for i, sim, score in chunk if i in read)
+        kept, omitted, tokens = _fitted(items, request)
+        if len(kept) + omitted >= request.top_k:
+            return kept, omitted, tokens
+    return _fitted(items, request)
+
+
 def memory_query(
     session: Session,
     request: MemoryQuery,
@@ -238,8 +269,7 @@ def memory_query(
         updated_before=request.updated_before,
     )
     if request.query.strip():  # every candidate is ranked by meaning
-        found = filtered_memories(session, filters)
-        kept, omitted, tokens = _fitted(_ranked(session, found, request, embedder, moment), request)
+        kept, omitted, tokens = _by_meaning(session, filters, request, embedder, moment)
     else:
         kept, omitted, tokens = _newest(session, filters, request)
     touch(session, [i.id for i in kept], moment, ACCESS_RESOLUTION)

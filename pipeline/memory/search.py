@@ -68,6 +68,17 @@ def ensure_vectors(
     return complete(session, items, stored, embedder)
 
 
+def _raised(
+    similarity: npt.NDArray[np.float32], keyword: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float32]:
+    """Cosines raised by their rows' keyword fractions: a match closes part of the gap."""
+    matched = np.flatnonzero(keyword)
+    if matched.size:
+        cosine = similarity[matched]
+        similarity[matched] = cosine + KEYWORD_WEIGHT * keyword[matched] * (1.0 - cosine)
+    return similarity
+
+
 def _term(word: str) -> str:
     """Words that match under the forget rule share a term: a 5-letter prefix, or the whole word."""
     return f"p:{word[:_STEM]}" if len(word) >= _STEM else f"e:{word}"
@@ -122,20 +133,30 @@ class MemoryIndex:
     def similarity(self, query: str, query_vector: Vectors) -> npt.NDArray[np.float32]:
         """Per row: cosine, raised by the keyword fraction (see the module docstring)."""
         similarity = self.vectors @ np.asarray(query_vector, dtype=np.float32)
-        keyword = self.keyword_fraction(query)
-        matched = np.flatnonzero(keyword)
-        if matched.size:
-            cosine = similarity[matched]
-            similarity[matched] = cosine + KEYWORD_WEIGHT * keyword[matched] * (1.0 - cosine)
-        return similarity
+        return _raised(similarity, self.keyword_fraction(query))
+
+    def similarity_of(
+        self, rows: npt.NDArray[np.int64], query: str, query_vector: Vectors
+    ) -> npt.NDArray[np.float32]:
+        """`similarity` of some rows, as an index of those rows alone scores them. Every row's
+        cosine is computed and the wanted ones picked: one product over the whole matrix costs
+        less than copying a few thousand of its rows out."""
+        cosine = self.vectors @ np.asarray(query_vector, dtype=np.float32)
+        return _raised(cosine[rows], self.keyword_fraction(query)[rows])
 
     def final(
         self, similarity: npt.NDArray[np.float32], now: datetime, rows: npt.NDArray[np.int64]
     ) -> npt.NDArray[np.float32]:
         """The final scores of some rows: (1 - w) * similarity + w * recency."""
+        return self.final_of(similarity[rows], now, rows)
+
+    def final_of(
+        self, similarity: npt.NDArray[np.float32], now: datetime, rows: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.float32]:
+        """`final`, given the similarities of those rows alone."""
         age_days = np.maximum(now.timestamp() - self.created_s[rows], 0.0) / _DAY
         recency = 1.0 / (1.0 + RECENCY_RATE * age_days)
-        final = (1.0 - RECENCY_WEIGHT) * similarity[rows] + RECENCY_WEIGHT * recency
+        final = (1.0 - RECENCY_WEIGHT) * similarity + RECENCY_WEIGHT * recency
         return final.astype(np.float32)
 
     def scores(

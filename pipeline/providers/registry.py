@@ -43,6 +43,7 @@ TEMPLATE_FAMILIES = (
     "conversation_deltas",
     "conversation_routing",
     "status_notes",
+    "recalled_memory",
     "tools",
 )
 

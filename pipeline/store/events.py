@@ -45,6 +45,7 @@ class Event:
     memory_id: int | None = None
     category: str | None = None
     similarity: float | None = None
+    latency_ms: float | None = None  # for the operations that are timed (on-demand recall)
 
 
 def conversation_key(engagement_id: int | None) -> str:
@@ -74,6 +75,7 @@ def record_events(
                 "category": e.category,
                 "similarity": None if e.similarity is None else round(e.similarity, 4),
                 "created_at": moment,
+                "latency_ms": None if e.latency_ms is None else round(e.latency_ms, 3),
             }
             for e in events
         ],
