@@ -71,6 +71,8 @@ def _message_record(turn: MessageTurn, outcome: TurnOutcome) -> dict[str, Any]:
         "params": dict(outcome.classified.params),
         "action": outcome.route.operation_data.get("action"),
         "reply": outcome.reply.text,  # whole: reply checks read it
+        # on-demand recall: None when it did not fire, else ok | in_context | no_match
+        "recall": outcome.recalled.status if outcome.recalled else None,
     }
 
 
