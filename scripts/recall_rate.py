@@ -1,7 +1,7 @@
 """How often on-demand recall fired in an eval run (docs/memory.md, "On-demand recall").
 
 Conversation suites run every turn through converse(), whose turn records say whether recall
-fired and what it found (`recall`: ok | in_context | no_match, or null). Classification
+fired, what it found (ok | in_context | no_match) and how long it took. Classification
 suites keep no confidence in their rows, so each such case of the run is classified again by
 the local classifier: it would have fired when its confidence is below LOW_CONFIDENCE, the one
 rule converse() applies (with an embedder and the setting on).
@@ -12,6 +12,7 @@ rule converse() applies (with an embedder and the setting on).
 from __future__ import annotations
 
 import json
+import statistics
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -47,6 +48,7 @@ def main(run: Path) -> None:
     turns: Counter[str] = Counter()
     fired: Counter[str] = Counter()
     found: dict[str, Counter[str]] = defaultdict(Counter)
+    latencies: list[float] = []
     for line in (run / "results.jsonl").read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         got, suite = row.get("got") or {}, row["suite"]
@@ -61,13 +63,18 @@ def main(run: Path) -> None:
                 turns[suite] += 1
                 if turn.get("recall"):
                     fired[suite] += 1
-                    found[suite][turn["recall"]] += 1
+                    found[suite][turn["recall"]["status"]] += 1
+                    latencies.append(float(turn["recall"]["ms"]))
     print(f"{'suite':28} {'turns':>6} {'fired':>6} {'share':>7}  statuses")
     for suite in sorted(turns):
         share = fired[suite] / turns[suite]
         print(f"{suite:28} {turns[suite]:6} {fired[suite]:6} {share:7.1%}  {dict(found[suite])}")
     total, hits = sum(turns.values()), sum(fired.values())
     print(f"{'all':28} {total:6} {hits:6} {hits / total:7.1%}")
+    if latencies:
+        latencies.sort()
+        p95 = latencies[min(len(latencies) - 1, round(0.95 * (len(latencies) - 1)))]
+        print(f"recall latency: median {statistics.median(latencies):.2f} ms, p95 {p95:.2f} ms")
 
 
 if __name__ == "__main__":
