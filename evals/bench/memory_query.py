@@ -14,6 +14,7 @@ the rows that passed the filters afresh (pipeline/memory/query.py, `ranked_afres
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import tempfile
@@ -142,6 +143,7 @@ def run(n: int = 10_000, queries: int = 200) -> dict[str, Any]:
         store = open_store(f"sqlite:///{Path(tmp) / 'memories.db'}")
         person = _seed(store, n, embedder)
         embedder.embed(["warm"])
+        load = os.getloadavg()[0]  # the machine is shared: the figures are read beside it
         build_ms, _ = _timed(store, person, QUERIES[0], embedder)
         timings: list[float] = []
         returned: list[int] = []
@@ -160,4 +162,5 @@ def run(n: int = 10_000, queries: int = 200) -> dict[str, Any]:
         "build_ms": round(build_ms, 1),
         "exact_ms": round(exact_ms, 1),
         "items_per_query": round(statistics.mean(returned), 2),
+        "load_avg_1m": round(load, 2),
     }

@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from pipeline.clock import utcnow
 from pipeline.domain import Assertion, NormativeForce
 from pipeline.memory.ann_search import candidates, indexed_engagements
+from pipeline.memory.blas import one_thread
 from pipeline.memory.embeddings import Embedder, Vectors
 from pipeline.memory.matching import Match, keywords
 from pipeline.memory.vectors import complete
@@ -141,7 +142,8 @@ class MemoryIndex:
         """`similarity` of some rows, as an index of those rows alone scores them. Every row's
         cosine is computed and the wanted ones picked: one product over the whole matrix costs
         less than copying a few thousand of its rows out."""
-        cosine = self.vectors @ np.asarray(query_vector, dtype=np.float32)
+        with one_thread():
+            cosine = self.vectors @ np.asarray(query_vector, dtype=np.float32)
         return _raised(cosine[rows], self.keyword_fraction(query)[rows])
 
     def final(
