@@ -6,7 +6,8 @@ categories, and filters (pinned, importance range, updated after/before). The st
 the filters in SQL; a text query then ranks what passed by the hybrid similarity of
 pipeline/memory/search.py (`MemoryIndex`), dropping what scores below `threshold`. The
 person's memories are indexed once and kept while the store says nothing changed
-(pipeline/memory/query_index.py), so a request reads ids and the few memories it returns. Without a
+(pipeline/memory/query_index.py); the store is asked which of the best-ranked pass the
+filters, a page at a time, so a request reads little more than the memories it returns. Without a
 text query the newest updated come first. Results are bullets (`[category] text`) or full
 records, as many as fit `budget_tokens` (4 characters a token) and `top_k`, and at most
 `rag_length` of a `rag` category.
@@ -30,7 +31,13 @@ from pipeline.memory.search import MIN_SIMILARITY, MemoryIndex, ensure_vectors
 from pipeline.memory.working import CHARS_PER_TOKEN
 from pipeline.store.assertions import touch
 from pipeline.store.events import Event, Node, record_events
-from pipeline.store.filtered import Filters, Found, filtered_ids, filtered_memories, found_by_ids
+from pipeline.store.filtered import (
+    Filters,
+    Found,
+    allowed_categories,
+    filtered_memories,
+    found_by_ids,
+)
 from pipeline.store.lifecycle import ACCESS_RESOLUTION
 from pipeline.store.people import get_person
 
@@ -212,6 +219,14 @@ def _newest(
             return kept, omitted, tokens
 
 
+# The first page of ranked memories asked of the store is this many times top_k; each next page
+# is PAGE_GROWTH times larger (a filter few memories pass needs few round trips), at most
+# MAX_PAGE ids a statement.
+FIRST_PAGE = 8
+PAGE_GROWTH = 4
+MAX_PAGE = 5_000
+
+
 def _by_meaning(
     session: Session,
     filters: Filters,
@@ -219,30 +234,36 @@ def _by_meaning(
     embedder: Embedder | None,
     now: datetime,
 ) -> tuple[list[QueryItem], int, int]:
-    """A text query: the store picks the ids that pass the filters, the person's kept index
-    ranks them, and only as many ranked memories are read as top_k (after the rag_length
-    caps) needs."""
+    """A text query: the person's kept index ranks every memory, and the store says, a page
+    of the best at a time, which pass the filters, until top_k (after the rag_length caps)
+    is reached. Only those pages' rows are read."""
     if embedder is None:
         raise InvalidMessage(
             "a text query needs an embedder to rank by meaning",
             "pass an embedder, or leave the query out to filter only",
         )
+    allowed_categories(filters.reader, filters.categories)  # refused before anything is read
     indexed = person_index(session, filters.person_id, embedder)
-    ids = filtered_ids(session, filters)
     query_vector = embedder.embed([request.query])[0]
-    hits = indexed.top(ids, request.query, query_vector, now, request.threshold)
-    if hits is None:  # the index lags the store (a write in this transaction): rank afresh
-        found = filtered_memories(session, filters)
-        return _fitted(ranked_afresh(session, found, request, embedder, now), request)
-    page = 2 * request.top_k
+    ranking = indexed.ranked(request.query, query_vector, now, request.threshold)
     items: list[QueryItem] = []
-    for start in range(0, len(hits), page):
-        chunk = hits[start : start + page]
-        read = {f.assertion.id: f for f in found_by_ids(session, filters, [h[0] for h in chunk])}
-        items.extend(_item(read[i], sim, score) for i, sim, score in chunk if i in read)
+    start, size = 0, FIRST_PAGE * request.top_k
+    while start < len(ranking):
+        end = ranking.page_end(start, size)
+        ids = [int(i) for i in ranking.ids[start:end]]
+        read = {f.assertion.id: f for f in found_by_ids(session, filters, ids)}
+        page = [
+            (read[aid], float(ranking.similarity[start + k]), float(ranking.final[start + k]))
+            for k, aid in enumerate(ids)
+            if aid in read
+        ]
+        # Equal scores in the store's order (most recently updated first), as afresh.
+        page.sort(key=lambda p: (-p[2], -p[0].assertion.updated_at.timestamp(), -p[0].assertion.id))
+        items.extend(_item(found, sim, score) for found, sim, score in page)
         kept, omitted, tokens = _fitted(items, request)
         if len(kept) + omitted >= request.top_k:
             return kept, omitted, tokens
+        start, size = end, min(size * PAGE_GROWTH, MAX_PAGE)
     return _fitted(items, request)
 
 

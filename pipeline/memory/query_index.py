@@ -6,9 +6,11 @@ ranking reads has changed: the vector change log (migration 0010) gets a row whe
 assertion is added, edited, moved, retracted or restored, soft-deleted, erased, or its vector
 stored or dropped, so the newest sequence number among the person's engagements is the
 index's fingerprint (one indexed query per request). The request's filters are not the
-index's business: the store answers them in SQL (pipeline/store/filtered.py, allowlists
-included) with ids in its own order, and only those rows are ranked, exactly as ranking them
-afresh would (same vectors, same keyword rule, same recency, ties in the store's order).
+index's business: the index ranks every memory of the person, and the store is asked, a page
+of the best at a time, which of them pass the request's filters (pipeline/store/filtered.py,
+allowlists included), until the request has what it needs. What passes comes out in the order
+ranking only the filtered rows afresh gives (same vectors, same keyword rule, same recency,
+equal scores in the store's order).
 
 Indexes live per database engine (so two in-memory stores never share one) and per person,
 the least recently used dropped beyond _PER_ENGINE.
@@ -19,7 +21,6 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -45,34 +46,44 @@ class PersonIndex:
     index: MemoryIndex
     ids: npt.NDArray[np.int64]  # the assertion id of each row of `index`, ascending
 
-    def top(
-        self,
-        ids: Sequence[int],
-        query: str,
-        query_vector: Vectors,
-        now: datetime,
-        threshold: float,
-    ) -> list[tuple[int, float, float]] | None:
-        """(assertion id, similarity, final) of the rows of `ids` at or over the threshold,
-        best final first, ties in the order of `ids`; None when an id is not indexed."""
-        if not ids:
-            return []
+    def ranked(self, query: str, query_vector: Vectors, now: datetime, threshold: float) -> Ranking:
+        """Every indexed memory at or over the similarity threshold, best final first."""
         if len(self.ids) == 0:
-            return None
-        wanted = np.array(ids, dtype=np.int64)
-        rows = np.minimum(np.searchsorted(self.ids, wanted), len(self.ids) - 1)
-        if not np.array_equal(self.ids[rows], wanted):
-            return None
+            return Ranking.empty()
+        rows = np.arange(len(self.ids))
         similarity = self.index.similarity_of(rows, query, query_vector)
         eligible = np.flatnonzero(similarity >= threshold)
-        if eligible.size == 0:
-            return []
-        final = self.index.final_of(similarity[eligible], now, rows[eligible])
+        final = self.index.final_of(similarity[eligible], now, eligible)
         order = np.argsort(-final, kind="stable")
-        return [
-            (int(ids[int(eligible[i])]), float(similarity[eligible[i]]), float(final[i]))
-            for i in order
-        ]
+        picked = eligible[order]
+        return Ranking(self.ids[picked], similarity[picked], final[order])
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Assertion ids best first, with their similarity and final score."""
+
+    ids: npt.NDArray[np.int64]
+    similarity: npt.NDArray[np.float32]
+    final: npt.NDArray[np.float32]
+
+    @staticmethod
+    def empty() -> Ranking:
+        """No memory at all."""
+        return Ranking(
+            np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32), np.zeros(0, np.float32)
+        )
+
+    def __len__(self) -> int:
+        return int(self.ids.shape[0])
+
+    def page_end(self, start: int, size: int) -> int:
+        """Where a page from `start` of about `size` ends: never inside a run of equal scores,
+        so a tie is ordered as a whole (by the store's order, as ranking afresh orders it)."""
+        end = min(start + size, len(self))
+        while end < len(self) and self.final[end] == self.final[end - 1]:
+            end += 1
+        return end
 
 
 _cache: weakref.WeakKeyDictionary[Engine, OrderedDict[tuple[int, str], PersonIndex]] = (

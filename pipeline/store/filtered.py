@@ -56,7 +56,7 @@ def allowed_categories(reader: str, categories: Sequence[str] | None) -> tuple[s
 # The statements of each shape of request (which bounds it sets), built once: building one
 # costs more than running it on a person's few thousand memories.
 _Shape = tuple[bool, bool, bool, bool, bool]
-_STATEMENTS: dict[_Shape, tuple[Select[Any], Select[Any], Select[Any]]] = {}
+_STATEMENTS: dict[_Shape, tuple[Select[Any], Select[Any]]] = {}
 
 
 def _shape(filters: Filters) -> _Shape:
@@ -69,8 +69,8 @@ def _shape(filters: Filters) -> _Shape:
     )
 
 
-def _statements(shape: _Shape) -> tuple[Select[Any], Select[Any], Select[Any]]:
-    """(memories in order, their ids in order, some of them by id) for requests of a shape."""
+def _statements(shape: _Shape) -> tuple[Select[Any], Select[Any]]:
+    """(memories in order, some of them by id) for requests of a shape."""
     found = _STATEMENTS.get(shape)
     if found is not None:
         return found
@@ -101,7 +101,6 @@ def _statements(shape: _Shape) -> tuple[Select[Any], Select[Any], Select[Any]]:
     rows = select(*_COLUMNS, EngagementRow.visibility, EngagementRow.name).join(*join)
     built = (
         rows.where(*conditions).order_by(*order),
-        select(AssertionRow.id).join(*join).where(*conditions).order_by(*order),
         rows.where(*conditions, AssertionRow.id.in_(bindparam("ids", expanding=True))),
     )
     _STATEMENTS[shape] = built
@@ -138,23 +137,13 @@ def filtered_memories(
     return _found(session.connection().execute(query, params))
 
 
-def filtered_ids(session: Session, filters: Filters) -> list[int]:
-    """The ids of `filtered_memories(session, filters)`, in the same order: what a ranking
-    from an index of the person's memories may return (pipeline/memory/query_index.py)."""
-    params = _params(filters)
-    if params is None:
-        return []
-    query = _statements(_shape(filters))[1]
-    return list(session.connection().execute(query, params).scalars().all())
-
-
 def found_by_ids(session: Session, filters: Filters, ids: Sequence[int]) -> list[Found]:
     """These memories, in this order, each still passing every filter (one that no longer
     does is left out)."""
     params = _params(filters)
     if params is None or not ids:
         return []
-    query = _statements(_shape(filters))[2]
+    query = _statements(_shape(filters))[1]
     rows = session.connection().execute(query, {**params, "ids": list(ids)})
     by_id = {f.assertion.id: f for f in _found(rows)}
     return [by_id[i] for i in ids if i in by_id]

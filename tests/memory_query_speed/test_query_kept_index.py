@@ -277,3 +277,35 @@ def test_a_fact_added_in_the_same_transaction_is_found(store: Store) -> None:
         )
         found = memory_query(session, _request("bees allotment", {}), embedder).items
     assert found[0].id == added.id
+
+
+@pytest.mark.parametrize("top_k", [1, 3])
+def test_equal_scores_come_in_the_stores_order_across_pages(store: Store, top_k: int) -> None:
+    """Twenty identical facts score the same: the most recently updated come first, as they
+    do when the filtered rows are ranked afresh, even where a page boundary cuts the tie."""
+    _seed(store)
+    now = utcnow()
+    created = now - timedelta(days=3)
+    with store.write() as session:
+        person = get_person(session, "ana")
+        assert person.personal_engagement_id is not None
+        for i in range(20):
+            a = repo.add_assertion(
+                session,
+                person.personal_engagement_id,
+                "Ana keeps bees on the allotment",
+                ActorKind.OPERATOR,
+                NormativeForce.COMMITTED,
+            )
+            session.execute(
+                update(AssertionRow)
+                .where(AssertionRow.id == a.id)
+                .values(created_at=created, updated_at=now - timedelta(hours=20 - (i * 7) % 20))
+            )
+    embedder = WordsEmbedder()
+    request = _request("bees allotment", {}, top_k=top_k)
+    expected = _reference(store, request, embedder, now)[:top_k]
+    with store.write() as session:
+        got = memory_query(session, request, embedder, now=now).items
+    assert [i.id for i in got] == [i.id for i in expected]
+    assert len({i.score for i in got}) == 1  # a tie indeed
