@@ -26,7 +26,7 @@ from datetime import datetime
 
 import numpy as np
 import numpy.typing as npt
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from pipeline.memory.embeddings import Embedder, Vectors, embedder_id
@@ -98,12 +98,13 @@ def _engagements(session: Session, person_id: int) -> list[int]:
     )
 
 
+_OWNED = select(EngagementRow.id).where(EngagementRow.owner_person_id == bindparam("person_id"))
+_NEWEST = select(func.max(VectorChangeRow.seq)).where(VectorChangeRow.engagement_id.in_(_OWNED))
+
+
 def fingerprint(session: Session, person_id: int) -> int:
     """The newest change-log position among the person's engagements (0 when none)."""
-    owned = select(EngagementRow.id).where(EngagementRow.owner_person_id == person_id)
-    newest = session.scalar(
-        select(func.max(VectorChangeRow.seq)).where(VectorChangeRow.engagement_id.in_(owned))
-    )
+    newest = session.connection().execute(_NEWEST, {"person_id": person_id}).scalar()
     return int(newest or 0)
 
 
