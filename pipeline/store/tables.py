@@ -70,17 +70,6 @@ class AssertionRow(Base):
         Index("ix_assertions_last_accessed", "last_accessed_at"),
         Index("ix_assertions_deleted", "deleted_at"),
         Index("ix_assertions_engagement_category", "engagement_id", "category"),
-        # Every column memory.query filters on: its ids come from the index alone (0013).
-        Index(
-            "ix_assertions_query",
-            "engagement_id",
-            "category",
-            "force",
-            "deleted_at",
-            "importance",
-            "updated_at",
-            "pinned",
-        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
