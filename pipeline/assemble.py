@@ -4,7 +4,9 @@ persona -> session context (profile and working memory fixed at the session's st
 there is any) -> summary of the conversation's compacted turns (when there is one) ->
 status notes (what the person reported about ongoing things, when there are any) -> engagement
 context -> personal memory block -> cross-promotion instruction
-(only with a project) -> intent instruction with the operation result.
+(only with a project) -> recalled memory (what an on-demand recall found, when it fired) ->
+intent instruction with the operation result. The recalled memory and the instruction are
+the per-turn part; everything before them is the stable prefix.
 """
 
 from __future__ import annotations
@@ -42,12 +44,15 @@ class AssembledPrompt:
 
     @property
     def instruction(self) -> str:
-        """The per-turn intent instruction."""
+        """The per-turn part: recalled memory, when there is any, and the intent instruction."""
         return PART_SEPARATOR.join(text for family, text in self.parts if _is_instruction(family))
 
 
+RECALLED_FAMILY = "recalled_memory"
+
+
 def _is_instruction(family: str) -> bool:
-    return family.startswith("instructions/")
+    return family.startswith("instructions/") or family == RECALLED_FAMILY
 
 
 def instruction_family(route: RouteResult) -> str:
@@ -71,6 +76,7 @@ def assemble_prompt(
     session_context: SessionContext | None = None,
     conversation_summary: str = "",
     status_notes: Sequence[str] = (),
+    recalled: Sequence[str] = (),
 ) -> AssembledPrompt:
     """Render each part and join them in the fixed order; empty parts are left out.
 
@@ -115,6 +121,11 @@ def assemble_prompt(
         rendered.append(library.render("personal_memory", block=personal_memory))
     if has_project:
         rendered.append(library.render("cross_promotion"))
+    if recalled:
+        bullets = [f"- {b}" for b in recalled]
+        rendered.append(
+            library.render(RECALLED_FAMILY, bullets=bullets, operator_name=operator_name)
+        )
     rendered.append(
         library.render(instruction_family(route), intent=route.intent, result=route.operation_data)
     )

@@ -39,6 +39,7 @@ from pipeline.memory.embeddings import Embedder
 from pipeline.memory.session import SessionState, session_state
 from pipeline.memory.status import shown_notes
 from pipeline.memory.working import CHARS_PER_TOKEN
+from pipeline.on_demand_recall import Recalled, recall_on_demand
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers.base import Classifier, ClassifyRequest, Responder, RespondRequest
 from pipeline.providers.replies import compose_reply
@@ -76,6 +77,7 @@ class TurnOutcome:
     compacted: Compacted | None = None
     status_notes: tuple[StatusNote, ...] = ()  # the notes this turn wrote
     checkpoint: ConversationState | None = None  # the conversation's state after this turn
+    recalled: Recalled | None = None  # what an on-demand recall added to the prompt, if it ran
 
 
 def check_message(message: str) -> str:
@@ -254,6 +256,27 @@ def converse(
         # held open across the call (docs/reliability.md, "Erasure and crashes").
         with store.rehearse() as session:
             result = handled(session)
+        # An unsure classification looks the message up once; only what the prompt lacks is added.
+        recalled = recall_on_demand(
+            store,
+            loaded.person,
+            engagement_id,
+            text,
+            classified,
+            embedder,
+            turn_settings,
+            shown_ids={*loaded.in_block, *(loaded.context.shown if loaded.context else ())},
+            shown_texts=(
+                loaded.personal_memory,
+                loaded.summary,
+                *loaded.notes,
+                loaded.context.knowledge if loaded.context else "",
+                loaded.session.context.profile,
+                loaded.session.context.working_memory,
+                str(result.operation_data),
+            ),
+            now=moment,
+        )
         prompt = assemble_prompt(
             library,
             companion_name=companion_name,
@@ -265,6 +288,7 @@ def converse(
             session_context=loaded.session.context,
             conversation_summary=loaded.summary,
             status_notes=loaded.notes,
+            recalled=recalled.bullets if recalled else (),
         )
         tools = Toolbox(
             store,
@@ -326,6 +350,7 @@ def converse(
                         **({"truncated": True} if reply.truncated else {}),
                         **({"tools": tools.meta()} if tools.calls else {}),
                     },
+                    **({"recall": recalled.meta()} if recalled else {}),
                     # Another process changed this person's memory during the model call.
                     **({"rehearsal_differed": True} if stored != result else {}),
                     **({"extraction": found} if (found := extraction.meta()) else {}),
@@ -384,6 +409,7 @@ def converse(
         compacted=compacted,
         status_notes=tuple(written),
         checkpoint=checkpoint,
+        recalled=recalled,
     )
 
 

@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     multi_fact_extraction: bool = False
     multi_fact_min_chars: int = Field(100, ge=40, le=8_000)
     multi_fact_daily_cap: int = Field(12, ge=2, le=500)
+    # When the classifier is unsure (confidence below LOW_CONFIDENCE), look the message up in
+    # memory once and show the responder what it finds (pipeline/on_demand_recall.py).
+    on_demand_recall: bool = True
 
     def custom_compaction_instructions(self) -> str:
         """The custom instructions: the setting's text, else the file's (read each time, so

@@ -80,6 +80,19 @@ def bench_edges(
     _report("edges", edges.run(n=n, links=links), as_json, check)
 
 
+@bench_app.command("memory-query")
+def bench_memory_query(
+    as_json: bool = JsonOption,
+    check: bool = CheckOption,
+    n: int = typer.Option(10_000, min=1, help="Committed personal facts of the person."),
+    queries: int = typer.Option(200, min=10, help="Measured requests (after the first)."),
+) -> None:
+    """memory.query with a text query and filters (categories, importance, updated_after)."""
+    from evals.bench import memory_query
+
+    _report("memory-query", memory_query.run(n=n, queries=queries), as_json, check)
+
+
 @bench_app.command("eval")
 def bench_eval(
     as_json: bool = JsonOption,

@@ -73,6 +73,12 @@ def _message_record(turn: MessageTurn, outcome: TurnOutcome) -> dict[str, Any]:
         "params": dict(outcome.classified.params),
         "action": outcome.route.operation_data.get("action"),
         "reply": outcome.reply.text,  # whole: reply checks read it
+        # on-demand recall: None when it did not fire, else how it went and how long it took
+        "recall": (
+            {"status": outcome.recalled.status, "ms": outcome.recalled.latency_ms}
+            if outcome.recalled
+            else None
+        ),
     }
 
 

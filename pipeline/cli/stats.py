@@ -45,7 +45,7 @@ def stats(
         raise fail(f"--by {by!r} is not day or hour — pass --by day or --by hour")
     start = since_moment(since, utcnow())
     from pipeline.cli.common import store_for
-    from pipeline.store.events import event_counts
+    from pipeline.store.events import event_counts, recall_rate
     from pipeline.store.people import get_person
 
     with store_for(db_url).read() as session:
@@ -53,6 +53,7 @@ def stats(
         counts = event_counts(
             session, person_id=person_id, since=start, by="day" if period == "day" else "hour"
         )
+        recall = recall_rate(session, person_id=person_id, since=start)
     if as_json:
         data = {
             "since": start.isoformat(),
@@ -62,6 +63,14 @@ def stats(
                 {"period": c.bucket, "node": c.node, "op": c.op, "status": c.status, "n": c.count}
                 for c in counts
             ],
+            "recall": {
+                "classified_turns": recall.classified,
+                "fired": recall.fired,
+                "found": recall.found,
+                "rate": None if recall.rate is None else round(recall.rate, 4),
+                "median_ms": recall.median_ms,
+                "p95_ms": recall.p95_ms,
+            },
         }
         print(json.dumps(data, ensure_ascii=False))
         return
@@ -77,3 +86,14 @@ def stats(
     for c in counts:
         table.add_row(c.bucket, c.node, c.op, c.status, str(c.count))
     console.print(table)
+    if recall.rate is not None:
+        latency = (
+            f"; latency median {recall.median_ms:g} ms, p95 {recall.p95_ms:g} ms"
+            if recall.median_ms is not None and recall.p95_ms is not None
+            else ""
+        )
+        console.print(
+            f"On-demand recall: {recall.fired} of {recall.classified} classified turns "
+            f"({recall.rate:.1%}), {recall.found} found something{latency}.",
+            highlight=False,
+        )

@@ -105,6 +105,10 @@ INTENTS: dict[str, IntentSpec] = {
 LIVE_INTENTS = tuple(name for name, spec in INTENTS.items() if spec.live)
 STUB_INTENTS = tuple(name for name, spec in INTENTS.items() if not spec.live)
 FALLBACK_INTENT = "general_conversation"
+# A classification less sure than this is low-confidence: the local classifier answers
+# FALLBACK_INTENT below it (docs/local-model.md, "Confidence"), and the turn then looks its
+# message up in memory once (on-demand recall, pipeline/on_demand_recall.py).
+LOW_CONFIDENCE = 0.30
 
 # Parameters a handler cannot do without; a classification missing one is unusable.
 REQUIRED_PARAMS: dict[str, tuple[str, ...]] = {

@@ -4,7 +4,10 @@ A request names whose memory (person), who reads it (agent: its allowlist in
 pipeline/categories.yaml is enforced by the store query, pipeline/store/filtered.py), which
 categories, and filters (pinned, importance range, updated after/before). The store applies
 the filters in SQL; a text query then ranks what passed by the hybrid similarity of
-pipeline/memory/search.py (`MemoryIndex`), dropping what scores below `threshold`. Without a
+pipeline/memory/search.py (`MemoryIndex`), dropping what scores below `threshold`. The
+person's memories are indexed once and kept while the store says nothing changed
+(pipeline/memory/query_index.py); the store is asked which of the best-ranked pass the
+filters, a page at a time, so a request reads little more than the memories it returns. Without a
 text query the newest updated come first. Results are bullets (`[category] text`) or full
 records, as many as fit `budget_tokens` (4 characters a token) and `top_k`, and at most
 `rag_length` of a `rag` category. Relations (pipeline/memory/relations.py) boost a candidate
@@ -15,7 +18,6 @@ filters.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from datetime import datetime
 from typing import Literal
 
@@ -26,12 +28,19 @@ from pipeline.categories import CONVERSATION_READER, load_categories
 from pipeline.clock import as_utc, utcnow
 from pipeline.errors import InvalidMessage
 from pipeline.memory.embeddings import Embedder
+from pipeline.memory.query_index import person_index
 from pipeline.memory.relations import boosts, related_to, relation_settings
 from pipeline.memory.search import MIN_SIMILARITY, MemoryIndex, ensure_vectors
 from pipeline.memory.working import CHARS_PER_TOKEN
 from pipeline.store.assertions import touch
 from pipeline.store.events import Event, Node, record_events
-from pipeline.store.filtered import Filters, Found, filtered_memories
+from pipeline.store.filtered import (
+    Filters,
+    Found,
+    allowed_categories,
+    filtered_memories,
+    found_by_ids,
+)
 from pipeline.store.lifecycle import ACCESS_RESOLUTION
 from pipeline.store.people import get_person
 
@@ -154,21 +163,15 @@ def _item(found: Found, similarity: float | None, score: float | None) -> QueryI
     )
 
 
-def _ranked(
+def ranked_afresh(
     session: Session,
     found: list[Found],
     request: MemoryQuery,
-    embedder: Embedder | None,
+    embedder: Embedder,
     now: datetime,
 ) -> list[QueryItem]:
-    """Best first: by the hybrid score when there is a text query, else as the store ordered."""
-    if not request.query.strip():
-        return [_item(f, None, None) for f in found]
-    if embedder is None:
-        raise InvalidMessage(
-            "a text query needs an embedder to rank by meaning",
-            "pass an embedder, or leave the query out to filter only",
-        )
+    """The reference ranking: these memories indexed afresh and ranked by the hybrid score,
+    best first (the kept index must give the same; tests and the bench compare them)."""
     contents = [f.assertion.content for f in found]
     vectors = ensure_vectors(
         session, [(f.assertion.id, c) for f, c in zip(found, contents, strict=True)], embedder
@@ -223,6 +226,55 @@ def _newest(
             return kept, omitted, tokens
 
 
+# The first page of ranked memories asked of the store is this many times top_k; each next page
+# is PAGE_GROWTH times larger (a filter few memories pass needs few round trips), at most
+# MAX_PAGE ids a statement.
+FIRST_PAGE = 8
+PAGE_GROWTH = 4
+MAX_PAGE = 5_000
+
+
+def _by_meaning(
+    session: Session,
+    filters: Filters,
+    request: MemoryQuery,
+    embedder: Embedder | None,
+    now: datetime,
+) -> list[QueryItem]:
+    """A text query: the person's kept index ranks every memory, and the store says, a page
+    of the best at a time, which pass the filters, until top_k (after the rag_length caps)
+    is reached; the candidates read so far, best first (the relations boost may reorder
+    them). Only those pages' rows are read."""
+    if embedder is None:
+        raise InvalidMessage(
+            "a text query needs an embedder to rank by meaning",
+            "pass an embedder, or leave the query out to filter only",
+        )
+    allowed_categories(filters.reader, filters.categories)  # refused before anything is read
+    indexed = person_index(session, filters.person_id, embedder)
+    query_vector = embedder.embed([request.query])[0]
+    ranking = indexed.ranked(request.query, query_vector, now, request.threshold)
+    items: list[QueryItem] = []
+    start, size = 0, FIRST_PAGE * request.top_k
+    while start < len(ranking):
+        end = ranking.page_end(start, size)
+        ids = [int(i) for i in ranking.ids[start:end]]
+        read = {f.assertion.id: f for f in found_by_ids(session, filters, ids)}
+        page = [
+            (read[aid], float(ranking.similarity[start + k]), float(ranking.final[start + k]))
+            for k, aid in enumerate(ids)
+            if aid in read
+        ]
+        # Equal scores in the store's order (most recently updated first), as afresh.
+        page.sort(key=lambda p: (-p[2], -p[0].assertion.updated_at.timestamp(), -p[0].assertion.id))
+        items.extend(_item(found, sim, score) for found, sim, score in page)
+        kept, omitted, _ = _fitted(items, request)
+        if len(kept) + omitted >= request.top_k:
+            return items
+        start, size = end, min(size * PAGE_GROWTH, MAX_PAGE)
+    return items
+
+
 def memory_query(
     session: Session,
     request: MemoryQuery,
@@ -246,9 +298,8 @@ def memory_query(
         updated_before=request.updated_before,
     )
     if request.query.strip():  # every candidate is ranked by meaning
-        found = filtered_memories(session, filters)
-        ranked = _boosted(session, _ranked(session, found, request, embedder, moment), request)
-        kept, omitted, tokens = _fitted(ranked, request)
+        ranked = _by_meaning(session, filters, request, embedder, moment)
+        kept, omitted, tokens = _fitted(_boosted(session, ranked, request), request)
     else:
         kept, omitted, tokens = _newest(session, filters, request)
     kept, tokens = _with_related(session, filters, request, kept, tokens)
@@ -298,7 +349,7 @@ def _with_related(
     related = related_to(session, shown, shown) if limit and shown else []
     if not related:
         return kept, tokens
-    found = filtered_memories(session, replace(filters, ids=[r for r, _, _ in related]))
+    found = found_by_ids(session, filters, [r for r, _, _ in related])
     allowed = {f.assertion.id: f for f in found}
     caps = {c.name: c.rag_length for c in load_categories().categories}
     per_category = Counter(i.category for i in kept)

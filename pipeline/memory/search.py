@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from pipeline.clock import utcnow
 from pipeline.domain import Assertion, NormativeForce
 from pipeline.memory.ann_search import candidates, indexed_engagements
+from pipeline.memory.blas import one_thread
 from pipeline.memory.embeddings import Embedder, Vectors
 from pipeline.memory.matching import Match, keywords
 from pipeline.memory.vectors import complete
@@ -66,6 +67,17 @@ def ensure_vectors(
         return np.zeros((0, embedder.dim), dtype=np.float32)
     stored = repo.load_vectors(session, [aid for aid, _ in items], embedder.model_name)
     return complete(session, items, stored, embedder)
+
+
+def _raised(
+    similarity: npt.NDArray[np.float32], keyword: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float32]:
+    """Cosines raised by their rows' keyword fractions: a match closes part of the gap."""
+    matched = np.flatnonzero(keyword)
+    if matched.size:
+        cosine = similarity[matched]
+        similarity[matched] = cosine + KEYWORD_WEIGHT * keyword[matched] * (1.0 - cosine)
+    return similarity
 
 
 def _term(word: str) -> str:
@@ -122,20 +134,31 @@ class MemoryIndex:
     def similarity(self, query: str, query_vector: Vectors) -> npt.NDArray[np.float32]:
         """Per row: cosine, raised by the keyword fraction (see the module docstring)."""
         similarity = self.vectors @ np.asarray(query_vector, dtype=np.float32)
-        keyword = self.keyword_fraction(query)
-        matched = np.flatnonzero(keyword)
-        if matched.size:
-            cosine = similarity[matched]
-            similarity[matched] = cosine + KEYWORD_WEIGHT * keyword[matched] * (1.0 - cosine)
-        return similarity
+        return _raised(similarity, self.keyword_fraction(query))
+
+    def similarity_of(
+        self, rows: npt.NDArray[np.int64], query: str, query_vector: Vectors
+    ) -> npt.NDArray[np.float32]:
+        """`similarity` of some rows, as an index of those rows alone scores them. Every row's
+        cosine is computed and the wanted ones picked: one product over the whole matrix costs
+        less than copying a few thousand of its rows out."""
+        with one_thread():
+            cosine = self.vectors @ np.asarray(query_vector, dtype=np.float32)
+        return _raised(cosine[rows], self.keyword_fraction(query)[rows])
 
     def final(
         self, similarity: npt.NDArray[np.float32], now: datetime, rows: npt.NDArray[np.int64]
     ) -> npt.NDArray[np.float32]:
         """The final scores of some rows: (1 - w) * similarity + w * recency."""
+        return self.final_of(similarity[rows], now, rows)
+
+    def final_of(
+        self, similarity: npt.NDArray[np.float32], now: datetime, rows: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.float32]:
+        """`final`, given the similarities of those rows alone."""
         age_days = np.maximum(now.timestamp() - self.created_s[rows], 0.0) / _DAY
         recency = 1.0 / (1.0 + RECENCY_RATE * age_days)
-        final = (1.0 - RECENCY_WEIGHT) * similarity[rows] + RECENCY_WEIGHT * recency
+        final = (1.0 - RECENCY_WEIGHT) * similarity + RECENCY_WEIGHT * recency
         return final.astype(np.float32)
 
     def scores(

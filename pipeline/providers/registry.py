@@ -44,6 +44,7 @@ TEMPLATE_FAMILIES = (
     "conversation_routing",
     "fact_extraction",  # multi-fact extraction (pipeline/extraction/)
     "status_notes",
+    "recalled_memory",
     "tools",
     # The background jobs' model requests (pipeline/jobs/).
     "consolidation_same_fact",

@@ -45,6 +45,7 @@ class Event:
     memory_id: int | None = None
     category: str | None = None
     similarity: float | None = None
+    latency_ms: float | None = None  # for the operations that are timed (on-demand recall)
 
 
 def conversation_key(engagement_id: int | None) -> str:
@@ -74,6 +75,7 @@ def record_events(
                 "category": e.category,
                 "similarity": None if e.similarity is None else round(e.similarity, 4),
                 "created_at": moment,
+                "latency_ms": None if e.latency_ms is None else round(e.latency_ms, 3),
             }
             for e in events
         ],
@@ -119,3 +121,59 @@ def event_counts(
     return [
         Count(str(b), node, op, status, int(n)) for b, node, op, status, n in session.execute(query)
     ]
+
+
+@dataclass(frozen=True)
+class RecallRate:
+    """How often on-demand recall fired: firings over classified turns, what they found, and
+    their latency (median and 95th percentile, ms; None before any firing)."""
+
+    classified: int
+    fired: int
+    found: int
+    median_ms: float | None
+    p95_ms: float | None
+
+    @property
+    def rate(self) -> float | None:
+        """Firings per classified turn (None before any turn)."""
+        return self.fired / self.classified if self.classified else None
+
+
+def recall_rate(
+    session: Session, *, person_id: int | None = None, since: datetime | None = None
+) -> RecallRate:
+    """On-demand recall's firing rate and latency (node hotpath, op recall)."""
+    query = select(EventRow.op, EventRow.status, EventRow.latency_ms).where(
+        EventRow.node == Node.HOTPATH.value, EventRow.op.in_(("classify", "recall"))
+    )
+    if person_id is not None:
+        query = query.where(EventRow.person_id == person_id)
+    if since is not None:
+        query = query.where(EventRow.created_at >= since)
+    classified = fired = found = 0
+    latencies: list[float] = []
+    for op, status, latency in session.execute(query):
+        if op == "classify":
+            classified += 1
+            continue
+        fired += 1
+        found += status == "ok"
+        if latency is not None:
+            latencies.append(float(latency))
+    latencies.sort()
+    return RecallRate(
+        classified,
+        fired,
+        found,
+        round(_quantile(latencies, 0.5), 2) if latencies else None,
+        round(_quantile(latencies, 0.95), 2) if latencies else None,
+    )
+
+
+def _quantile(ordered: Sequence[float], q: float) -> float:
+    """Linear interpolation between the closest ranks of a sorted list."""
+    at = q * (len(ordered) - 1)
+    low = int(at)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (at - low)

@@ -235,6 +235,7 @@ class EventRow(Base):
     category: Mapped[str | None] = mapped_column(String(32))
     similarity: Mapped[float | None] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    latency_ms: Mapped[float | None] = mapped_column(Float)  # timed operations (migration 0015)
 
 
 class CheckpointRow(Base):

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from pipeline.domain import ClassifiedIntent, PromptRef
 from pipeline.intents.cues import is_correction, is_first_person_clause
-from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS
+from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, LOW_CONFIDENCE
 from pipeline.memory.embeddings import Embedder, Vectors
 from pipeline.providers.base import ClassifyRequest, validated
 from pipeline.providers.local import probe
@@ -36,7 +36,7 @@ from pipeline.providers.local.refine import parallel_fact, refine_fact
 
 NAME = "local"
 KNN_WEIGHT = 2.0
-MIN_CONFIDENCE = 0.30
+MIN_CONFIDENCE = LOW_CONFIDENCE
 # How much less likely a project-only intent is on a turn outside any project (a prior,
 # not a ban: "show me the project notes" outside a project still gets a helpful answer).
 NO_PROJECT_PRIOR = 0.2
