@@ -28,8 +28,10 @@ def _facts_list(items: list[dict[str, Any]]) -> str:
     return "; ".join(f"{n}. {i['content']}" for n, i in enumerate(items, start=1))
 
 
-def _joined(items: list[dict[str, Any]]) -> str:
-    return "; ".join(str(i["content"]) for i in items)
+def _clauses(items: list[dict[str, Any]]) -> str:
+    """Facts as one clause list: "that you ..., that you ... and that your ..."."""
+    clauses = [as_clause(str(i["content"])) for i in items]
+    return " and ".join([", ".join(clauses[:-1]), clauses[-1]] if len(clauses) > 1 else clauses)
 
 
 def _several(data: dict[str, Any]) -> str:
@@ -46,7 +48,7 @@ def _several(data: dict[str, Any]) -> str:
     if action == "declined_all":
         return "Okay — I won't keep any of them."
     if action == "committed_some":
-        return f"Got it, I'll remember {_joined(committed)}. I've left out {_joined(declined)}."
+        return f"Got it, I'll remember {_clauses(committed)}, and leave out {_clauses(declined)}."
     facts = list(data.get("facts", []))
     text = f"I'd like to remember these {len(facts)}: {_facts_list(facts)}."
     if data.get("already_known"):

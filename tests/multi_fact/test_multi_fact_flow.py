@@ -157,3 +157,21 @@ def test_a_fact_already_known_is_not_held_again(store, make_person) -> None:
         "You're allergic to cats",
         "Your sister Priya lives in Leeds",
     ]
+
+
+def test_a_partial_confirmation_reads_as_one_sentence_addressed_to_the_person() -> None:
+    from pipeline.domain import RouteResult
+    from pipeline.providers.replies import compose_reply
+
+    result = RouteResult(
+        intent="remember_about_me",
+        operation_data={
+            "action": "committed_some",
+            "committed": [{"content": "You moved to Lisbon"}, {"content": "Your dog is Bolo"}],
+            "declined": [{"content": "You work nights"}],
+        },
+    )
+    assert compose_reply(result) == (
+        "Got it, I'll remember that you moved to Lisbon and that your dog is Bolo, "
+        "and leave out that you work nights."
+    )
