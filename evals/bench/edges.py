@@ -25,15 +25,15 @@ import numpy as np
 from sqlalchemy import insert, select
 
 from evals.bench.output import machine, percentile
+from evals.bench.search import insert_vectors
 from pipeline.clock import utcnow
 from pipeline.domain import ActorKind, HistoryActor, NormativeForce
-from pipeline.memory.embeddings import Vectors, normalized, to_bytes
+from pipeline.memory.embeddings import Vectors, normalized
 from pipeline.memory.relations import link_memory, relation_settings
-from pipeline.memory.search import content_sha256
 from pipeline.store import Store, ann, open_store
 from pipeline.store.people import create_person
 from pipeline.store.relations import count_edges
-from pipeline.store.tables import AssertionEmbeddingRow, AssertionRow
+from pipeline.store.tables import AssertionRow
 
 DIM = 384
 MODEL = "bench-synthetic-384"
@@ -96,21 +96,7 @@ def _seed(store: Store, n: int, rng: np.random.Generator) -> list[int]:
                 .order_by(AssertionRow.display_number)
             )
         )
-        session.execute(
-            insert(AssertionEmbeddingRow),
-            [
-                {
-                    "assertion_id": aid,
-                    "model": MODEL,
-                    "embedder": MODEL,
-                    "dim": DIM,
-                    "content_sha256": content_sha256(contents[i]),
-                    "vector": to_bytes(vectors[i]),
-                    "created_at": now,
-                }
-                for i, aid in enumerate(ids)
-            ],
-        )
+        insert_vectors(session, ids, contents, vectors, MODEL, now)
     return ids
 
 

@@ -19,12 +19,14 @@ import resource
 import statistics
 import tempfile
 import time
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from sqlalchemy import insert
+from sqlalchemy.orm import Session
 
 from pipeline.clock import utcnow
 from pipeline.domain import ActorKind, NormativeForce
@@ -168,22 +170,34 @@ def _seed(store: Store, vectors: Vectors, contents: list[str], ages_days: np.nda
             r.assertion_id
             for r in repo.embedded_assertions(session, [person.personal_engagement_id], MODEL)
         ]
-        session.execute(
-            insert(AssertionEmbeddingRow),
-            [
-                {
-                    "assertion_id": aid,
-                    "model": MODEL,
-                    "embedder": MODEL,
-                    "dim": DIM,
-                    "content_sha256": content_sha256(contents[i]),
-                    "vector": to_bytes(vectors[i]),
-                    "created_at": now,
-                }
-                for i, aid in enumerate(ids)
-            ],
-        )
+        insert_vectors(session, ids, contents, vectors, MODEL, now)
     return [person.personal_engagement_id]
+
+
+def insert_vectors(
+    session: Session,
+    ids: Sequence[int],
+    contents: Sequence[str],
+    vectors: Vectors,
+    model: str,
+    now: datetime,
+) -> None:
+    """Store the i-th vector as the i-th fact's embedding by `model`, in one statement."""
+    session.execute(
+        insert(AssertionEmbeddingRow),
+        [
+            {
+                "assertion_id": aid,
+                "model": model,
+                "embedder": model,
+                "dim": int(vectors.shape[1]),
+                "content_sha256": content_sha256(contents[i]),
+                "vector": to_bytes(vectors[i]),
+                "created_at": now,
+            }
+            for i, aid in enumerate(ids)
+        ],
+    )
 
 
 def _load_index(store: Store, engagement_ids: list[int]) -> MemoryIndex:

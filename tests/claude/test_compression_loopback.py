@@ -7,15 +7,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx2
 import pytest
 
-from evals.loopback import Answer, LoopbackServer
+from evals.loopback import Answer
+from evals.loopback.structured import loopback_structured
 from pipeline.conversation_models import YOUR_STORY, Extraction, OpenItem
 from pipeline.conversations.compress import CompressionInput, compress
 from pipeline.conversations.stages import FALLBACK, RETRY_NOTE
 from pipeline.prompting import default_library
-from pipeline.providers.claude import claude_providers
 
 # A phrase of each stage's template, so each answer serves only its stage's requests.
 ENTITIES = "extracting what it holds"
@@ -65,24 +64,8 @@ def _answers(entities: list[Answer]) -> list[Answer]:
 
 
 def _compress(answers: list[Answer], model: str) -> tuple[Extraction, list[dict[str, Any]]]:
-    sent: list[dict[str, Any]] = []
-
-    def keep(request: httpx2.Request) -> None:
-        sent.append(json.loads(request.content))
-
-    with (
-        LoopbackServer(answers) as server,
-        httpx2.Client(event_hooks={"request": [keep]}) as http,
-    ):
-        providers = claude_providers(
-            api_key="loopback",
-            base_url=server.url,
-            max_retries=0,
-            responder_model=model,
-            http_client=http,
-        )
-        assert providers.structured is not None
-        return compress(DATA, default_library(), providers.structured), sent
+    with loopback_structured(answers, model) as (generator, sent):
+        return compress(DATA, default_library(), generator), sent
 
 
 @pytest.mark.parametrize(

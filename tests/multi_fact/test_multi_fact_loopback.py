@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx2
 import pytest
 
-from evals.loopback import Answer, LoopbackServer
+from evals.loopback import Answer
+from evals.loopback.structured import loopback_structured
 from pipeline.conversations.stages import FALLBACK, RETRY_NOTE
 from pipeline.extraction import Extracted, extract_facts
 from pipeline.prompting import default_library
-from pipeline.providers.claude import claude_providers
 
 TEMPLATE = "picking out the durable personal facts"
 MESSAGE = "A bit about me: I'm allergic to cats, and my sister Priya lives in Leeds."
@@ -27,28 +26,9 @@ GOOD = {
 
 
 def _extract(answers: list[Answer], model: str) -> tuple[Extracted, list[dict[str, Any]]]:
-    sent: list[dict[str, Any]] = []
-
-    def keep(request: httpx2.Request) -> None:
-        sent.append(json.loads(request.content))
-
-    with (
-        LoopbackServer(answers) as server,
-        httpx2.Client(event_hooks={"request": [keep]}) as http,
-    ):
-        providers = claude_providers(
-            api_key="loopback",
-            base_url=server.url,
-            max_retries=0,
-            responder_model=model,
-            http_client=http,
-        )
-        assert providers.structured is not None
+    with loopback_structured(answers, model) as (generator, sent):
         found = extract_facts(
-            MESSAGE,
-            operator_name="Ana",
-            library=default_library(),
-            generator=providers.structured,
+            MESSAGE, operator_name="Ana", library=default_library(), generator=generator
         )
         return found, sent
 

@@ -9,14 +9,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import httpx2
 import pytest
 
-from evals.loopback import Answer, LoopbackServer
+from evals.loopback import Answer
+from evals.loopback.structured import loopback_structured
 from pipeline.clock import utcnow
 from pipeline.jobs import reflect
 from pipeline.prompting import default_library
-from pipeline.providers.claude import claude_providers
 from pipeline.providers.structured import StructuredGenerator
 from pipeline.store import Store
 from pipeline.store.people import get_person
@@ -29,24 +28,8 @@ INSIGHTS = "reflecting, in the background"
 
 @contextmanager
 def _claude(answers: list[Answer]) -> Iterator[tuple[StructuredGenerator, list[dict[str, Any]]]]:
-    sent: list[dict[str, Any]] = []
-
-    def keep(request: httpx2.Request) -> None:
-        sent.append(json.loads(request.content))
-
-    with (
-        LoopbackServer(answers) as server,
-        httpx2.Client(event_hooks={"request": [keep]}) as http,
-    ):
-        providers = claude_providers(
-            api_key="loopback",
-            base_url=server.url,
-            max_retries=0,
-            responder_model="claude-sonnet-4-6",
-            http_client=http,
-        )
-        assert providers.structured is not None
-        yield providers.structured, sent
+    with loopback_structured(answers) as found:
+        yield found
 
 
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
