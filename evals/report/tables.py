@@ -29,7 +29,13 @@ def summary(groups: list[GroupResult]) -> pd.DataFrame:
     records = []
     for g in groups:
         accuracy = g.gate.accuracy if g.gate is not None else None
-        bound = f"≥ {accuracy:.0%}" if accuracy is not None else "errors only"
+        first_pass = g.gate.first_pass_rate if g.gate is not None else None
+        if accuracy is not None:
+            bound = f"≥ {accuracy:.0%}"
+        elif first_pass is not None:
+            bound = f"first pass ≥ {first_pass:.0%}"
+        else:
+            bound = "errors only"
         gate = (
             f"pass ({bound})"
             if g.gate_passed

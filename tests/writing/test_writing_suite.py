@@ -76,3 +76,23 @@ def test_the_rate_is_pooled_over_items_not_cases() -> None:
         "w: first-pass rate 0.750 < gate 0.950"
     ]
     assert writing_gate_failures("w", m, Gate(first_pass_rate=0.7)) == []
+
+
+def test_the_summary_names_the_first_pass_gate_of_a_writing_suite() -> None:
+    from evals.report.tables import summary
+    from evals.runner.summary import GroupResult
+
+    group = GroupResult(
+        suite="writing_constraints",
+        target="writing",
+        provider="local",
+        label="local",
+        model="m",
+        variant="",
+        prompt={},
+        n=4,
+        passed=4,
+        errors=0,
+        gate=Gate(first_pass_rate=0.95),
+    )
+    assert summary([group]).loc[0, "Gate"] == "pass (first pass ≥ 95%)"
