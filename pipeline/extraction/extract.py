@@ -99,4 +99,16 @@ def extract_facts(
     if answer is None:
         return _checked(split_facts(message), f"sentence splitter ({FALLBACK})", record)
     ranked = sorted(answer.facts, key=lambda f: -f.importance)  # stable: ties keep their order
-    return _checked([f.text for f in ranked], record.method, record)
+    found = _checked([f.text for f in ranked], record.method, record)
+    if found.facts or not ranked:
+        return found
+    # Every fact the model wrote broke the writing rules (a small model writes "I'm ..."):
+    # the splitter answers, and the model's items stay counted as first-pass failures.
+    error = f"every fact {record.method} wrote broke the writing constraints"
+    split = _checked(split_facts(message), f"sentence splitter ({FALLBACK})", None)
+    return Extracted(
+        split.facts,
+        split.method,
+        record.model_copy(update={"error": error}),
+        found.checked + split.checked,
+    )

@@ -88,3 +88,17 @@ def test_candidates_breaking_the_writing_rules_are_trimmed_or_rejected_and_count
     assert len(got.facts[0]) <= 280
     assert got.facts[1] == "Your sister Priya lives in Leeds"
     assert not any(f.startswith("I'm") for f in got.facts)
+
+
+def test_when_every_model_fact_breaks_the_rules_the_splitter_answers_and_it_is_recorded() -> None:
+    # What SmolLM2-135M writes: the person's first person, and a fact the message never said.
+    model = FakeModel(
+        {"fact_extraction": [_answer(("I'm a scientist", 3), ("I'm allergic to cats", 5))]}
+    )
+    got = _extract(model)
+    assert got.method == f"sentence splitter ({FALLBACK})"
+    assert got.facts == ("You're allergic to cats", "Your sister Priya lives in Leeds")
+    assert got.record is not None and got.record.error is not None
+    assert "writing constraints" in got.record.error
+    # the model's two items stay counted as first-pass failures
+    assert got.rejected >= 2 and got.first_pass_failures >= 2
