@@ -70,6 +70,7 @@ def mcp(
         library=default_library(),
         generator=providers.structured,
         embedder=providers.embedder,
+        name=found.name,
     )
     server = build_server(me, found.name)
     if transport == "stdio":

@@ -6,18 +6,21 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Annotated, ParamSpec, TypeVar
+from datetime import datetime
+from typing import Annotated, Literal, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
+from pipeline.categories import CONVERSATION_READER
 from pipeline.conversation_models import Conversation, Memory, MemoryEntity, Preview
 from pipeline.conversations.memory_search import MemoryHit
 from pipeline.conversations.recall import Explanation
 from pipeline.errors import ConverseError
 from pipeline.mcp import tools
 from pipeline.mcp.tools import MAX_LIMIT, ArchiveTurn, ContextType, Person, ReasoningContext
+from pipeline.memory.query import DEFAULT_BUDGET_TOKENS, DEFAULT_TOP_K, MAX_TOP_K, QueryResult
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -99,6 +102,49 @@ def build_server(me: Person, name: str) -> MCPServer:
     ) -> list[MemoryHit]:
         """Hybrid (meaning + keywords + recency) search across confirmed memories."""
         return tools.search(me, query, destination, your_story_only, limit)
+
+    @server.tool()
+    @_answers
+    def query_memory(
+        query: Annotated[
+            str, Field(max_length=2000, description="Rank by meaning; empty: newest first.")
+        ] = "",
+        agent: Annotated[
+            str, Field(description="The reader whose category allowlist applies.")
+        ] = CONVERSATION_READER,
+        categories: Annotated[list[str] | None, Field(description="Only these categories.")] = None,
+        pinned: bool | None = None,
+        importance_min: Annotated[float | None, Field(ge=0.0, le=1.0)] = None,
+        importance_max: Annotated[float | None, Field(ge=0.0, le=1.0)] = None,
+        updated_after: Annotated[
+            datetime | None, Field(description="ISO 8601, with a zone.")
+        ] = None,
+        updated_before: Annotated[
+            datetime | None, Field(description="ISO 8601, with a zone.")
+        ] = None,
+        top_k: Annotated[int, Field(ge=1, le=MAX_TOP_K)] = DEFAULT_TOP_K,
+        threshold: Annotated[float | None, Field(ge=-1.0, le=1.0)] = None,
+        mode: Literal["bullets", "full"] = "bullets",
+        budget_tokens: Annotated[int, Field(ge=1, le=100_000)] = DEFAULT_BUDGET_TOKENS,
+    ) -> QueryResult:
+        """memory.query: the person's facts and notes under these filters, as bullets or full
+        records within a token budget; a category outside the reader's allowlist is an error."""
+        asked = {
+            "query": query,
+            "agent": agent,
+            "categories": tuple(categories) if categories is not None else None,
+            "pinned": pinned,
+            "importance_min": importance_min,
+            "importance_max": importance_max,
+            "updated_after": updated_after,
+            "updated_before": updated_before,
+            "top_k": top_k,
+            "mode": mode,
+            "budget_tokens": budget_tokens,
+        }
+        if threshold is not None:
+            asked["threshold"] = threshold
+        return tools.query(me, asked)
 
     @server.tool()
     @_answers

@@ -5,7 +5,9 @@ takes a person, so one person's memories never reach another person's client."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
+
+from pydantic import ValidationError
 
 from pipeline.conversation_models import (
     OPEN_KINDS,
@@ -29,8 +31,9 @@ from pipeline.conversations import (
 from pipeline.conversations.memory_search import MemoryHit, search_memories
 from pipeline.conversations.recall import Explanation, explain_classification
 from pipeline.domain import Frozen
-from pipeline.errors import ConverseError
+from pipeline.errors import ConverseError, InvalidMessage
 from pipeline.memory.embeddings import Embedder
+from pipeline.memory.query import MemoryQuery, QueryResult, memory_query
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.structured import StructuredGenerator
 from pipeline.store import Store
@@ -49,6 +52,7 @@ class Person:
     library: PromptLibrary
     generator: StructuredGenerator | None
     embedder: Embedder | None
+    name: str
 
 
 class ArchiveTurn(Frozen):
@@ -128,6 +132,21 @@ def search(
     return search_memories(
         me.store, me.person_id, query, _embedder(me), destination=where, limit=_limit(limit)
     )
+
+
+def query(me: Person, request: dict[str, Any]) -> QueryResult:
+    """memory.query over the person's facts and notes, with the request's filters; the named
+    reader's category allowlist is enforced by the store query (an error, never narrowed)."""
+    try:
+        asked = MemoryQuery(person=me.name, **request)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "the request"
+        raise InvalidMessage(
+            f"{where}: {first['msg']}", "fix that argument (docs/memory.md, 'memory.query')"
+        ) from exc
+    with me.store.write() as session:
+        return memory_query(session, asked, _embedder(me) if asked.query.strip() else None)
 
 
 def open_threads(

@@ -41,12 +41,8 @@ TOOLS = {
     "edit_memory",
     "get_reasoning_context",
     "explain_classification",
+    "query_memory",
 }
-
-
-@pytest.fixture(scope="module")
-def embedder() -> MiniLMEmbedder:
-    return MiniLMEmbedder()
 
 
 def _seeded(url: str) -> Store:
@@ -69,7 +65,7 @@ def _seeded(url: str) -> Store:
 def _me(store: Store, name: str, embedder: MiniLMEmbedder | None) -> Person:
     with store.read() as session:
         person_id = get_person(session, name).id
-    return Person(store, person_id, default_library(), None, embedder)
+    return Person(store, person_id, default_library(), None, embedder, name)
 
 
 def _data(result: Any) -> Any:
