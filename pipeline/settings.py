@@ -8,7 +8,7 @@ error naming the variable and the range, never a silent clamp.
 from __future__ import annotations
 
 import os
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import Field, FilePath, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -74,26 +74,35 @@ class Settings(BaseSettings):
         return text.strip()[:4_000]
 
 
-_checked: dict[tuple[str | None, ...], Settings] = {}
+_S = TypeVar("_S", bound=BaseSettings)
+_checked: dict[tuple[type[BaseSettings], tuple[str | None, ...]], BaseSettings] = {}
+
+
+def checked_settings(kind: type[_S], prefix: str, help_: str) -> _S:
+    """`kind` read from the environment (variables `prefix` + field name), or an
+    InvalidMessage naming the bad variable and `help_` (where the ranges are written).
+
+    Validating costs more than a turn's search, so the result is kept per combination of the
+    variables' values (a changed variable is checked afresh)."""
+    key = (kind, tuple(os.environ.get(f"{prefix}{name.upper()}") for name in kind.model_fields))
+    found = _checked.get(key)
+    if found is not None:
+        return found  # type: ignore[return-value]
+    try:
+        made = kind()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = f"{prefix}{str(first['loc'][0]).upper()}"
+        raise InvalidMessage(
+            f"{name}={first.get('input')!r} is not valid: {first['msg'].lower()}",
+            f"fix or unset {name} ({help_})",
+        ) from None
+    _checked[key] = made
+    return made
 
 
 def settings() -> Settings:
-    """The settings now in the environment, or an InvalidMessage naming the bad one.
-
-    Every turn asks; validating costs about a tenth of a turn, so the result is kept per
-    combination of the variables' values (a changed variable is checked afresh).
-    """
-    key = tuple(os.environ.get(f"CONVERSE_{name.upper()}") for name in Settings.model_fields)
-    found = _checked.get(key)
-    if found is not None:
-        return found
-    try:
-        found = _checked[key] = Settings()
-        return found
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        name = f"CONVERSE_{str(first['loc'][0]).upper()}"
-        raise InvalidMessage(
-            f"{name}={first.get('input')!r} is not valid: {first['msg'].lower()}",
-            f"fix or unset {name} (docs/memory.md lists every setting and its range)",
-        ) from None
+    """The settings now in the environment, or an InvalidMessage naming the bad one."""
+    return checked_settings(
+        Settings, "CONVERSE_", "docs/memory.md lists every setting and its range"
+    )

@@ -19,23 +19,22 @@ some share only a sentence's shape (a birthday and an anniversary).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from pydantic import Field, ValidationError
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy import Select, bindparam, select
 from sqlalchemy.orm import Session
 
 from pipeline.domain import Assertion, HistoryActor, MemoryChange, NormativeForce
-from pipeline.errors import InvalidMessage
 from pipeline.memory.ann_search import candidates, indexed_engagements
 from pipeline.memory.embeddings import Embedder, Vectors, embedder_id
 from pipeline.memory.vectors import complete
+from pipeline.settings import checked_settings
 from pipeline.store import embeddings as repo
 from pipeline.store.embeddings import StoredVector
 from pipeline.store.relations import Edge, committed_vectors, edges_of, link
@@ -66,26 +65,9 @@ class RelationSettings(BaseSettings):
     index_min: int = Field(500, ge=1)
 
 
-_checked: dict[tuple[str | None, ...], RelationSettings] = {}
-
-
 def relation_settings() -> RelationSettings:
     """The CONVERSE_RELATIONS_* settings now in the environment, or a one-line error."""
-    names = RelationSettings.model_fields
-    key = tuple(os.environ.get(f"CONVERSE_RELATIONS_{n.upper()}") for n in names)
-    found = _checked.get(key)
-    if found is not None:
-        return found
-    try:
-        found = _checked[key] = RelationSettings()
-        return found
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        name = f"CONVERSE_RELATIONS_{str(first['loc'][0]).upper()}"
-        raise InvalidMessage(
-            f"{name}={first.get('input')!r} is not valid: {first['msg'].lower()}",
-            f"fix or unset {name} (docs/memory.md, 'Relations')",
-        ) from None
+    return checked_settings(RelationSettings, "CONVERSE_RELATIONS_", "docs/memory.md, 'Relations'")
 
 
 @dataclass(frozen=True)

@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-from pydantic import Field, ValidationError
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.orm import Session
 
-from pipeline.errors import InvalidMessage
+from pipeline.settings import checked_settings
 
 if TYPE_CHECKING:
     from usearch.index import Index
@@ -65,28 +65,9 @@ class AnnSettings(BaseSettings):
     expansion: int = Field(256, ge=8, le=4_096)
 
 
-_checked: dict[tuple[str | None, ...], AnnSettings] = {}
-
-
 def ann_settings() -> AnnSettings:
-    """The CONVERSE_ANN_* settings now in the environment, or a one-line error naming one.
-
-    Kept per combination of the variables' values: reading them costs more than a search.
-    """
-    key = tuple(os.environ.get(f"CONVERSE_ANN_{name.upper()}") for name in AnnSettings.model_fields)
-    found = _checked.get(key)
-    if found is not None:
-        return found
-    try:
-        found = _checked[key] = AnnSettings()
-        return found
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        name = f"CONVERSE_ANN_{str(first['loc'][0]).upper()}"
-        raise InvalidMessage(
-            f"{name}={first.get('input')!r} is not valid: {first['msg'].lower()}",
-            f"fix or unset {name} (docs/memory.md, 'Search at scale')",
-        ) from None
+    """The CONVERSE_ANN_* settings now in the environment, or a one-line error naming one."""
+    return checked_settings(AnnSettings, "CONVERSE_ANN_", "docs/memory.md, 'Search at scale'")
 
 
 def _index_class() -> type[Index]:
