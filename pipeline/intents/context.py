@@ -24,8 +24,8 @@ class HandlerContext:
     now: datetime
     # Semantic matching for forget_about_me and recall; None = keywords only.
     embedder: Embedder | None = None
-    # The operator's message as typed: its form (a cue such as "no," or "actually") decides
-    # whether a reply corrects, confirms or rejects an offer (pipeline/intents/cues.py).
+    # The operator's message as typed: data to store or search, never read for its wording
+    # (whether it confirms, corrects or rejects is the classifier's typed reading).
     message: str = ""
     # Shared by the turn's rehearsal and apply (pipeline/converse.py): a read-only search
     # done in the rehearsal is reused, so the stored result is the one the reply was built on.

@@ -20,7 +20,6 @@ from pipeline.intents.confirmation import (
     pick_candidate,
 )
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.cues import without_cues
 from pipeline.intents.facts import clean_fact
 from pipeline.memory.matching import keywords, match_forget, match_loosely
 from pipeline.store import assertions as repo
@@ -77,7 +76,7 @@ def handle_commit_knowledge(ctx: HandlerContext) -> RouteResult:
     held = repo.list_assertions(ctx.session, ctx.project.id, [NormativeForce.HELD])
     numbers = {int(n) for n in _NUMBERS.findall(reference)}
     just_noted = _just_noted(ctx)
-    if not numbers and just_noted is not None and not keywords(without_cues(reference)):
+    if not numbers and just_noted is not None and not keywords(reference):
         numbers = {just_noted}  # "lock that in" right after a note: that note
     if numbers:
         chosen = [a for a in held if a.display_number in numbers]
@@ -154,6 +153,7 @@ def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
         answered = answer_to_confirmation(
             ctx,
             data,
+            description,
             retract=lambda i: _retract_note(ctx, i, str(data.get("matched_fact", ""))),
             confirm=_confirm_note,
             kept=_kept_note,
@@ -163,11 +163,12 @@ def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
         description = corrected_description(ctx, description)
     live = repo.list_assertions(ctx.session, ctx.project.id, _LIVE)
     if data.get("action") == "ambiguous":
-        number = pick_candidate(ctx.message or description, list(data.get("candidates", [])))
+        candidates = list(data.get("candidates", []))
+        number = pick_candidate(ctx.classified.reading, description, candidates)
         chosen = [a for a in live if a.display_number == number]
         if chosen:
             return _confirm_note(chosen[0])
-    described = without_cues(description) or description
+    described = description
     match = match_forget(described, live)
     if match.action == "no_match":
         match = match_loosely(described, live)

@@ -13,8 +13,8 @@ from typing import Any
 
 from pipeline.categories import ContextMode, load_categories
 from pipeline.domain import Assertion, NormativeForce, RouteResult
+from pipeline.english.cues import asks_everything
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.cues import asks_everything
 from pipeline.memory.matching import keyword_score, keywords, word_form
 from pipeline.memory.search import FORGET_MIN_SIMILARITY, MIN_SIMILARITY, search_memory
 from pipeline.store import assertions as repo

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pipeline.domain import Assertion, HistoryActor, MemoryChange, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.cues import without_cues
 from pipeline.memory.matching import Match, keywords, match_forget, match_loosely
 from pipeline.store import assertions as repo
 
@@ -12,8 +11,8 @@ from pipeline.store import assertions as repo
 def _description(ctx: HandlerContext) -> str:
     for name in ("knowledge_description", "forget_description", "knowledge", "personal_fact"):
         if ctx.param(name):
-            return without_cues(ctx.param(name))
-    return without_cues(ctx.message)
+            return ctx.param(name)
+    return ctx.message
 
 
 def _just_retracted(ctx: HandlerContext) -> tuple[str, int] | None:

@@ -4,20 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipeline.domain import HistoryActor, NormativeForce, RouteResult
+from pipeline.domain import HistoryActor, NormativeForce, Relation, RouteResult
 from pipeline.intents import conversation, forget, knowledge, multi, recall, remember, restore
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.cues import (
-    asks_something_else,
-    asks_to_forget,
-    asks_to_restore,
-    forget_object,
-    is_affirmation,
-    is_correction,
-    is_first_person_clause,
-    is_rejection,
-    without_cues,
-)
 from pipeline.intents.taxonomy import INTENTS
 from pipeline.memory.matching import match_forget
 from pipeline.memory.relations import link_changes
@@ -37,8 +26,8 @@ HANDLERS: dict[str, Handler] = {
     "forget_about_me": forget.handle_forget,
 }
 
-# Intents whose handler would store or drop something: the message's own form can redirect
-# them (a request framed as "forget ..." never stores a fact; "put ... back" restores).
+# Intents whose handler would store or drop something: a reading that asks to put something
+# back restores instead.
 _WRITES = frozenset(["add_knowledge", "remember_about_me", "retract_knowledge", "forget_about_me"])
 _PARAM = {
     "remember_about_me": "personal_fact",
@@ -93,42 +82,27 @@ def _prior_action(ctx: HandlerContext) -> tuple[str | None, str | None]:
 
 
 def _redirected(ctx: HandlerContext) -> HandlerContext:
+    """The context re-read for the handler that owns what was pending or what is described:
+    decided from the typed reading and stored state, never from the message's wording."""
     name = ctx.classified.intent
     prior_intent, prior_action = _prior_action(ctx)
+    reading = ctx.classified.reading
+    answers = reading is not None and reading.relation is not Relation.UNRELATED
     if (
-        prior_action == "confirm_retraction"
+        answers
+        and prior_action in ("confirm_retraction", "ambiguous")
         and prior_intent in ("forget_about_me", "retract_knowledge")
         and name != prior_intent
-        and (
-            is_affirmation(ctx.message)
-            or is_rejection(ctx.message)
-            or (is_correction(ctx.message) and not asks_to_restore(ctx.message))
-        )
     ):
-        # "Yes" / "no, keep it" / "no, where I live" answers the question just asked.
-        return _as(ctx, prior_intent, without_cues(ctx.message))
-    if (
-        prior_action == "ambiguous"
-        and prior_intent in ("forget_about_me", "retract_knowledge")
-        and name != prior_intent
-        and len(ctx.message.split()) <= 6
-        and not asks_something_else(ctx.message)
-    ):
-        return _as(ctx, prior_intent)  # "the front squat one" picks among the candidates
-    forgetting = asks_to_forget(ctx.message)
-    if name in ("remember_about_me", "add_knowledge") and forgetting:
-        described = forget_object(ctx.message)
-        fallback = (
-            "forget_about_me"
-            if ctx.project is None or is_first_person_clause(described)
-            else "retract_knowledge"
-        )
-        return _as(ctx, _lives_in(ctx, described) or fallback, described)
+        # "Yes" / "no, keep it" / "no, where I live" / "the second one" answers the question
+        # just asked, whatever intent the classifier gave the message itself.
+        assert reading is not None
+        return _as(ctx, prior_intent, reading.corrected)
     if name == "retract_knowledge" and ctx.project is None:
         return _as(ctx, "forget_about_me")  # outside a project only personal facts exist
-    if name in ("retract_knowledge", "forget_about_me") and not asks_to_restore(ctx.message):
-        described = ctx.param(_PARAM[name]) or forget_object(ctx.message)
-        elsewhere = _lives_in(ctx, described)
+    if name in ("retract_knowledge", "forget_about_me") and not ctx.classified.restore:
+        described = ctx.param(_PARAM[name])
+        elsewhere = _lives_in(ctx, described) if described else None
         if elsewhere is not None and elsewhere != name:
             return _as(ctx, elsewhere, described)
     return ctx
@@ -150,7 +124,7 @@ def _handled(ctx: HandlerContext) -> RouteResult:
     spec = INTENTS[name]
     if not spec.live:
         return conversation.handle_stub(ctx)
-    if asks_to_restore(ctx.message) and (name in _WRITES or _prior_action(ctx)[1] == "retracted"):
+    if ctx.classified.restore and (name in _WRITES or _prior_action(ctx)[1] == "retracted"):
         return restore.handle_restore(ctx, name)
     if spec.needs_project and ctx.project is None:
         return RouteResult(intent=name, operation_data={"error": "needs_project"})

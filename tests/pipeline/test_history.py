@@ -39,6 +39,7 @@ provider = script(
         "after": "remember_about_me",
         "intent": "remember_about_me",
         "params": {"personal_fact": REFINED},
+        "reading": {"relation": "correct"},
     },
     {"message": "yes", "after": "remember_about_me", "intent": "remember_about_me"},
     {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.intents.cues import asks_everything, asks_to_forget
+from pipeline.english.cues import asks_everything, asks_to_forget
 from pipeline.providers.local.language import words
 
 _F = re.IGNORECASE
