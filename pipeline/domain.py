@@ -208,6 +208,8 @@ class ClassifiedIntent(Frozen):
     reading: Reading | None = None
     # The message asks to put back something retracted ("put #2 back")
     restore: bool = False
+    # The message asks something: it is answered, and never stored as a fact
+    question: bool = False
     confidence: float | None = None
     error: str | None = None
     provider: str = ""

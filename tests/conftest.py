@@ -106,6 +106,7 @@ def script(*entries: dict[str, Any]) -> ScriptedProvider:
                 reply=e.get("reply"),
                 reading=e.get("reading"),
                 restore=e.get("restore") is True,
+                question=e.get("question") is True,
             )
             for e in entries
         ]

@@ -30,6 +30,7 @@ HANDLERS: dict[str, Handler] = {
 # back restores instead.
 _WRITES = frozenset(["add_knowledge", "remember_about_me", "retract_knowledge", "forget_about_me"])
 _PARAM = {
+    "ask_about_past_input": "query",
     "remember_about_me": "personal_fact",
     "add_knowledge": "knowledge",
     "retract_knowledge": "knowledge_description",
@@ -98,6 +99,8 @@ def _redirected(ctx: HandlerContext) -> HandlerContext:
         # just asked, whatever intent the classifier gave the message itself.
         assert reading is not None
         return _as(ctx, prior_intent, reading.corrected)
+    if name in ("remember_about_me", "add_knowledge") and ctx.classified.question and not answers:
+        return _as(ctx, "ask_about_past_input")  # a question never stores a fact
     if name == "retract_knowledge" and ctx.project is None:
         return _as(ctx, "forget_about_me")  # outside a project only personal facts exist
     if name in ("retract_knowledge", "forget_about_me") and not ctx.classified.restore:

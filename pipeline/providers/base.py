@@ -119,6 +119,7 @@ def validated(
     usage: Usage | None = None,
     reading: Any = None,
     restore: Any = False,
+    question: Any = False,
 ) -> ClassifiedIntent:
     """Check a provider's raw answer against the taxonomy; degrade it if unusable. A reading
     that is malformed is dropped (the core then reads nothing pending as answered), never
@@ -157,6 +158,7 @@ def validated(
         usage=usage or Usage(),
         reading=checked,
         restore=restore is True,
+        question=question is True,
     )
 
 

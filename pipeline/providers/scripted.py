@@ -10,6 +10,7 @@ optionally, the intent the previous companion turn served:
         params: {}
         reading: {relation: confirm}   # optional: how it answers what was pending
         restore: false                 # optional: it asks to put something back
+        question: false                # optional: it asks something (never a fact to store)
         reply: "Got it."        # optional; otherwise a deterministic reply is composed
 """
 
@@ -50,6 +51,7 @@ class ScriptEntry:
     reply: str | None = None
     reading: dict[str, Any] | None = None
     restore: bool = False
+    question: bool = False
 
 
 def load_script(path: Path) -> list[ScriptEntry]:
@@ -75,6 +77,7 @@ def load_script(path: Path) -> list[ScriptEntry]:
                 reply=raw.get("reply"),
                 reading=raw.get("reading"),
                 restore=raw.get("restore") is True,
+                question=raw.get("question") is True,
             )
         )
     return entries
@@ -118,6 +121,7 @@ class ScriptedProvider:
             confidence=1.0,
             reading=entry.reading,
             restore=entry.restore,
+            question=entry.question,
         )
 
     def respond(self, request: RespondRequest) -> Reply:

@@ -22,6 +22,7 @@ import numpy.typing as npt
 from pipeline.domain import ClassifiedIntent, PromptRef
 from pipeline.english.choices import chosen_indexes, pick_one
 from pipeline.english.cues import (
+    asks_everything,
     asks_to_forget,
     asks_to_restore,
     forget_object,
@@ -31,6 +32,16 @@ from pipeline.english.cues import (
     names_only_a_position,
     without_cues,
 )
+from pipeline.english.extract import forget_description, params_for, personal_fact
+from pipeline.english.forms import form_intent
+from pipeline.english.language import (
+    FEATURE_NAMES,
+    VERB_CUES,
+    cue_features,
+    cue_matrix,
+    is_question,
+)
+from pipeline.english.refine import parallel_fact, refine_fact
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, LOW_CONFIDENCE
 from pipeline.memory.embeddings import Embedder, Vectors
 from pipeline.memory.matching import keywords
@@ -45,12 +56,8 @@ from pipeline.providers.local.continuation import (
     read_reply,
 )
 from pipeline.providers.local.examples import Examples, cached_arrays, load_examples
-from pipeline.providers.local.extract import forget_description, params_for, personal_fact
-from pipeline.providers.local.forms import form_intent
-from pipeline.providers.local.language import FEATURE_NAMES, VERB_CUES, cue_features, cue_matrix
 from pipeline.providers.local.model import MiniLMEmbedder
 from pipeline.providers.local.nearest import Groups
-from pipeline.providers.local.refine import parallel_fact, refine_fact
 
 NAME = "local"
 KNN_WEIGHT = 2.0
@@ -172,6 +179,7 @@ class LocalClassifier:
             "prompt_refs": (state.prompt_ref,),
         }
         restore = asks_to_restore(request.message)
+        meta["question"] = is_question(request.message)
         pending = _reading_of_many(request)
         offer = pending_offer(request) if pending is None else None
         if offer is not None:
@@ -228,7 +236,10 @@ def _forget_framed(
     intent: str, params: dict[str, str], message: str, has_project: bool
 ) -> tuple[str, dict[str, str]]:
     """A request framed as "forget ..." never stores anything: it asks to forget what it
-    describes (a personal fact, or in a project a note unless it is about the speaker)."""
+    describes (a personal fact, or in a project a note unless it is about the speaker).
+    A recall that asks for everything ("what's on file about me?") carries no query."""
+    if intent == "ask_about_past_input" and asks_everything(message):
+        return intent, {}
     if intent not in ("remember_about_me", "add_knowledge") or not asks_to_forget(message):
         return intent, params
     described = forget_object(message)

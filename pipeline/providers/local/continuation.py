@@ -14,10 +14,10 @@ from typing import Literal
 
 from pipeline.domain import HistoryTurn, Role
 from pipeline.english.cues import asks_something_else
+from pipeline.english.extract import forget_description, personal_fact
+from pipeline.english.language import is_question, words, wordset
+from pipeline.english.refine import correction_body, shares_content, without_interjections
 from pipeline.providers.base import ClassifyRequest
-from pipeline.providers.local.extract import forget_description, personal_fact
-from pipeline.providers.local.language import is_question, words, wordset
-from pipeline.providers.local.refine import correction_body, shares_content, without_interjections
 
 OfferKind = Literal["remember", "retraction", "ambiguous", "cross_promotion"]
 ReplyKind = Literal["confirm", "reject", "decline", "refine", "choose", "other"]

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 
-from pipeline.providers.local.extract import to_second_person
-from pipeline.providers.local.language import wordset
+from pipeline.english.extract import to_second_person
+from pipeline.english.language import wordset
 
 _F = re.IGNORECASE
 _MONTH = (
