@@ -39,7 +39,10 @@ _CORRECTION_LEAD = re.compile(
 _CORRECTION_ANYWHERE = re.compile(
     r",\s*not\s+\w|\bnot\s+\w+(?:\s+\w+)?,\s*(?:but\s+)?\w|\brather than\b|\binstead of\b|"
     r"\binstead[.!]*$|\bactually[.!]*$|\bi meant\b|\byou got (?:that|it) wrong\b|"
-    r"\bthat's not (?:right|correct|quite right)\b|\bcorrection\b|\bi misspoke\b|\btypo\b",
+    r"\bthat's not (?:right|correct|quite right)\b|\bcorrection\b|\bi misspoke\b|\btypo\b|"
+    # "it's the 12th not the 11th", "half 7 not 7": a value, then the one it replaces
+    r"[\w']\s+not\s+(?!(?:sure|really|yet|quite|exactly|now|today|again)\b)"
+    r"(?:the\s+|a\s+|an\s+)?[\w'.:-]+[.!]*$",
     _F,
 )
 

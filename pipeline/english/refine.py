@@ -70,7 +70,7 @@ _TYPED = (
 _LEAD_MARKERS = re.compile(
     r"^(?:(?:no|nope|nah|not quite|not exactly|not really|close|almost|nearly|actually|well|wait"
     r"|sorry|oops|hmm|correction|i mean|rather|yes|yeah|yep|sure|ok|okay|right|kind of|sort of"
-    r"|more like|make (?:that|it)|change (?:that|it) to|it should be|should be|but|oh)\b"
+    r"|more like|make (?:that|it)|change (?:that|it) to|it should be|should be|but|oh|and)\b"
     r"[\s,.:;!—–-]*)+",
     _F,
 )
@@ -130,9 +130,24 @@ _ASIDE = re.compile(
 )
 
 
+# Filler that carries no content wherever it stands: "five of us now tbh", "12th lol".
+FILLER_TAIL = re.compile(
+    r"(?:[\s,.;:!—–-]+(?:tbh|to be honest|honestly|lol|lmao|haha+|ha+|ngl|fr|imo|tho|though|"
+    r"i guess|i think|innit|mate|x+|:\)|:d|:p))+[\s.!?]*$",
+    _F,
+)
+FILLER_LEAD = re.compile(
+    r"^(?:(?:tbh|honestly|ngl|to be honest|lol|ok so|okay so|so)\b[\s,]*)+", _F
+)
+
+
 def without_interjections(text: str) -> str:
-    """The text without a leading "oh," / "hmm," / "eh,"."""
-    return INTERJECTIONS.sub("", " ".join(text.split())).strip()
+    """The text without a leading "oh," / "hmm," / "tbh," and a trailing "tbh" / "lol"."""
+    text = " ".join(text.split())
+    for _ in range(2):
+        text = FILLER_LEAD.sub("", INTERJECTIONS.sub("", text)).strip()
+        text = FILLER_TAIL.sub("", text).strip()
+    return text
 
 
 def _strip_markers(clause: str) -> str:

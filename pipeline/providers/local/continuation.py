@@ -231,6 +231,23 @@ def earlier_offers(request: ClassifyRequest) -> tuple[int, ...]:
     return tuple(offered)
 
 
+_VALUE_KINDS = (
+    re.compile(
+        r"\b(?:\d+(?:st|nd|rd|th)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+        r"twelve|twenty|thirty|forty|fifty|hundred|half|dozen)\b",
+        _F,
+    ),
+    re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bweekends?\b", _F),
+    re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", _F),
+)
+
+
+def same_kind_of_value(body: str, fact: str) -> bool:
+    """Whether a reply names a value of a kind the fact holds (a number, a weekday, a month):
+    "five of us now" corrects "you cook for four people"."""
+    return any(kind.search(body) and kind.search(fact) for kind in _VALUE_KINDS)
+
+
 def found_you(text: str) -> bool:
     """Whether a restated fact is about the person ("you ...", "your ...")."""
     return bool(re.match(r"\s*(?:that\s+)?(?:you|your)\b", text, _F))
@@ -281,6 +298,8 @@ def read_reply(message: str, offer: Offer, reply_scores: dict[str, float]) -> Re
         return "decline"
     if REFUSAL.search(text) and not (AFFIRM.match(text) and offer.kind == "retraction"):
         return "reject"
+    if new_content and text.rstrip().endswith("?"):
+        return "other"  # "no clue what to wear tomorrow, any ideas?" asks something new
     if correcting and new_content:
         return "refine"
     if AFFIRM.match(text):
@@ -289,7 +308,14 @@ def read_reply(message: str, offer: Offer, reply_scores: dict[str, float]) -> Re
         return "confirm"
     if NEGATE.match(text):
         if new_content and offer.kind != "retraction":
-            return "refine"
+            # "no, just shrimp" corrects; "nah, my flight got moved to friday and ..." that
+            # shares nothing with the offer says something else, and the offer stays held
+            related = (
+                len(words(body)) <= 4
+                or shares_content(body, offer.fact)
+                or same_kind_of_value(body, offer.fact)
+            )
+            return "refine" if related else "other"
         return "reject"
     if new_content and _CONTRAST.search(text) and len(tokens) <= 12:
         return "refine"
