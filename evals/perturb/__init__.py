@@ -2,6 +2,7 @@
 
 from evals.perturb.cases import PERTURBED_TARGETS, messages, needles, perturb_case
 from evals.perturb.robustness import (
+    perturbation_figures,
     perturbation_of,
     robustness,
     robustness_failures,
@@ -28,6 +29,7 @@ __all__ = [
     "needles",
     "parse_perturbations",
     "perturb_case",
+    "perturbation_figures",
     "perturbation_of",
     "protected_spans",
     "robustness",

@@ -56,6 +56,7 @@ KEEPS_ARTICLE = frozenset(
 )  # fmt: skip
 _FINAL_PUNCT = re.compile(r"[.!?…]+\s*$")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_LETTERS = re.compile(r"[^\W\d_]+")
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
 # A typo lands on words at least this long, never on the first letter (which people rarely
 # miss, and which keeps the word readable); one more typo per this many words.
@@ -73,9 +74,11 @@ def protected_spans(text: str, needles: Iterable[str]) -> list[tuple[int, int]]:
 
 
 def _touches(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
-    """Whether [start, end) overlaps or abuts a protected span (abutting: a change next to a
-    needle could join it to another word)."""
-    return any(start <= hi and lo <= end for lo, hi in spans)
+    """Whether changing [start, end) changes a protected span; an insertion (start == end)
+    does when it falls inside one."""
+    if start == end:
+        return any(lo < start < hi for lo, hi in spans)
+    return any(start < hi and lo < end for lo, hi in spans)
 
 
 def _replace(text: str, edits: list[tuple[int, int, str]]) -> str:
@@ -199,7 +202,7 @@ def spelling(text: str, rng: Random, needles: tuple[str, ...]) -> str:
     spans = protected_spans(text, needles)
     other = {a: b for a, b in SPELLINGS} | {b: a for a, b in SPELLINGS}
     edits = []
-    for match in _WORD.finditer(text):
+    for match in _LETTERS.finditer(text):  # "Mum's" is spelt as "Mum"
         swapped = other.get(match.group().lower())
         if swapped is not None and not _touches(*match.span(), spans):
             edits.append((*match.span(), _same_case(match.group(), swapped)))
