@@ -14,8 +14,8 @@ from rich.table import Table
 
 from evals.commands.common import EXIT_GATE, EXIT_INTERRUPTED, handles_errors, stderr, stdout
 from evals.dataset import load_suites
-from evals.report import build_report
 from evals.perturb import parse_perturbations, split_rows
+from evals.report import build_report
 from evals.report.closure import closure_frames
 from evals.report.robustness import robustness_frame
 from evals.runner import (
@@ -297,7 +297,8 @@ def _print_summary(
         console.print(closure_table(suite, frame))
     robust = robustness_frame(groups)
     if not robust.empty:
-        console.print(frame_table("robustness: each perturbation against the run as written", robust))
+        title = "robustness: each perturbation against the run as written"
+        console.print(frame_table(title, robust))
     failures = [f for g in groups for f in g.gate_failures]
     if failures:
         console.print("[bold red]gates failed:[/]", highlight=False)

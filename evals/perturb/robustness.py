@@ -40,9 +40,7 @@ def _rounded(pair: tuple[float, float]) -> list[float]:
     return [round(pair[0], 4), round(pair[1], 4)]
 
 
-def perturbation_figures(
-    name: str, base: Sequence[Row], rows: Sequence[Row]
-) -> dict[str, Any]:
+def perturbation_figures(name: str, base: Sequence[Row], rows: Sequence[Row]) -> dict[str, Any]:
     """One perturbation's figures against the unperturbed rows of the same group."""
     before = {(r["case_id"], int(r["epoch"])): r["status"] for r in base}
     after = {(r["case_id"], int(r["epoch"])): r["status"] for r in rows}

@@ -102,7 +102,7 @@ def lower(text: str, rng: Random, needles: tuple[str, ...]) -> str:
 
 
 def no_articles(text: str, rng: Random, needles: tuple[str, ...]) -> str:
-    """"a", "an" and "the" dropped before a word, except where they carry meaning ("a few");
+    """ "a", "an" and "the" dropped before a word, except where they carry meaning ("a few");
     a capitalised one only at a sentence start, so "plan A is" keeps its letter."""
     spans = protected_spans(text, needles)
     edits = []

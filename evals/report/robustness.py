@@ -16,7 +16,7 @@ from evals.runner.summary import GroupResult
 
 NOTE = (
     "Each perturbation rewrites every operator message of a case (docs/evals.md, "
-    "\"Robustness\") without touching the words its expectations look for, and the case is "
+    '"Robustness") without touching the words its expectations look for, and the case is '
     "scored against its own expectations. Rows exist only for the cases a perturbation "
     "changed; an unchanged case keeps its verdict as written, so accuracy covers the whole "
     "suite. Invariance is the share of changed cases, scored both ways, whose verdict did not "
@@ -54,10 +54,11 @@ def _figures(g: GroupResult, f: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "perturbation": f["name"],
         "changed": f"{f['changed']} of {f['n']}",
-        "accuracy": _pct(f["accuracy"]),
+        # from the counts, as the run's own line is, so equal counts never show unequal
+        "accuracy": _pct(f["passed"] / scored if scored else None),
         "95% CI": _ci(f["ci95"], scored),
         "vs as written": _change(f["accuracy_change"]),
-        "invariance": _pct(f["invariance"]),
+        "invariance": _pct(f["invariant"] / f["paired"] if f["paired"] else None),
         "invariance 95% CI": _ci(f["invariance_ci95"], f["paired"]),
         "broke": f["broke"],
         "fixed": f["fixed"],

@@ -4,6 +4,7 @@ the CLI's errors."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -59,9 +60,7 @@ class Reader:
 
 
 def config(path, perturb=("lower", "emoji"), **extra):
-    return RunConfig(
-        [load_suite(path)], ["scripted"], concurrency=2, perturb=perturb, **extra
-    )
+    return RunConfig([load_suite(path)], ["scripted"], concurrency=2, perturb=perturb, **extra)
 
 
 def test_plan_adds_a_copy_per_perturbation_that_changes_a_case(make_suite):
@@ -196,9 +195,11 @@ def test_cli_json_and_report_show_robustness(make_suite, tmp_path):
     assert entry["n"] == 3 and entry["passed"] == 3
     (figures,) = entry["robustness"]
     assert (figures["name"], figures["invariant"], figures["paired"]) == ("filler", 2, 3)
-    assert payload["gate_failures"] == ["robust on scripted [filler]: invariance 0.667 < gate 0.900"]
+    assert payload["gate_failures"] == [
+        "robust on scripted [filler]: invariance 0.667 < gate 0.900"
+    ]
     assert "robustness: each perturbation" in result.stderr
-    report = open(payload["report"].replace(".html", ".md"), encoding="utf-8").read()
+    report = Path(payload["report"]).with_suffix(".md").read_text(encoding="utf-8")
     assert "## Robustness" in report and "| filler | 3 of 3 | 66.7% |" in report
     assert "1 verdict(s) changed by a perturbation" in report
     assert "**robustness**: FAIL" in report

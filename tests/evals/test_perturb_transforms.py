@@ -85,7 +85,10 @@ def test_lower():
 
 
 def test_no_articles_drops_articles_but_not_where_they_carry_meaning():
-    assert run(no_articles, "The plumber fixed a leak in the kitchen") == "plumber fixed leak in kitchen"
+    assert (
+        run(no_articles, "The plumber fixed a leak in the kitchen")
+        == "plumber fixed leak in kitchen"
+    )
     assert run(no_articles, "I ate a few of the ones I liked") == "I ate a few of the ones I liked"
     assert run(no_articles, "yes, that's the one") == "yes, that's the one"
     assert run(no_articles, "plan A is fine. A friend said so") == "plan A is fine. friend said so"
