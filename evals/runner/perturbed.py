@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from evals.dataset.cases import Case
 from evals.dataset.load import Suite
 from evals.perturb import PERTURBED_TARGETS, Perturbation, parse_perturbations, perturb_case
+from pipeline.providers.registry import REGISTRY
 
 if TYPE_CHECKING:
     from evals.runner.engine import RunConfig, WorkItem
@@ -21,12 +22,23 @@ def suite_perturbations(suite: Suite, chosen: tuple[str, ...] | None) -> tuple[P
     return parse_perturbations(suite.perturb if chosen is None else chosen)
 
 
+def _replayed(provider: str, config: RunConfig) -> bool:
+    """Whether the provider answers from a cassette in this run: a cassette holds the messages
+    as written, so a rewritten one could only be a cassette miss (an error row)."""
+    spec = REGISTRY.get(provider)
+    replays = config.replay or config.cassette is not None
+    return replays and spec is not None and spec.uses_cassettes
+
+
 def perturbed_items(items: list[WorkItem], config: RunConfig) -> list[WorkItem]:
-    """A copy of every unperturbed item for each perturbation that changes its case."""
+    """A copy of every unperturbed item for each perturbation that changes its case (not on a
+    provider replaying cassettes)."""
     rewritten: dict[tuple[str, str, str], Case | None] = {}
     out: list[WorkItem] = []
     by_suite = {s.name: suite_perturbations(s, config.perturb) for s in config.suites}
     for item in items:
+        if _replayed(item.provider, config):
+            continue
         for perturbation in by_suite.get(item.suite.name, ()):
             key = (item.suite.name, item.case.id, perturbation.name)
             if key not in rewritten:

@@ -77,6 +77,14 @@ def test_plan_adds_a_copy_per_perturbation_that_changes_a_case(make_suite):
     assert len(items) == 3 + 3
 
 
+def test_a_provider_replaying_cassettes_is_not_perturbed(make_suite):
+    suite = load_suite(make_suite(SUITE))
+    live = RunConfig([suite], ["claude", "scripted"], perturb=("lower",))
+    replayed = RunConfig([suite], ["claude", "scripted"], perturb=("lower",), replay=True)
+    assert {i.provider for i in plan(live) if i.perturbation} == {"claude", "scripted"}
+    assert {i.provider for i in plan(replayed) if i.perturbation} == {"scripted"}
+
+
 def test_rows_name_their_perturbation_and_invariance_counts_changed_verdicts(make_suite):
     path = make_suite(SUITE)
     provider = Reader()
