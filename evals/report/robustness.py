@@ -14,6 +14,7 @@ from evals.report.document import Block, Details, Section, Table, Text
 from evals.report.frame import describe_input
 from evals.runner.summary import GroupResult
 
+SAID_LIMIT = 300
 NOTE = (
     "Each perturbation rewrites every operator message of a case (docs/evals.md, "
     '"Robustness") without touching the words its expectations look for, and the case is '
@@ -77,6 +78,16 @@ def robustness_frame(groups: Sequence[GroupResult]) -> pd.DataFrame:
     return pd.DataFrame.from_records(records)
 
 
+def _said(row: Mapping[str, Any]) -> str:
+    """What the rewritten case said: its message, or a conversation's messages in turn."""
+    turns = (row.get("got") or {}).get("turns")
+    said = [t["message"] for t in turns or [] if isinstance(t, dict) and t.get("message")]
+    if not said:
+        return describe_input(row.get("input") or {})
+    text = " / ".join(str(m) for m in said)
+    return text if len(text) <= SAID_LIMIT else text[: SAID_LIMIT - 1] + "…"
+
+
 def _flips(g: GroupResult, rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     """The cases of the group whose verdict a perturbation changed."""
     mine = [r for r in rows if (r["suite"], r["provider"], r["variant"]) == (
@@ -91,7 +102,7 @@ def _flips(g: GroupResult, rows: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
             {
                 "case": row["case_id"],
                 "perturbation": perturbation_of(row),
-                "input as perturbed": describe_input(row.get("input") or {}),
+                "input as perturbed": _said(row),
                 "as written": base["status"],
                 "perturbed": row["status"],
                 "why": row.get("why") or "",
