@@ -14,8 +14,10 @@ from rich.table import Table
 
 from evals.commands.common import EXIT_GATE, EXIT_INTERRUPTED, handles_errors, stderr, stdout
 from evals.dataset import load_suites
+from evals.perturb import parse_perturbations, split_rows
 from evals.report import build_report
 from evals.report.closure import closure_frames
+from evals.report.robustness import robustness_frame
 from evals.runner import (
     GroupResult,
     RunConfig,
@@ -79,7 +81,12 @@ def summary_table(groups: list[GroupResult], title: str) -> Table:
 
 def closure_table(suite: str, frame: pd.DataFrame) -> Table:
     """A closure suite's figures, the deterministic baseline beside each model."""
-    table = Table(title=f"{suite}: baseline beside model", title_justify="left")
+    return frame_table(f"{suite}: baseline beside model", frame)
+
+
+def frame_table(title: str, frame: pd.DataFrame) -> Table:
+    """A report frame as a terminal table."""
+    table = Table(title=title, title_justify="left")
     for column in frame.columns:
         table.add_column(shown(str(column)))
     for row in frame.itertuples(index=False):
@@ -190,6 +197,16 @@ def eval_command(
         True, "--report/--no-report", help="Write report.md and report.html."
     ),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show the progress bar."),
+    perturb: list[str] = typer.Option(
+        [],
+        "--perturb",
+        help="Also run each message rewritten: transforms or presets, comma-separated "
+        "(e.g. casual,typos; all; none). Default: each suite's own `perturb:`.",
+        envvar="CONVERSE_EVAL_PERTURB",
+    ),
+    perturb_seed: int = typer.Option(
+        0, "--perturb-seed", help="Seed of the perturbations.", envvar="CONVERSE_EVAL_PERTURB_SEED"
+    ),
 ) -> None:
     """Run eval suites on providers and prompt versions; exit 1 when a gate fails."""
     if resume and retry_errors:
@@ -204,6 +221,7 @@ def eval_command(
         check_run_id(existing)
     config: RunConfig | None = None
     if existing is None:
+        parse_perturbations(perturb)  # a bad name stops the run before anything is read
         providers = list(dict.fromkeys(provider)) or [default_provider()]
         variants = parse_prompt_options(prompt)
         _check_providers(providers, variants)
@@ -220,12 +238,14 @@ def eval_command(
             provider_options=options,
             cassette=cassette,
             replay=replays,
+            perturb=tuple(perturb) if perturb else None,
+            perturb_seed=perturb_seed,
         )
         if config.replay:
             # Before anything is printed or written: every suite needs its cassette.
             check_cassettes(config.suites)
             _announce_replay(replay)
-    elif suite or provider or prompt:
+    elif suite or provider or prompt or perturb:
         stderr().print(
             f"[dim]continuing run {existing} with its own suites, providers and prompts[/]"
         )
@@ -255,7 +275,7 @@ def eval_command(
         built = build_report(outcome.run.run_id)
         report_path = str(built.html)
     if junit is not None:
-        write_junit(junit, outcome.rows, outcome.groups)
+        write_junit(junit, split_rows(outcome.rows)[0], outcome.groups)
     _print_summary(tables, outcome.run, outcome.groups, outcome.ran, outcome.skipped, report_path)
     payload = result_object(outcome.run.run_id, report_path, outcome.groups)
     if as_json:
@@ -275,6 +295,10 @@ def _print_summary(
     console.print(summary_table(groups, f"converse eval — run {run.run_id}"))
     for suite, frame in closure_frames(groups):
         console.print(closure_table(suite, frame))
+    robust = robustness_frame(groups)
+    if not robust.empty:
+        title = "robustness: each perturbation against the run as written"
+        console.print(frame_table(title, robust))
     failures = [f for g in groups for f in g.gate_failures]
     if failures:
         console.print("[bold red]gates failed:[/]", highlight=False)

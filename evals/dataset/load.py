@@ -46,6 +46,8 @@ class Suite:
     gate: Gate | None
     cases: tuple[Case, ...]
     path: Path
+    # the suite's own `perturb:` names, checked when the file is read
+    perturb: tuple[str, ...] = ()
 
     @cached_property
     def case_hashes(self) -> dict[str, str]:
@@ -206,6 +208,7 @@ def load_suite(path: Path) -> Suite:
             f"{path}: field settings: only `conversation` suites run under their own settings",
             "remove `settings:` or use target: conversation",
         )
+    perturb = _perturb_names(path, header)
     problems: list[str] = []
     cases: list[Case] = []
     seen: set[str] = set()
@@ -238,7 +241,28 @@ def load_suite(path: Path) -> Suite:
         gate=header.gate,
         cases=tuple(cases),
         path=path,
+        perturb=perturb,
     )
+
+
+def _perturb_names(path: Path, header: SuiteHeader) -> tuple[str, ...]:
+    """The suite's `perturb:` names, or a SuiteError naming the file and what is wrong."""
+    # the submodules, not the package: evals.perturb imports this package's case models
+    from evals.perturb.cases import PERTURBED_TARGETS
+    from evals.perturb.spec import PerturbError, parse_perturbations
+
+    if header.perturb is None:
+        return ()
+    if header.target not in PERTURBED_TARGETS:
+        raise SuiteError(
+            f"{path}: field perturb: {header.target} suites have no messages to perturb",
+            f"remove `perturb:`; it applies to {', '.join(sorted(PERTURBED_TARGETS))} suites",
+        )
+    try:
+        parse_perturbations(header.perturb)
+    except PerturbError as exc:
+        raise SuiteError(f"{path}: field perturb: {exc.message}", exc.hint) from None
+    return tuple(header.perturb)
 
 
 def resolve_suite(spec: str) -> list[Path]:

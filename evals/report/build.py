@@ -32,6 +32,7 @@ from evals.report.gates import gate_verdicts
 from evals.report.grouped import failure_blocks, per_tag_blocks
 from evals.report.heatmap import confusion, save_heatmap
 from evals.report.reviews import load_reviews
+from evals.report.robustness import robustness_section
 from evals.report.transcript import conversation_section
 from evals.report.writing import writing_section
 from evals.runner.results import RUN_ID, RunDir, RunError
@@ -254,6 +255,9 @@ def build_report(
         RunDir.existing(compare, root)  # before it is remembered
     baseline_id, remembered = _baseline(run, compare, forget_compare)
     sections = build_sections(run, meta, df, groups)
+    robust = robustness_section(groups, run.latest_rows())
+    if robust is not None:  # right after the summary: it qualifies every figure in it
+        sections.insert(2, robust)
     comparison = None
     if baseline_id is not None:
         comparison, compared = _comparison(df, baseline_id, remembered, root)

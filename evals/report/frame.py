@@ -9,6 +9,7 @@ from typing import Any
 
 import pandas as pd
 
+from evals.perturb import split_rows
 from evals.report.reviews import Review
 
 GROUP = ["suite", "provider_label", "variant"]
@@ -117,9 +118,11 @@ def frame(
     """One line per row with derived columns: label, expected/got text and reviews.
 
     `reviews` holds every verdict per (suite, case, provider), oldest first; the newest counts.
+    Only the cases as written are lines: perturbed rows (a run with `--perturb`) are figures of
+    the Robustness section, not cases of their own in the tables, comparisons and reviews.
     """
     records = []
-    for row in rows:
+    for row in split_rows(rows)[0]:
         target = row["target"]
         tokens = row.get("tokens") or {}
         history = (reviews or {}).get((row["suite"], row["case_id"], row["provider"])) or []

@@ -66,6 +66,8 @@ def config_meta(config: RunConfig) -> dict[str, Any]:
         "provider_options": config.provider_options,
         "cassette": str(config.cassette.resolve()) if config.cassette else None,
         "replay": config.replay,
+        "perturb": None if config.perturb is None else list(config.perturb),
+        "perturb_seed": config.perturb_seed,
     }
 
 
@@ -90,6 +92,8 @@ def config_from_meta(meta: dict[str, Any]) -> RunConfig:
         provider_options={k: dict(v) for k, v in data.get("provider_options", {}).items()},
         cassette=Path(data["cassette"]) if data.get("cassette") else None,
         replay=bool(data.get("replay", False)),
+        perturb=None if data.get("perturb") is None else tuple(data["perturb"]),
+        perturb_seed=int(data.get("perturb_seed", 0)),
     )
 
 
@@ -112,6 +116,7 @@ def _suite_info(suites: list[Suite]) -> list[dict[str, Any]]:
             "description": s.description,
             "cases": len(s.cases),
             "gate": s.gate.model_dump() if s.gate else None,
+            "perturb": list(s.perturb),
         }
         for s in suites
     ]

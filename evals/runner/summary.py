@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evals.dataset.models import Gate
+from evals.perturb import robustness, robustness_failures, split_rows
 from evals.runner.closure_metrics import closure_metrics, f1_gate_failures
 from evals.runner.writing_metrics import writing_gate_failures, writing_metrics
 from evals.stats import wilson
@@ -34,6 +35,8 @@ class GroupResult:
     # closure suites: pooled entity, routing, resolution and narrative figures; writing
     # suites: the first-pass rate of new items
     metrics: dict[str, Any] | None = None
+    # perturbed runs: each perturbation's accuracy and invariance (evals/perturb/robustness.py)
+    robustness: list[dict[str, Any]] | None = None
 
     @property
     def scored(self) -> int:
@@ -78,6 +81,7 @@ class GroupResult:
             "accuracy": round(acc, 4) if acc is not None else None,
             "ci95": [round(lo, 4), round(hi, 4)],
             **({} if self.metrics is None else {"metrics": self.metrics}),
+            **({} if self.robustness is None else {"robustness": self.robustness}),
             "gate": None
             if self.gate is None
             else {
@@ -132,10 +136,17 @@ def is_critical_failure(row: Mapping[str, Any]) -> bool:
 def summarize(
     rows: Iterable[dict[str, Any]], gates: Mapping[str, Gate | None] | None = None
 ) -> list[GroupResult]:
-    """Group rows by suite, provider and prompt variant; apply each suite's gate."""
+    """Group rows by suite, provider and prompt variant; apply each suite's gate.
+
+    A group's figures are its unperturbed rows'; perturbed rows give its `robustness`.
+    """
     grouped: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
-    for row in rows:
+    perturbed: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    base_rows, perturbed_rows = split_rows(rows)
+    for row in base_rows:
         grouped[(row["suite"], row["provider"], row["variant"])].append(row)
+    for row in perturbed_rows:
+        perturbed[(row["suite"], row["provider"], row["variant"])].append(row)
     results: list[GroupResult] = []
     for (suite, provider, variant), members in grouped.items():
         models = Counter(r.get("model") or "" for r in members if r.get("model"))
@@ -162,6 +173,19 @@ def summarize(
         if group.target == "writing":
             metrics = writing_metrics(members)
             failures += tuple(writing_gate_failures(_where(group), metrics, gate))
+        figures = None
+        if perturbed.get((suite, provider, variant)):
+            figures = robustness(members, perturbed[(suite, provider, variant)])
+            bounds = gate or DEFAULT_GATE
+            failures += tuple(
+                robustness_failures(
+                    _where(group),
+                    figures,
+                    bounds.invariance,
+                    bounds.max_accuracy_drop,
+                    bounds.error_bound,
+                )
+            )
         results.append(
             GroupResult(
                 **{
@@ -169,6 +193,7 @@ def summarize(
                     "gate": gate,
                     "gate_failures": failures,
                     "metrics": metrics,
+                    "robustness": figures,
                 }
             )
         )
