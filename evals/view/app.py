@@ -8,6 +8,7 @@ a 4xx status saying what was wrong and what to do; a traceback never reaches the
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,18 @@ class Viewer:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.env = _environment()
+        self._warming: threading.Thread | None = None
+
+    def warm(self) -> None:
+        """Import pandas and the report code in the background once the first page is out,
+        so the first run page opened does not wait for them."""
+        if self._warming is None:
+
+            def load() -> None:
+                from evals.view import pages, run_data  # noqa: F401
+
+            self._warming = threading.Thread(target=load, name="view-warm", daemon=True)
+            self._warming.start()
 
     def page(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         """A rendered template."""
@@ -63,7 +76,7 @@ class Viewer:
         suite = request.query_params.get("suite", "")
         provider = request.query_params.get("provider", "")
         every = list_runs(self.root)
-        return self.page(
+        response = self.page(
             "runs.html",
             runs=filtered(every, suite, provider),
             total=len(every),
@@ -73,6 +86,8 @@ class Viewer:
             provider=provider,
             root=str(self.root),
         )
+        self.warm()
+        return response
 
     async def run(self, request: Request) -> Response:
         """One run: gates, failures first, tables."""

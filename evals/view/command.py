@@ -52,9 +52,9 @@ def view_command(
             f"the viewer needs Starlette and uvicorn ({exc.name} is missing): "
             "pip install -e '.[view]' (or bash scripts/setup.sh --dev)"
         ) from exc
-    from evals.runner.results import reports_dir
+    from evals.view.runs import reports_root
 
-    root = reports_dir()
+    root = reports_root()
     # Behind a loopback address only loopback names are served (a rebinding page's own
     # name is refused); --allow-remote serves whatever name reaches it.
     hosts = None if allow_remote else (*LOOPBACK_NAMES, "127.0.0.1", "::1", host)

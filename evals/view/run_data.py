@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from evals.report import load_run
 from evals.runner.results import RESULTS, REVIEWS, RUN_META, RunDir, RunError
 from evals.runner.summary import GroupResult
 from evals.view.errors import ViewError
-from evals.view.runs import checked_run
+from evals.view.runs import check_run_id
 
 CASE_KEY = ["suite", "case_id", "provider"]
 
@@ -33,19 +34,22 @@ class LoadedRun:
     groups: list[GroupResult]
     rows: list[dict[str, Any]]
 
-    @property
+    @cached_property
     def failed_keys(self) -> list[tuple[str, str, str]]:
         """(suite, case, provider) of every failing case, in suite then case order."""
         failed = self.df[self.df["status"] == "fail"]
         keys = failed[CASE_KEY].drop_duplicates().sort_values(CASE_KEY, kind="stable")
         return [(str(s), str(c), str(p)) for s, c, p in keys.itertuples(index=False)]
 
+    @cached_property
+    def reviewed_keys(self) -> frozenset[tuple[str, str, str]]:
+        """(suite, case, provider) of every case with a reviewer verdict."""
+        done = self.df[self.df["review"] != ""][CASE_KEY].drop_duplicates()
+        return frozenset((str(s), str(c), str(p)) for s, c, p in done.itertuples(index=False))
+
     def reviewed(self, key: tuple[str, str, str]) -> bool:
         """Whether the case has a reviewer verdict."""
-        suite, case, provider = key
-        df = self.df
-        hit = df[(df["suite"] == suite) & (df["case_id"] == case) & (df["provider"] == provider)]
-        return bool((hit["review"] != "").any())
+        return key in self.reviewed_keys
 
     def case_rows(self, key: tuple[str, str, str]) -> list[dict[str, Any]]:
         """The stored rows of one case (every epoch and prompt variant)."""
@@ -55,6 +59,14 @@ class LoadedRun:
             for r in self.rows
             if r["suite"] == suite and r["case_id"] == case and r["provider"] == provider
         ]
+
+
+def checked_run(run_id: str, root: Path) -> RunDir:
+    """The run folder `run_id` names, or a ViewError (404) when there is none."""
+    try:
+        return RunDir.existing(check_run_id(run_id), root)
+    except RunError as exc:
+        raise ViewError(404, exc.message, exc.hint) from None
 
 
 _CACHE: dict[Path, tuple[tuple[int, ...], LoadedRun]] = {}

@@ -1,36 +1,72 @@
 """The run folders under reports/runs, summarised for the Runs page without pandas.
 
-Listing stays fast: each folder's summary is kept until its run.json or results.jsonl
-changes (size and mtime), so the first page of `converse view` reads each file once.
+This module reads the files with json alone: importing evals.runner would load the whole
+eval engine, and the first page of `converse view` must be up within a second. Listing stays
+fast after that: each folder's summary is kept until its run.json or results.jsonl changes.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evals.runner.results import RESULTS, RUN_META, RunDir, RunError, read_rows
 from evals.view.errors import ViewError
+from pipeline.config import PROJECT_ROOT
 
+# The file names of evals/runner/results.py (a test keeps the two in step).
+RUN_META = "run.json"
+RESULTS = "results.jsonl"
 # A run id names a folder: letters, digits, dot, dash and underscore, never a path.
 SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+_STATUSES = ("pass", "fail", "error")
 
 
-def checked_run(run_id: str, root: Path) -> RunDir:
-    """The run folder `run_id` names, or a ViewError (404) when it is not a run's name."""
+def reports_root() -> Path:
+    """evals.runner.results.reports_dir(), without importing the runner."""
+    override = os.environ.get("CONVERSE_REPORTS_DIR")
+    if override:
+        return Path(override)
+    if (PROJECT_ROOT / "pyproject.toml").is_file():
+        return PROJECT_ROOT / "reports"
+    return Path.cwd() / "reports"
+
+
+def check_run_id(run_id: str) -> str:
+    """The run id, or a ViewError (404) when it could name anything but a folder."""
     if not SAFE_ID.fullmatch(run_id) or ".." in run_id:
         raise ViewError(
             404,
             f"{run_id!r} is not a run id",
             "run ids are folder names under reports/runs, such as 20260101-120000-ab12",
         )
+    return run_id
+
+
+def _rows(path: Path) -> Iterator[dict[str, Any]]:
+    """The rows a summary counts: complete lines that parse to an object with a status."""
     try:
-        return RunDir.existing(run_id, root)
-    except RunError as exc:
-        raise ViewError(404, exc.message, exc.hint) from None
+        handle = path.open("rb")
+    except OSError:
+        return
+    with handle:
+        for raw in handle:
+            if not raw.endswith(b"\n"):
+                break
+            try:
+                row = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                continue
+            if (
+                isinstance(row, dict)
+                and row.get("status") in _STATUSES
+                and isinstance(row.get("provider"), str)
+            ):
+                yield row
 
 
 @dataclass
@@ -88,16 +124,19 @@ def _summarise(run_id: str, path: Path) -> RunSummary:
     prompts: set[str] = set()
     costs: list[float] = []
     priced = True
-    for row in read_rows(path / RESULTS, warn=None):
+    for row in _rows(path / RESULTS):
         found.rows += 1
         found.failed += row["status"] == "fail"
         found.errors += row["status"] == "error"
         providers.add(row["provider"])
-        prompts.update(f"{k}={v}" for k, v in (row.get("prompt") or {}).items())
-        if row.get("cost_usd") is None:
-            priced = False
+        prompt = row.get("prompt")
+        if isinstance(prompt, dict):
+            prompts.update(f"{k}={v}" for k, v in prompt.items())
+        cost = row.get("cost_usd")
+        if isinstance(cost, int | float) and not isinstance(cost, bool):
+            costs.append(float(cost))
         else:
-            costs.append(float(row["cost_usd"]))
+            priced = False
     found.providers = sorted(providers)
     found.prompts = sorted(prompts)
     found.cost_usd = sum(costs) if priced and costs else None
