@@ -100,9 +100,9 @@ def test_review_three_failures_by_keyboard_and_see_them_after_a_reload(server, p
     assert "accepted" in page.inner_text("#current-verdict")
     page.goto(f"{server}/runs/{RUN}")
     verdicts = page.inner_text("#failure-table")
-    assert ["label error", "model error", "accepted", "not reviewed"] == [
+    assert [
         line.split("\t")[-1] for line in verdicts.splitlines()[1:]
-    ]
+    ] == ["label error", "model error", "accepted", "not reviewed"]
     reviews = load_reviews(RunDir.existing(RUN))
     notes = [reviews[("synthetic_classify", f"case-000{n}7", "synthetic")][-1].note for n in "012"]
     assert notes == ["label error: the expected intent is wrong", "model error", "accepted"]
