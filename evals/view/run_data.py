@@ -1,8 +1,8 @@
 """One run as the Run, Failure and Review pages read it: the report's own frame and groups.
 
-Loading goes through evals.report.load_run (the code `converse report` uses) and is kept
-until results.jsonl, run.json or reviews.jsonl changes, so paging through a run of
-thousands of rows does not re-read it on every request.
+Loading takes evals.report.load_run's steps (rows, summarize with the run's gates, frame with
+the reviews) and keeps each result until the files it came from change, so paging through a
+run of thousands of rows, or recording a verdict, does not re-read every row.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from typing import Any
 
 import pandas as pd
 
-from evals.report import load_run
+from evals.report.frame import frame
+from evals.report.reviews import load_reviews
 from evals.runner.results import RESULTS, REVIEWS, RUN_META, RunDir, RunError
-from evals.runner.summary import GroupResult
+from evals.runner.run import gates_of
+from evals.runner.summary import GroupResult, summarize
 from evals.view.errors import ViewError
 from evals.view.runs import check_run_id
 
@@ -69,12 +71,15 @@ def checked_run(run_id: str, root: Path) -> RunDir:
         raise ViewError(404, exc.message, exc.hint) from None
 
 
+# Two levels, so that a verdict (which changes reviews.jsonl only) re-reads no rows: the rows
+# and groups per run.json + results.jsonl, and the frame per those and reviews.jsonl.
+_ROWS: dict[Path, tuple[tuple[int, ...], tuple[dict[str, Any], list[dict[str, Any]], Any]]] = {}
 _CACHE: dict[Path, tuple[tuple[int, ...], LoadedRun]] = {}
 
 
-def _stamp(path: Path) -> tuple[int, ...]:
+def _stamp(path: Path, names: tuple[str, ...]) -> tuple[int, ...]:
     out: list[int] = []
-    for name in (RUN_META, RESULTS, REVIEWS):
+    for name in names:
         try:
             st = (path / name).stat()
             out += [st.st_size, st.st_mtime_ns]
@@ -84,17 +89,29 @@ def _stamp(path: Path) -> tuple[int, ...]:
 
 
 def loaded(run_id: str, root: Path) -> LoadedRun:
-    """The run, read through the report's loader (a ViewError when it cannot be read)."""
+    """The run as `converse report` reads it (evals.report.load_run's steps), kept until its
+    files change; a ViewError when it cannot be read."""
     run = checked_run(run_id, root)
-    stamp = _stamp(run.path)
+    rows_stamp = _stamp(run.path, (RUN_META, RESULTS))
+    stamp = (*rows_stamp, *_stamp(run.path, (REVIEWS,)))
     cached = _CACHE.get(run.path)
     if cached is not None and cached[0] == stamp:
         return cached[1]
-    try:
-        run, meta, df, groups = load_run(run_id, root)
-    except RunError as exc:
-        raise ViewError(422, exc.message, exc.hint) from None
-    found = LoadedRun(run, meta, df, groups, run.latest_rows())
+    kept = _ROWS.get(run.path)
+    if kept is None or kept[0] != rows_stamp:
+        try:
+            meta = run.read_meta()
+        except RunError as exc:
+            raise ViewError(422, exc.message, exc.hint) from None
+        rows = run.latest_rows()
+        if not rows:
+            raise ViewError(
+                422, f"run {run_id} has no results yet", f"run `converse eval --resume {run_id}`"
+            )
+        kept = (rows_stamp, (meta, rows, summarize(rows, gates_of(meta))))
+        _ROWS[run.path] = kept
+    meta, rows, groups = kept[1]
+    found = LoadedRun(run, meta, frame(rows, load_reviews(run)), groups, rows)
     _CACHE[run.path] = (stamp, found)
     return found
 
