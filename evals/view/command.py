@@ -61,4 +61,4 @@ def view_command(
     app = create_app(root, allowed_hosts=hosts)
     shown_host = f"[{host}]" if ":" in host else host
     typer.echo(f"converse view: http://{shown_host}:{port}/ (runs under {root / 'runs'})", err=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws="none")

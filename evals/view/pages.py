@@ -104,24 +104,36 @@ def failure_list(found: LoadedRun) -> list[dict[str, Any]]:
 
 
 def run_page(found: LoadedRun) -> dict[str, Any]:
-    """Gate cards, failures first, the summary, per-tag tables, confusions and errors."""
+    """Gate cards, failures first, the summary, per-tag tables, confusions and errors (built
+    once per state of the run's files)."""
+    if "run" not in found.memo:
+        found.memo["run"] = _run_page(found)
+    context: dict[str, Any] = found.memo["run"]
+    return context
+
+
+def _run_page(found: LoadedRun) -> dict[str, Any]:
     df = found.df
-    commit, dirty = commit_of(found.meta)
+    if "run" not in found.static:  # the parts that do not read the reviews
+        commit, dirty = commit_of(found.meta)
+        found.static["run"] = {
+            "run_id": found.run.run_id,
+            "meta": found.meta,
+            "commit": commit,
+            "dirty": dirty,
+            "providers": sorted(df["provider_label"].unique()),
+            "gates": gate_verdicts(found.groups),
+            "summary": grid(tables.summary(found.groups)),
+            "per_tag": _per_tag(df),
+            "confusions": _confusions(df),
+            "errors": grid(tables.errors(df)),
+            "rows": len(df),
+        }
     failures = failure_list(found)
     return {
-        "run_id": found.run.run_id,
-        "meta": found.meta,
-        "commit": commit,
-        "dirty": dirty,
-        "providers": sorted(df["provider_label"].unique()),
-        "gates": gate_verdicts(found.groups),
+        **found.static["run"],
         "failures": failures,
         "reviewed": sum(1 for f in failures if f["review"]),
-        "summary": grid(tables.summary(found.groups)),
-        "per_tag": _per_tag(df),
-        "confusions": _confusions(df),
-        "errors": grid(tables.errors(df)),
-        "rows": len(df),
     }
 
 

@@ -8,15 +8,16 @@ run of thousands of rows, or recording a verdict, does not re-read every row.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from evals.report.frame import frame
-from evals.report.reviews import load_reviews
+from evals.report.frame import earlier_verdicts, frame
+from evals.report.reviews import Review, load_reviews
 from evals.runner.results import RESULTS, REVIEWS, RUN_META, RunDir, RunError
 from evals.runner.run import gates_of
 from evals.runner.summary import GroupResult, summarize
@@ -35,6 +36,10 @@ class LoadedRun:
     df: pd.DataFrame
     groups: list[GroupResult]
     rows: list[dict[str, Any]]
+    # page parts built from this state, by name: dropped with it when any file changes
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # page parts that do not read the reviews: kept while run.json and results.jsonl are
+    static: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @cached_property
     def failed_keys(self) -> list[tuple[str, str, str]]:
@@ -73,7 +78,7 @@ def checked_run(run_id: str, root: Path) -> RunDir:
 
 # Two levels, so that a verdict (which changes reviews.jsonl only) re-reads no rows: the rows
 # and groups per run.json + results.jsonl, and the frame per those and reviews.jsonl.
-_ROWS: dict[Path, tuple[tuple[int, ...], tuple[dict[str, Any], list[dict[str, Any]], Any]]] = {}
+_ROWS: dict[Path, tuple[tuple[int, ...], tuple[Any, ...]]] = {}
 _CACHE: dict[Path, tuple[tuple[int, ...], LoadedRun]] = {}
 
 
@@ -108,12 +113,32 @@ def loaded(run_id: str, root: Path) -> LoadedRun:
             raise ViewError(
                 422, f"run {run_id} has no results yet", f"run `converse eval --resume {run_id}`"
             )
-        kept = (rows_stamp, (meta, rows, summarize(rows, gates_of(meta))))
+        unreviewed = frame(rows)
+        kept = (rows_stamp, (meta, rows, summarize(rows, gates_of(meta)), unreviewed, {}))
         _ROWS[run.path] = kept
-    meta, rows, groups = kept[1]
-    found = LoadedRun(run, meta, frame(rows, load_reviews(run)), groups, rows)
+    meta, rows, groups, unreviewed, static = kept[1]
+    df = with_reviews(unreviewed, load_reviews(run))
+    found = LoadedRun(run, meta, df, groups, rows, static=static)
     _CACHE[run.path] = (stamp, found)
     return found
+
+
+def with_reviews(
+    df: pd.DataFrame, reviews: Mapping[tuple[str, str, str], Sequence[Review]]
+) -> pd.DataFrame:
+    """The frame's review columns filled as evals.report.frame.frame fills them (the newest
+    verdict counts, the earlier ones in review_history), without rebuilding the rest."""
+    if not reviews:
+        return df
+    out = df.copy()
+    keys = list(zip(out["suite"], out["case_id"], out["provider"], strict=True))
+    newest = [(reviews.get(k) or [None])[-1] for k in keys]
+    out["review"] = [r.verdict if r else "" for r in newest]
+    out["review_note"] = [r.note if r else "" for r in newest]
+    out["reviewer"] = [r.reviewer if r else "" for r in newest]
+    out["reviewed_at"] = [r.at if r else "" for r in newest]
+    out["review_history"] = [earlier_verdicts(reviews.get(k) or []) for k in keys]
+    return out
 
 
 def reviews_problem(run: RunDir) -> str | None:

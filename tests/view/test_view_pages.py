@@ -127,3 +127,18 @@ def test_the_review_file_written_is_the_one_converse_review_reads(client, runs):
     client.post(f"/runs/{RUN}/review", data=form)
     lines = (RunDir.existing(RUN).path / "reviews.jsonl").read_text().splitlines()
     assert [json.loads(line)["verdict"] for line in lines] == ["fail"]
+
+
+def test_reviews_applied_to_a_kept_frame_equal_the_reports_own_frame(runs):
+    from evals.report import add_review
+    from evals.report.frame import frame
+    from evals.view.run_data import with_reviews
+
+    run = RunDir.existing(RUN)
+    for verdict, note in (("pass", "first"), ("fail", "second")):
+        add_review(run, "case-00007", verdict, note, suite="synthetic_classify")
+    add_review(run, "case-00017", "pass", "only", suite="synthetic_classify")
+    rows = run.latest_rows()
+    reviews = load_reviews(run)
+    assert with_reviews(frame(rows), reviews).equals(frame(rows, reviews))
+    assert (frame(rows, reviews)["review_history"] != "").sum() == 1
