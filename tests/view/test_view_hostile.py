@@ -122,9 +122,7 @@ def test_bad_verdicts_and_notes_are_refused_and_not_recorded(client, runs, root)
 def test_a_form_from_another_site_is_refused(client, runs, root):
     form = {"suite": "synthetic_classify", "case": "case-00007", "provider": "synthetic",
             "i": "0", "kind": "accepted", "note": ""}  # fmt: skip
-    page = client.post(
-        f"/runs/{RUN}/review", data=form, headers={"origin": "http://evil.example"}
-    )
+    page = client.post(f"/runs/{RUN}/review", data=form, headers={"origin": "http://evil.example"})
     refused(page, 403)
     assert not (root / "runs" / RUN / "reviews.jsonl").exists()
 

@@ -56,7 +56,8 @@ def test_case_page_of_a_single_message_shows_prompt_refs_and_answer(client, runs
 
 def test_case_page_of_a_conversation_shows_turns_memory_and_the_failed_check(client, convo_run):
     page = client.get(
-        f"/runs/{CONVO}/case", params={"suite": "convo", "case": "refine-allergy", "provider": "local"}
+        f"/runs/{CONVO}/case",
+        params={"suite": "convo", "case": "refine-allergy", "provider": "local"},
     )
     assert page.status_code == 200
     text = page.text
@@ -74,7 +75,9 @@ def test_review_saves_through_converse_reviews_file_and_moves_on(client, runs):
     assert saved.status_code == 303 and saved.headers["location"].endswith("review?i=1")
     after = client.get(saved.headers["location"]).text
     assert "1 of 4 reviewed" in after and "case-00017" in after
-    (review,) = load_reviews(RunDir.existing(RUN))[("synthetic_classify", "case-00007", "synthetic")]
+    (review,) = load_reviews(RunDir.existing(RUN))[
+        ("synthetic_classify", "case-00007", "synthetic")
+    ]
     assert (review.verdict, review.note, review.reviewer) == (
         "pass", "label error: v2 is right here", "rev-a")  # fmt: skip
     # a second verdict on the same case is kept beside the first, the newest counting
