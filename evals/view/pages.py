@@ -41,7 +41,8 @@ def grid(df: pd.DataFrame, caption: str = "") -> Grid:
 
 def commit_of(meta: dict[str, Any]) -> tuple[str, bool | None]:
     """The run's commit (12 hex digits) and its dirty flag."""
-    git = meta.get("git") if isinstance(meta.get("git"), dict) else {}
+    raw = meta.get("git")
+    git: dict[str, Any] = raw if isinstance(raw, dict) else {}
     dirty = git.get("dirty")
     return str(git.get("commit") or "unknown")[:12], dirty if isinstance(dirty, bool) else None
 

@@ -132,7 +132,9 @@ def with_reviews(
         return df
     out = df.copy()
     keys = list(zip(out["suite"], out["case_id"], out["provider"], strict=True))
-    newest = [(reviews.get(k) or [None])[-1] for k in keys]
+    newest: list[Review | None] = [
+        history[-1] if (history := reviews.get(k)) else None for k in keys
+    ]
     out["review"] = [r.verdict if r else "" for r in newest]
     out["review_note"] = [r.note if r else "" for r in newest]
     out["reviewer"] = [r.reviewer if r else "" for r in newest]

@@ -112,11 +112,13 @@ def _summarise(run_id: str, path: Path) -> RunSummary:
     if not isinstance(meta, dict):
         found.problem = "run.json is not a JSON object"
         return found
-    git = meta.get("git") if isinstance(meta.get("git"), dict) else {}
+    raw_git = meta.get("git")
+    git: dict[str, Any] = raw_git if isinstance(raw_git, dict) else {}
     found.created = str(meta.get("created_at") or "")
     found.commit = str(git.get("commit") or "")[:12]
     found.dirty = git.get("dirty") if isinstance(git.get("dirty"), bool) else None
-    info = meta.get("suite_info") if isinstance(meta.get("suite_info"), list) else []
+    raw_info = meta.get("suite_info")
+    info: list[Any] = raw_info if isinstance(raw_info, list) else []
     found.suites = [str(s.get("name")) for s in info if isinstance(s, dict)]
     gates = meta.get("gates_passed")
     found.gates_passed = gates if isinstance(gates, bool) else None
