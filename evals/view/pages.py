@@ -47,6 +47,13 @@ def commit_of(meta: dict[str, Any]) -> tuple[str, bool | None]:
     return str(git.get("commit") or "unknown")[:12], dirty if isinstance(dirty, bool) else None
 
 
+def untracked_prompts(meta: dict[str, Any]) -> list[str]:
+    """Prompt files git did not track when the run started (they made it dirty)."""
+    raw = meta.get("git")
+    found = raw.get("untracked_prompts") if isinstance(raw, dict) else None
+    return [str(p) for p in found] if isinstance(found, list) else []
+
+
 def _per_tag(df: pd.DataFrame) -> list[Grid]:
     frame = tables.per_tag(df)
     if frame.empty:
@@ -122,6 +129,7 @@ def _run_page(found: LoadedRun) -> dict[str, Any]:
             "meta": found.meta,
             "commit": commit,
             "dirty": dirty,
+            "untracked_prompts": untracked_prompts(found.meta),
             "providers": sorted(df["provider_label"].unique()),
             "gates": gate_verdicts(found.groups),
             "summary": grid(tables.summary(found.groups)),

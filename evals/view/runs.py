@@ -77,6 +77,7 @@ class RunSummary:
     created: str = ""
     commit: str = ""
     dirty: bool | None = None
+    untracked_prompts: list[str] = field(default_factory=list)
     suites: list[str] = field(default_factory=list)
     providers: list[str] = field(default_factory=list)
     prompts: list[str] = field(default_factory=list)
@@ -117,6 +118,8 @@ def _summarise(run_id: str, path: Path) -> RunSummary:
     found.created = str(meta.get("created_at") or "")
     found.commit = str(git.get("commit") or "")[:12]
     found.dirty = git.get("dirty") if isinstance(git.get("dirty"), bool) else None
+    new = git.get("untracked_prompts")
+    found.untracked_prompts = [str(p) for p in new] if isinstance(new, list) else []
     raw_info = meta.get("suite_info")
     info: list[Any] = raw_info if isinstance(raw_info, list) else []
     found.suites = [str(s.get("name")) for s in info if isinstance(s, dict)]

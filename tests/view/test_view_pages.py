@@ -145,3 +145,27 @@ def test_reviews_applied_to_a_kept_frame_equal_the_reports_own_frame(runs):
     reviews = load_reviews(run)
     assert with_reviews(frame(rows), reviews).equals(frame(rows, reviews))
     assert (frame(rows, reviews)["review_history"] != "").sum() == 1
+
+
+def test_untracked_prompt_files_mark_a_run_dirty_and_are_named(client, runs, root):
+    meta_path = root / "runs" / RUN / "run.json"
+    meta = json.loads(meta_path.read_text())
+    meta["git"] = {"commit": "c" * 40, "dirty": True, "untracked_prompts": ["prompts/x/v9.j2"]}
+    meta_path.write_text(json.dumps(meta))
+    listing = client.get("/").text
+    assert "1 untracked prompt file(s)" in listing and 'title="prompts/x/v9.j2"' in listing
+    assert "untracked prompt files: prompts/x/v9.j2" in client.get(f"/runs/{RUN}").text
+    meta["git"] = "not an object"
+    meta_path.write_text(json.dumps(meta))
+    assert client.get(f"/runs/{RUN}").status_code == 200
+
+
+def test_git_state_counts_untracked_prompt_files_as_dirty(monkeypatch):
+    from evals.runner import gitinfo
+
+    answers = {"rev-parse": "abc", "status": "", "ls-files": "prompts/persona/v9.j2\n"}
+    monkeypatch.setattr(gitinfo, "_git", lambda *args: answers[args[0]])
+    state = gitinfo.git_state.__wrapped__()
+    assert state == {"commit": "abc", "dirty": True, "untracked_prompts": ["prompts/persona/v9.j2"]}
+    answers["ls-files"] = ""
+    assert gitinfo.git_state.__wrapped__() == {"commit": "abc", "dirty": False}
