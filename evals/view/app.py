@@ -127,8 +127,11 @@ class Viewer:
         keys = found.failed_keys
         if not keys:
             return self.page("review.html", run_id=found.run.run_id, total=0, KINDS=KINDS)
+        # Without a position, start at the first failure nobody has judged yet.
+        first_open = next((n for n, k in enumerate(keys) if not found.reviewed(k)), 0)
         try:
-            at = min(max(int(request.query_params.get("i", "0")), 0), len(keys) - 1)
+            wanted = int(request.query_params.get("i", str(first_open)))
+            at = min(max(wanted, 0), len(keys) - 1)
         except ValueError:
             raise ViewError(400, "i is the failure's position, a number", "follow a link") from None
         key = keys[at]

@@ -169,3 +169,13 @@ def test_git_state_counts_untracked_prompt_files_as_dirty(monkeypatch):
     assert state == {"commit": "abc", "dirty": True, "untracked_prompts": ["prompts/persona/v9.j2"]}
     answers["ls-files"] = ""
     assert gitinfo.git_state.__wrapped__() == {"commit": "abc", "dirty": False}
+
+
+def test_review_starts_at_the_first_failure_without_a_verdict(client, runs):
+    form = {"suite": "synthetic_classify", "case": "case-00007", "provider": "synthetic",
+            "i": "0", "kind": "accepted", "note": ""}  # fmt: skip
+    client.post(f"/runs/{RUN}/review", data=form)
+    page = client.get(f"/runs/{RUN}/review").text
+    assert "failure 2 of 4" in page and "case-00017" in page
+    assert "failure 1 of 4" in client.get(f"/runs/{RUN}/review", params={"i": "0"}).text
+    assert "failure 4 of 4" in client.get(f"/runs/{RUN}/review", params={"i": "99"}).text
