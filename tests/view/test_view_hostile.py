@@ -161,3 +161,41 @@ def test_the_view_command_loads_no_web_stack_or_pandas_until_it_serves():
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_converse_view_serves_loopback_names_only(root, runs):
+    import http.client
+    import os
+    import socket
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "CONVERSE_REPORTS_DIR": str(root)}
+    argv = [sys.executable, "-c", "from evals.cli import main; main()", "view", "--port", str(port)]
+    server = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE)
+    try:
+
+        def get(host: str) -> int:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", "/", headers={"Host": host})
+            status = conn.getresponse().status
+            conn.close()
+            return status
+
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                status = get(f"127.0.0.1:{port}")
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, "did not start"
+                time.sleep(0.05)
+        assert status == 200
+        assert get(f"localhost:{port}") == 200
+        assert get(f"rebound.example:{port}") == 403
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert f"http://127.0.0.1:{port}/" in server.stderr.read().decode()
