@@ -110,6 +110,8 @@ class Viewer:
         context = pages.case_page(found, key)
         if not context["rows"]:
             raise ViewError(404, f"run {found.run.run_id} has no case {key[1]!r}", "follow a link")
+        failed = found.failed_keys
+        context["review_at"] = failed.index(key) if key in failed else None
         return self.page("case.html", **context)
 
     async def review(self, request: Request) -> Response:
