@@ -242,7 +242,10 @@ def create_app(root: Path, *, allowed_hosts: tuple[str, ...] | None = None) -> S
         if allowed_hosts is not None and host not in allowed_hosts:
             return refused(403, f"host {host!r} is not served", "open the address printed")
         origin = request.headers.get("origin")
-        if request.method == "POST" and origin and urlsplit(origin).netloc != request.url.netloc:
+        foreign = (origin and urlsplit(origin).netloc != request.url.netloc) or (
+            request.headers.get("sec-fetch-site") == "cross-site"
+        )
+        if request.method == "POST" and foreign:
             return refused(403, "a form from another site was refused", "use the viewer's pages")
         try:
             response: Response = await call_next(request)

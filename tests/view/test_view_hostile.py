@@ -124,6 +124,8 @@ def test_a_form_from_another_site_is_refused(client, runs, root):
             "i": "0", "kind": "accepted", "note": ""}  # fmt: skip
     page = client.post(f"/runs/{RUN}/review", data=form, headers={"origin": "http://evil.example"})
     refused(page, 403)
+    cross = client.post(f"/runs/{RUN}/review", data=form, headers={"sec-fetch-site": "cross-site"})
+    refused(cross, 403)
     assert not (root / "runs" / RUN / "reviews.jsonl").exists()
 
 
