@@ -81,6 +81,7 @@ class RunSummary:
     suites: list[str] = field(default_factory=list)
     providers: list[str] = field(default_factory=list)
     prompts: list[str] = field(default_factory=list)
+    templates: list[str] = field(default_factory=list)  # family/version of every template used
     gates_passed: bool | None = None
     rows: int = 0
     failed: int = 0
@@ -127,6 +128,7 @@ def _summarise(run_id: str, path: Path) -> RunSummary:
     found.gates_passed = gates if isinstance(gates, bool) else None
     providers: set[str] = set()
     prompts: set[str] = set()
+    templates: set[str] = set()
     costs: list[float] = []
     priced = True
     for row in _rows(path / RESULTS):
@@ -137,6 +139,10 @@ def _summarise(run_id: str, path: Path) -> RunSummary:
         prompt = row.get("prompt")
         if isinstance(prompt, dict):
             prompts.update(f"{k}={v}" for k, v in prompt.items())
+        refs = row.get("prompts")
+        for ref in refs if isinstance(refs, list) else []:
+            if isinstance(ref, dict):
+                templates.add(f"{ref.get('family')}/{ref.get('version')}")
         cost = row.get("cost_usd")
         if isinstance(cost, int | float) and not isinstance(cost, bool):
             costs.append(float(cost))
@@ -144,6 +150,7 @@ def _summarise(run_id: str, path: Path) -> RunSummary:
             priced = False
     found.providers = sorted(providers)
     found.prompts = sorted(prompts)
+    found.templates = sorted(templates)
     found.cost_usd = sum(costs) if priced and costs else None
     return found
 

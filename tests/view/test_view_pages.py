@@ -18,6 +18,7 @@ def test_runs_page_lists_every_run_with_its_provenance(client, runs, convo_run):
         assert f'href="/runs/{run_id}"' in text
     assert "0123456789ab" in text and "classifier=v1" in text and "classifier=v2" in text
     assert "synthetic_classify" in text and 'class="badge dirty"' in text  # the convo run
+    assert "1 template(s)</summary>classifier/v2" in text  # what each run's rows used
     assert text.index(CONVO) < text.index(RUN) < text.index(BASE)  # newest first
 
 
