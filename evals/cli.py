@@ -24,6 +24,10 @@ HARNESS_COMMANDS: dict[str, LazyCommand] = {
         "evals.commands.report:review_command",
         "Record a reviewer's verdict on a case; reports show it, and every earlier one.",
     ),
+    "view": LazyCommand(
+        "evals.view.command:view_command",
+        "Review eval runs in the browser: failures, verdicts, comparisons, releases.",
+    ),
     "export": LazyCommand("evals.commands.export:export_app", "Export suites to other eval tools."),
     "record": LazyCommand(
         "evals.record:record",
