@@ -10,8 +10,8 @@ from pipeline.assemble import classifier_prompt
 from pipeline.intents.taxonomy import INTENTS, LIVE_INTENTS, STUB_INTENTS
 from pipeline.prompting import default_library
 from pipeline.providers.claude import TOOL_NAME, tool_definition
-from pipeline.providers.intent_schema import IntentAnswer as ToolInput
 from pipeline.providers.intent_schema import READING_SCHEMA, param_names
+from pipeline.providers.intent_schema import IntentAnswer as ToolInput
 
 
 @pytest.fixture(scope="module")
@@ -90,9 +90,7 @@ def test_the_active_prompt_asks_for_every_relation_of_the_reading(text: str) -> 
     assert "`question: true`" in text and "never a fact to remember" in text
 
 
-def test_the_prompt_names_the_tool_whose_schema_is_the_taxonomy(
-    text: str, v1_text: str
-) -> None:
+def test_the_prompt_names_the_tool_whose_schema_is_the_taxonomy(text: str, v1_text: str) -> None:
     assert f"call the `{TOOL_NAME}` tool" in v1_text
     assert f"answer with `{TOOL_NAME}`" in text
     tool = tool_definition()
