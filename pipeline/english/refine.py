@@ -20,6 +20,7 @@ import re
 
 from pipeline.english.extract import to_second_person
 from pipeline.english.language import wordset
+from pipeline.english.surface import FILLER_LEAD, FILLER_TAIL
 
 _F = re.IGNORECASE
 _MONTH = (
@@ -127,17 +128,6 @@ _ASIDE = re.compile(
     r"got (?:it|that|them|those) (?:wrong|backwards|mixed up)|i meant to say|slip of the|"
     r"i (?:always )?(?:confuse|forget|mix)|mistake)\b",
     _F,
-)
-
-
-# Filler that carries no content wherever it stands: "five of us now tbh", "12th lol".
-FILLER_TAIL = re.compile(
-    r"(?:[\s,.;:!—–-]+(?:tbh|to be honest|honestly|lol|lmao|haha+|ha+|ngl|fr|imo|tho|though|"
-    r"i guess|i think|innit|mate|x+|:\)|:d|:p))+[\s.!?]*$",
-    _F,
-)
-FILLER_LEAD = re.compile(
-    r"^(?:(?:tbh|honestly|ngl|to be honest|lol|ok so|okay so|so)\b[\s,]*)+", _F
 )
 
 

@@ -9,10 +9,12 @@ general_conversation (asking nothing of memory is the safe default).
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +44,7 @@ from pipeline.english.language import (
     is_question,
 )
 from pipeline.english.refine import parallel_fact, refine_fact
+from pipeline.english.surface import plain
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, LOW_CONFIDENCE
 from pipeline.memory.embeddings import Embedder, Vectors
 from pipeline.memory.matching import keywords
@@ -58,6 +61,7 @@ from pipeline.providers.local.continuation import (
 from pipeline.providers.local.examples import Examples, cached_arrays, load_examples
 from pipeline.providers.local.model import MiniLMEmbedder
 from pipeline.providers.local.nearest import Groups
+from pipeline.providers.local.onnx import TOKENIZER_DIR
 
 NAME = "local"
 KNN_WEIGHT = 2.0
@@ -172,6 +176,8 @@ class LocalClassifier:
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify one message in its context; never raises for an odd message."""
         state = self._ready()
+        # "yws", "thaf's it", a trailing "tbh" or an emoji must not change what a message says
+        request = replace(request, message=plain(request.message, known_words()))
         vector = self.embedder.embed([request.message])[0]
         meta: dict[str, Any] = {
             "provider": NAME,
@@ -215,6 +221,8 @@ class LocalClassifier:
         """The intent of a message that answers nothing pending (or answers it unrelatedly)."""
         has_project = request.project_name is not None
         message = request.message
+        if asks_to_forget(message):
+            return (*_forget_framed("forget_about_me", {}, message, has_project), FORM_CONFIDENCE)
         formed = form_intent(message, has_project)
         if formed is not None:
             params = params_for(formed, message)
@@ -240,7 +248,8 @@ def _forget_framed(
     A recall that asks for everything ("what's on file about me?") carries no query."""
     if intent == "ask_about_past_input" and asks_everything(message):
         return intent, {}
-    if intent not in ("remember_about_me", "add_knowledge") or not asks_to_forget(message):
+    forgets = intent in ("remember_about_me", "add_knowledge", "forget_about_me")
+    if not forgets or not asks_to_forget(message):
         return intent, params
     described = forget_object(message)
     if has_project and not is_first_person_clause(described):
@@ -261,6 +270,13 @@ def _reading_of_many(request: ClassifyRequest) -> dict[str, Any] | None:
     if len(kept) == len(offered):
         return {"relation": "confirm"}
     return {"relation": "choose", "chosen": [offered[i][0] for i in sorted(kept)]}
+
+
+@cache
+def known_words() -> frozenset[str]:
+    """The words of the model's vocabulary: a token among them is a word, never a typo."""
+    vocab = json.loads((TOKENIZER_DIR / "tokenizer.json").read_text(encoding="utf-8"))
+    return frozenset(word for word in vocab["model"]["vocab"] if word.isalpha())
 
 
 # Confidence reported for a continuation decided by the prior turn and the reply's form, and
