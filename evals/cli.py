@@ -24,6 +24,10 @@ HARNESS_COMMANDS: dict[str, LazyCommand] = {
         "evals.commands.report:review_command",
         "Record a reviewer's verdict on a case; reports show it, and every earlier one.",
     ),
+    "power": LazyCommand(
+        "evals.commands.power:power_command",
+        "How many cases each suite needs to detect a change in accuracy (McNemar, 80% power).",
+    ),
     "export": LazyCommand("evals.commands.export:export_app", "Export suites to other eval tools."),
     "record": LazyCommand(
         "evals.record:record",
