@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from evals.dataset.cases import CASE_MODELS, Case
 from evals.dataset.models import CaseBase, Gate, SuiteHeader, Target
+from evals.dataset.sample import SampleInfo
 from pipeline.config import MAX_MESSAGE_CHARS, PROJECT_ROOT
 from pipeline.errors import ConverseError
 from pipeline.text import text_problem
@@ -46,6 +47,8 @@ class Suite:
     gate: Gate | None
     cases: tuple[Case, ...]
     path: Path
+    # set when the cases are a sample of the file's (`converse eval --sample`)
+    sample: SampleInfo | None = None
 
     @cached_property
     def case_hashes(self) -> dict[str, str]:

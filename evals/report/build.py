@@ -137,13 +137,28 @@ def _confusions(run: RunDir, df: pd.DataFrame) -> Section:
     return section
 
 
+def _sample_note(groups: list[GroupResult]) -> list[Text]:
+    sampled = sorted({f"{g.suite} ({g.sample_label()})" for g in groups if g.sample})
+    if not sampled:
+        return []
+    return [
+        Text(
+            "**This run is a sample** (`converse eval --sample`): "
+            + "; ".join(sampled)
+            + ". Each suite's cases were drawn stratified by their first tag; accuracy, its "
+            "95% Wilson interval and the gate are the sample's, an estimate of the whole suite "
+            "(no finite-population correction, so the interval errs wide)."
+        )
+    ]
+
+
 def build_sections(
     run: RunDir, meta: dict[str, Any], df: pd.DataFrame, groups: list[GroupResult]
 ) -> list[Section]:
     """Every section of a run report, failures first after the summary."""
     sections = [
         _gates(run, meta, groups),
-        Section("Summary", [Table(tables.summary(groups), short=_SHORT)]),
+        Section("Summary", [*_sample_note(groups), Table(tables.summary(groups), short=_SHORT)]),
         _failures(run, df),
     ]
     closure = closure_section(groups)

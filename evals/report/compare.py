@@ -37,6 +37,7 @@ def _per_case(df: pd.DataFrame) -> pd.DataFrame:
         why=("why", "last"),
         tags=("tags", "first"),
         epochs=("passed", "size"),
+        sample=("sample", "first"),
         passes=("passed", "sum"),
     )
     cases["passed"] = cases["rate"] > 0.5
@@ -195,11 +196,17 @@ def compare(
         acc_now, acc_base = joined["passed"].mean(), joined["passed_base"].mean()
         delta = float(acc_now - acc_base)
         label = joined["label"].iloc[0]
+        samples = [str(x) for x in (a["sample"].iloc[0], b["sample"].iloc[0])]
+        sampled = "; ".join(
+            f"{who} is a {text}"
+            for who, text in zip(("this run", "baseline"), samples, strict=True)
+            if text
+        )
         before, after = joined["prompt_base"].iloc[0], joined["prompt"].iloc[0]
         prompt = after if before == after else f"{before} → {after}"
         changes.append(
             {
-                "Suite": suite,
+                "Suite": suite + (f" ({sampled})" if sampled else ""),
                 "Provider": label,
                 "Prompt": prompt,
                 "Shared cases": len(joined),
@@ -228,6 +235,8 @@ def compare(
                 "accuracy": round(float(acc_now), 4),
                 **power.as_json(),
                 "sentence": power.sentence(),
+                "sample": samples[0] or None,
+                "baseline_sample": samples[1] or None,
                 "flaky": {"mode": flaky, "cases": flaky_count},
                 "tags": [
                     {

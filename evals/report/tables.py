@@ -43,7 +43,7 @@ def summary(groups: list[GroupResult]) -> pd.DataFrame:
         )
         records.append(
             {
-                "Suite": g.suite,
+                "Suite": g.suite + (f" ({g.sample_label()})" if g.sample else ""),
                 "Provider": g.label,
                 "Model": g.model or "—",
                 "Prompt": ", ".join(f"{k}={v}" for k, v in sorted(g.prompt.items())) or "-",

@@ -75,6 +75,9 @@ class RunConfig:
     cassette: Path | None = None
     # Claude replays each suite's recorded cassette (`converse record`) instead of the API.
     replay: bool = False
+    # `--sample N --seed S`: each suite is a tag-stratified sample of N cases (suites carry it)
+    sample: int | None = None
+    seed: int = 0
 
 
 def plan(
@@ -256,6 +259,7 @@ def build_row(
         "cost_usd": None if outcome.cost_usd is None else round(outcome.cost_usd, 8),
         "cassette": outcome.cassette,
         "cached": cached,
+        **({"sample": item.suite.sample.as_json()} if item.suite.sample else {}),
         "git": git_state(),
         "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
     }

@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console
 
 from evals.dataset.load import Suite, load_suite
+from evals.dataset.sample import sample_suite
 from evals.runner.cache import ResultCache
 from evals.runner.engine import (
     MODEL_TARGETS,
@@ -66,6 +67,7 @@ def config_meta(config: RunConfig) -> dict[str, Any]:
         "provider_options": config.provider_options,
         "cassette": str(config.cassette.resolve()) if config.cassette else None,
         "replay": config.replay,
+        **({"sample": {"n": config.sample, "seed": config.seed}} if config.sample else {}),
     }
 
 
@@ -79,6 +81,9 @@ def config_from_meta(meta: dict[str, Any]) -> RunConfig:
                 f"suite file {path} of this run is gone", "restore it, or start a new run"
             )
         suites.append(load_suite(Path(path)))
+    sample = data.get("sample") or {}
+    if sample:  # the same seed draws the same cases again
+        suites = [sample_suite(s, int(sample["n"]), int(sample["seed"])) for s in suites]
     return RunConfig(
         suites=suites,
         providers=list(data["providers"]),
@@ -90,6 +95,8 @@ def config_from_meta(meta: dict[str, Any]) -> RunConfig:
         provider_options={k: dict(v) for k, v in data.get("provider_options", {}).items()},
         cassette=Path(data["cassette"]) if data.get("cassette") else None,
         replay=bool(data.get("replay", False)),
+        sample=int(sample["n"]) if sample else None,
+        seed=int(sample["seed"]) if sample else 0,
     )
 
 
@@ -112,6 +119,7 @@ def _suite_info(suites: list[Suite]) -> list[dict[str, Any]]:
             "description": s.description,
             "cases": len(s.cases),
             "gate": s.gate.model_dump() if s.gate else None,
+            **({"sample": s.sample.as_json()} if s.sample else {}),
         }
         for s in suites
     ]

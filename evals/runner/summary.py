@@ -34,6 +34,15 @@ class GroupResult:
     # closure suites: pooled entity, routing, resolution and narrative figures; writing
     # suites: the first-pass rate of new items
     metrics: dict[str, Any] | None = None
+    # `--sample`: {n, of, seed, strata} when the suite's cases were a sample
+    sample: dict[str, int] | None = None
+
+    def sample_label(self) -> str:
+        """'sample 40 of 218, seed 1', or '' when the group ran the whole suite."""
+        if not self.sample:
+            return ""
+        s = self.sample
+        return f"sample {s.get('n')} of {s.get('of')}, seed {s.get('seed')}"
 
     @property
     def scored(self) -> int:
@@ -78,6 +87,7 @@ class GroupResult:
             "accuracy": round(acc, 4) if acc is not None else None,
             "ci95": [round(lo, 4), round(hi, 4)],
             **({} if self.metrics is None else {"metrics": self.metrics}),
+            **({} if self.sample is None else {"sample": self.sample}),
             "gate": None
             if self.gate is None
             else {
@@ -152,6 +162,7 @@ def summarize(
             passed=sum(1 for r in members if r["status"] == "pass"),
             errors=sum(1 for r in members if r["status"] == "error"),
             critical_failures=sum(1 for r in members if is_critical_failure(r)),
+            sample=members[0].get("sample") or None,
         )
         gate = (gates or {}).get(suite)
         failures = gate_failures(group, gate)
