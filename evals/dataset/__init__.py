@@ -11,7 +11,6 @@ from evals.dataset.load import (
     resolve_suite,
     suites_dir,
 )
-from evals.dataset.sample import SampleInfo, sample_suite
 from evals.dataset.models import (
     TARGETS,
     ClassifyCase,
@@ -23,6 +22,7 @@ from evals.dataset.models import (
     Target,
     TextCheck,
 )
+from evals.dataset.sample import SampleInfo, sample_suite
 
 __all__ = [
     "CASE_MODELS",
