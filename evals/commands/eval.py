@@ -297,6 +297,14 @@ def _print_summary(
             "accuracy, interval and gate are the sample's, an estimate of the whole suite",
             highlight=False,
         )
+    flaky = [(g, g.flaky) for g in groups if g.flaky]
+    for g, cases in flaky:
+        console.print(
+            f"flaky: {len(cases)} case(s) of {shown(g.suite)} on {shown(g.provider)} disagree "
+            f"across epochs (first: {shown(cases[0])}); the report lists them",
+            highlight=False,
+            soft_wrap=True,
+        )
     for suite, frame in closure_frames(groups):
         console.print(closure_table(suite, frame))
     failures = [f for g in groups for f in g.gate_failures]

@@ -27,6 +27,7 @@ from evals.report.document import (
     render_html,
     render_markdown,
 )
+from evals.report.flaky import flaky_blocks
 from evals.report.frame import frame
 from evals.report.gates import gate_verdicts
 from evals.report.grouped import failure_blocks, per_tag_blocks
@@ -178,7 +179,9 @@ def build_sections(
     ]
     agreement = tables.agreement(df)
     if not agreement.empty:
-        sections.append(Section("Agreement across epochs", [Table(agreement, short=_SHORT)]))
+        sections.append(
+            Section("Agreement across epochs", [Table(agreement, short=_SHORT), *flaky_blocks(df)])
+        )
     sections += [
         Section("Latency and tokens", [
             Text(

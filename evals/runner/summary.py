@@ -36,6 +36,8 @@ class GroupResult:
     metrics: dict[str, Any] | None = None
     # `--sample`: {n, of, seed, strata} when the suite's cases were a sample
     sample: dict[str, int] | None = None
+    # with epochs: the cases whose scored epochs disagree (some pass, some fail)
+    flaky: tuple[str, ...] | None = None
 
     def sample_label(self) -> str:
         """'sample 40 of 218, seed 1', or '' when the group ran the whole suite."""
@@ -88,6 +90,7 @@ class GroupResult:
             "ci95": [round(lo, 4), round(hi, 4)],
             **({} if self.metrics is None else {"metrics": self.metrics}),
             **({} if self.sample is None else {"sample": self.sample}),
+            **({} if self.flaky is None else {"flaky_cases": list(self.flaky)}),
             "gate": None
             if self.gate is None
             else {
@@ -139,6 +142,19 @@ def is_critical_failure(row: Mapping[str, Any]) -> bool:
     return row["status"] == "fail" and "critical" in (row.get("tags") or [])
 
 
+def flaky_cases(rows: list[dict[str, Any]]) -> tuple[str, ...] | None:
+    """Case ids whose scored epochs disagree; None when no case ran in two epochs."""
+    verdicts: dict[str, set[str]] = defaultdict(set)
+    epochs: dict[str, int] = defaultdict(int)
+    for row in rows:
+        epochs[row["case_id"]] += 1
+        if row["status"] != "error":
+            verdicts[row["case_id"]].add(row["status"])
+    if max(epochs.values(), default=0) < 2:
+        return None
+    return tuple(sorted(case for case, seen in verdicts.items() if len(seen) > 1))
+
+
 def summarize(
     rows: Iterable[dict[str, Any]], gates: Mapping[str, Gate | None] | None = None
 ) -> list[GroupResult]:
@@ -163,6 +179,7 @@ def summarize(
             errors=sum(1 for r in members if r["status"] == "error"),
             critical_failures=sum(1 for r in members if is_critical_failure(r)),
             sample=members[0].get("sample") or None,
+            flaky=flaky_cases(members),
         )
         gate = (gates or {}).get(suite)
         failures = gate_failures(group, gate)
