@@ -115,7 +115,7 @@ def print_comparison(comparison: Comparison, out: Console | None = None) -> None
     out.print(table)
     regressions, fixes = len(comparison.regressions), len(comparison.fixes)
     out.print(f"{regressions} regression(s), {fixes} fix(es) in all", highlight=False)
-    flaky = sum(int(r["flaky"]["cases"]) for r in comparison.records)  # type: ignore[index]
+    flaky = comparison.flaky_cases
     how = "left out" if comparison.flaky == "exclude" else "counted at their majority verdict"
     out.print(f"flaky cases (--flaky {comparison.flaky}): {flaky} {how}", highlight=False)
     for record in comparison.records:

@@ -101,6 +101,8 @@ class Comparison:
     flaky: str = "count"
     # per suite x provider: the figures of `converse report --json` (power, verdict, tags)
     records: tuple[dict[str, object], ...] = ()
+    # flaky cases (either run) over every pairing, counted or left out as `flaky` says
+    flaky_cases: int = 0
 
     def as_json(self) -> dict[str, object]:
         """The comparison for `converse report --compare --json`."""
@@ -183,12 +185,14 @@ def compare(
     regressions: list[dict[str, object]] = []
     fixes: list[dict[str, object]] = []
     records: list[dict[str, object]] = []
+    flaky_total = 0
     for suite, provider, cv, bv in _pair_variants(cur, base):
         a = cur[(cur.suite == suite) & (cur.provider == provider) & (cur.variant == cv)]
         b = base[(base.suite == suite) & (base.provider == provider) & (base.variant == bv)]
         joined, flaky_count = _pairing(a, b, flaky)
         if joined.empty:
             continue
+        flaky_total += flaky_count
         worse = joined[joined["passed_base"] & ~joined["passed"]]
         better = joined[~joined["passed_base"] & joined["passed"]]
         p = mcnemar_exact(len(worse), len(better))
@@ -295,6 +299,7 @@ def compare(
         pd.DataFrame.from_records(fixes),
         flaky,
         tuple(records),
+        flaky_total,
     )
 
 

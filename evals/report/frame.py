@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from evals.report.reviews import Review
+from evals.targets import TARGET_SPECS
 
 GROUP = ["suite", "provider_label", "variant"]
 ERROR_LABEL = "(error)"
@@ -22,14 +23,10 @@ def _short(value: Any, limit: int = 160) -> str:
 
 def _label(target: str, side: Mapping[str, Any] | None) -> str | None:
     """The class a row falls into for a confusion matrix (None when the target has none)."""
-    if not side:
+    field = TARGET_SPECS[target].confusion if target in TARGET_SPECS else None  # type: ignore[index]
+    if not side or field is None:
         return None
-    if target == "classify":
-        value = side.get("intent")
-    elif target == "forget_match":
-        value = side.get("action")
-    else:
-        return None
+    value = side.get(field)
     return str(value) if value is not None else None
 
 

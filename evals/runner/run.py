@@ -15,7 +15,6 @@ from evals.dataset.load import Suite, load_suite
 from evals.dataset.sample import sample_suite
 from evals.runner.cache import ResultCache
 from evals.runner.engine import (
-    MODEL_TARGETS,
     Executor,
     RunConfig,
     Tally,
@@ -36,6 +35,7 @@ from evals.runner.results import (
 )
 from evals.runner.sandbox import Sandbox
 from evals.runner.summary import GroupResult, summarize
+from evals.targets import targets_where
 from pipeline.errors import ConverseError
 from pipeline.providers.registry import REGISTRY
 
@@ -181,7 +181,7 @@ def _phases(
 def check_cassettes(suites: list[Suite]) -> None:
     """A RunError naming the exact record command of each model suite with no cassette; run
     before anything is written, so a run that cannot replay leaves nothing behind."""
-    replayed = MODEL_TARGETS | {"closure"}
+    replayed = set(targets_where("replayed"))
     missing = [s for s in suites if s.target in replayed and suite_cassette(s.name) is None]
     if missing:
         raise RunError(*_no_cassettes(missing))
