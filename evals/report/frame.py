@@ -23,7 +23,7 @@ def _short(value: Any, limit: int = 160) -> str:
 
 def _label(target: str, side: Mapping[str, Any] | None) -> str | None:
     """The class a row falls into for a confusion matrix (None when the target has none)."""
-    field = TARGET_SPECS[target].confusion if target in TARGET_SPECS else None  # type: ignore[index]
+    field = TARGET_SPECS[target].confusion if target in TARGET_SPECS else None
     if not side or field is None:
         return None
     value = side.get(field)
