@@ -70,6 +70,17 @@ def test_sampled_runs_say_so_in_rows_run_json_results_and_report(classify_suite,
     assert sorted(r["case_id"] for r in rows) == sorted(drawn)
 
 
+def test_junit_marks_a_sample(classify_suite, script_file, tmp_path):
+    from xml.etree import ElementTree
+
+    junit = tmp_path / "junit.xml"
+    args = ["eval", "--no-progress", "--suite", str(classify_suite), "--provider", "scripted",
+            "--script", str(script_file), "--sample", "2", "--junit", str(junit), "--no-report"]  # fmt: skip
+    runner.invoke(app, args)
+    props = {p.get("name"): p.get("value") for p in ElementTree.parse(junit).iter("property")}
+    assert props["sample"] == "sample 2 of 4, seed 0"
+
+
 def test_a_resumed_sample_draws_the_same_cases(classify_suite, script_file):
     from evals.runner.run import config_from_meta
 
