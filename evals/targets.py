@@ -44,6 +44,8 @@ class TargetSpec:
     confusion: str | None = None
     # the suite may set pipeline `settings:` for every case
     settings: bool = False
+    # figures pooled over the cases, with gate bounds of their own (evals/runner/summary.py)
+    pooled_metrics: bool = False
     # the docs/evals.md section that describes it
     docs: str = "Suite files"
 
@@ -89,6 +91,7 @@ TARGET_SPECS: dict[Target, TargetSpec] = {
         recorded=True,
         not_exportable="its F1 per entity kind is pooled over cases, which promptfoo's "
         "per-test verdicts cannot gate",
+        pooled_metrics=True,
         docs="Conversation closure",
     ),
     "consolidation": _spec("consolidation", "pipeline", docs="The default run"),
@@ -99,6 +102,7 @@ TARGET_SPECS: dict[Target, TargetSpec] = {
         replayed=True,
         not_exportable="its pass rate is pooled over the items each write path makes, which "
         "promptfoo's per-test verdicts cannot gate",
+        pooled_metrics=True,
         docs="Writing constraints",
     ),
 }

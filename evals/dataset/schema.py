@@ -20,12 +20,14 @@ SCHEMA_FILE = "evals/suite.schema.json"
 
 
 def _suite_model(target: str) -> type[SuiteHeader]:
+    from evals.targets import spec_of  # the specs read this package's case models
+
     case_model = CASE_MODELS[target]  # type: ignore[index]
     fields: dict[str, Any] = {
         "target": (Literal[target], ...),
         "cases": (Annotated[list[case_model], Field(min_length=1)], ...),  # type: ignore[valid-type]
     }
-    if target != "conversation":  # only conversation suites run under their own settings
+    if not spec_of(target).settings:  # only some targets run under their own settings
         fields["settings"] = (None, None)
     name = "".join(part.title() for part in target.split("_")) + "Suite"
     return create_model(name, __base__=SuiteHeader, **fields)

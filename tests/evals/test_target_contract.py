@@ -12,6 +12,7 @@ from typing import get_args
 from evals.dataset.cases import CASE_MODELS
 from evals.dataset.models import TARGETS, Target
 from evals.dataset.schema import SCHEMA_FILE
+from evals.runner.summary import POOLED
 from evals.runner.targets import RUNNERS
 from evals.scorers import SCORERS
 from evals.targets import TARGET_SPECS
@@ -70,6 +71,7 @@ def test_the_specs_agree_with_themselves():
         assert not spec.cached or spec.runs_on == "providers", name
         assert not spec.recorded or spec.replayed, name  # what is recorded is replayed
         assert spec.runs_on != "pipeline" or not spec.replayed, name  # no model, no cassette
+        assert spec.pooled_metrics == (name in POOLED), name
 
 
 def test_the_checklist_is_in_the_docs():
