@@ -94,7 +94,12 @@ TARGET_SPECS: dict[Target, TargetSpec] = {
         pooled_metrics=True,
         docs="Conversation closure",
     ),
-    "consolidation": _spec("consolidation", "pipeline", docs="The default run"),
+    "consolidation": _spec(
+        "consolidation",
+        "pipeline",
+        not_exportable=f"{_ONE_ANSWER}, not the memory a consolidation pass leaves behind",
+        docs="The default run",
+    ),
     "writing": _spec(
         "writing",
         "providers",

@@ -81,3 +81,21 @@ def test_the_checklist_is_in_the_docs():
                   "evals/runner/targets.py", "evals/targets.py", SCHEMA_FILE,
                   "tests/evals/test_target_contract.py"):  # fmt: skip
         assert place in checklist, place
+
+
+def test_every_project_suite_exports_to_promptfoo_or_is_refused_in_one_line(tmp_path):
+    from evals.dataset import load_suites
+    from evals.export import export_promptfoo
+    from pipeline.errors import ConverseError
+
+    for suite in load_suites():
+        refusal = TARGET_SPECS[suite.target].not_exportable
+        if refusal is None:
+            assert export_promptfoo(suite, tmp_path / suite.name, provider="scripted").is_file()
+            continue
+        try:
+            export_promptfoo(suite, tmp_path / suite.name, provider="scripted")
+        except ConverseError as exc:
+            assert refusal in str(exc), suite.name
+        else:
+            raise AssertionError(f"{suite.name}: exported, though its spec refuses it")
