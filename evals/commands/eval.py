@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from evals.commands.common import EXIT_GATE, EXIT_INTERRUPTED, handles_errors, stderr, stdout
-from evals.dataset import load_suites
+from evals.dataset import load_suites, sample_suite
 from evals.perturb import parse_perturbations, split_rows
 from evals.report import build_report
 from evals.report.closure import closure_frames
@@ -67,12 +67,13 @@ def summary_table(groups: list[GroupResult], title: str) -> Table:
         table.add_column(name, justify="right" if numeric else "left")
     for g in groups:
         acc = "—" if g.accuracy is None else f"{g.accuracy:.1%}"
+        suite = g.suite + (f" ({g.sample_label()})" if g.sample else "")
         lo, hi = g.ci95
         # a suite without a gate still has the default error gate
         gate = "[green]pass[/]" if g.gate_passed else "[bold red]FAIL[/]"
         prompt = ", ".join(f"{k}={v}" for k, v in sorted(g.prompt.items())) or "-"
         table.add_row(
-            shown(g.suite), shown(g.label), shown(g.model or "—"), shown(prompt), str(g.n),
+            shown(suite), shown(g.label), shown(g.model or "—"), shown(prompt), str(g.n),
             str(g.passed), str(g.errors), str(g.critical_failures), acc,
             f"{lo:.1%}–{hi:.1%}" if g.scored else "—", gate,
         )  # fmt: skip
@@ -154,6 +155,16 @@ def eval_command(
     epochs: int = typer.Option(
         1, "--epochs", min=1, help="Times each case runs.", envvar="CONVERSE_EVAL_EPOCHS"
     ),
+    sample: int | None = typer.Option(
+        None,
+        "--sample",
+        min=1,
+        help="Run a tag-stratified sample of N cases of each suite (marked as a sample).",
+        envvar="CONVERSE_EVAL_SAMPLE",
+    ),
+    seed: int | None = typer.Option(
+        None, "--seed", help="Which sample --sample draws (default 0; same seed, same cases)."
+    ),
     concurrency: int | None = typer.Option(
         None,
         "--concurrency",
@@ -216,6 +227,8 @@ def eval_command(
             "a cassette holds one answer per request, so epochs past the first cannot replay",
             "drop --epochs, or run live with ANTHROPIC_API_KEY",
         )
+    if seed is not None and sample is None:
+        raise ConverseError("--seed chooses which sample --sample draws", "pass --sample N with it")
     existing = resume or retry_errors
     if existing is not None:
         check_run_id(existing)
@@ -227,8 +240,11 @@ def eval_command(
         _check_providers(providers, variants)
         options = parse_provider_options(provider_option)
         replays = _replays(providers, cassette, replay)
+        suites = load_suites(suite)
+        if sample is not None:
+            suites = [sample_suite(s, sample, seed or 0) for s in suites]
         config = RunConfig(
-            suites=load_suites(suite),
+            suites=suites,
             providers=providers,
             variants=variants,
             epochs=epochs,
@@ -240,12 +256,14 @@ def eval_command(
             replay=replays,
             perturb=tuple(perturb) if perturb else None,
             perturb_seed=perturb_seed,
+            sample=sample,
+            seed=seed or 0,
         )
         if config.replay:
             # Before anything is printed or written: every suite needs its cassette.
             check_cassettes(config.suites)
             _announce_replay(replay)
-    elif suite or provider or prompt or perturb:
+    elif suite or provider or prompt or perturb or sample is not None:
         stderr().print(
             f"[dim]continuing run {existing} with its own suites, providers and prompts[/]"
         )
@@ -293,6 +311,20 @@ def _print_summary(
     report: str | None,
 ) -> None:
     console.print(summary_table(groups, f"converse eval — run {run.run_id}"))
+    if any(g.sample for g in groups):
+        console.print(
+            "[bold]a sample[/]: each suite's cases were drawn stratified by tag (--sample); the "
+            "accuracy, interval and gate are the sample's, an estimate of the whole suite",
+            highlight=False,
+        )
+    flaky = [(g, g.flaky) for g in groups if g.flaky]
+    for g, cases in flaky:
+        console.print(
+            f"flaky: {len(cases)} case(s) of {shown(g.suite)} on {shown(g.provider)} disagree "
+            f"across epochs (first: {shown(cases[0])}); the report lists them",
+            highlight=False,
+            soft_wrap=True,
+        )
     for suite, frame in closure_frames(groups):
         console.print(closure_table(suite, frame))
     robust = robustness_frame(groups)

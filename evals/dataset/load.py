@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from evals.dataset.cases import CASE_MODELS, Case
 from evals.dataset.models import CaseBase, Gate, SuiteHeader, Target
+from evals.dataset.sample import SampleInfo
 from pipeline.config import MAX_MESSAGE_CHARS, PROJECT_ROOT
 from pipeline.errors import ConverseError
 from pipeline.text import text_problem
@@ -48,6 +49,8 @@ class Suite:
     path: Path
     # the suite's own `perturb:` names, checked when the file is read
     perturb: tuple[str, ...] = ()
+    # set when the cases are a sample of the file's (`converse eval --sample`)
+    sample: SampleInfo | None = None
 
     @cached_property
     def case_hashes(self) -> dict[str, str]:
@@ -203,7 +206,9 @@ def load_suite(path: Path) -> Suite:
         lines = [f"{path}: field {_where(e['loc'])}: {e['msg']}" for e in exc.errors()]
         raise SuiteError("\n".join(lines), "see the suite contract in docs/evals.md") from exc
     model = CASE_MODELS[header.target]
-    if header.settings is not None and header.target != "conversation":
+    from evals.targets import spec_of  # the specs read the case models of this package
+
+    if header.settings is not None and not spec_of(header.target).settings:
         raise SuiteError(
             f"{path}: field settings: only `conversation` suites run under their own settings",
             "remove `settings:` or use target: conversation",

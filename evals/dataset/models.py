@@ -213,6 +213,9 @@ class ForgetCase(CaseBase):
 class SuiteHeader(Strict):
     """A suite file without its cases (validated first, so cases know their target)."""
 
+    # `$schema: ../suite.schema.json` (or a URL) lets editors validate the file as it is
+    # written (`converse suites schema`); the harness reads no further meaning into it.
+    schema_ref: str | None = Field(default=None, alias="$schema")
     name: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]+$")]
     target: Target
     description: str = ""

@@ -29,13 +29,14 @@ from evals.runner.results import RunDir
 from evals.runner.sandbox import Sandbox
 from evals.runner.targets import run_case
 from evals.scorers import SCORERS
+from evals.targets import TARGET_SPECS, spec_of, targets_where
 from pipeline.errors import ConverseError
 from pipeline.prompting import default_library
 
-MODEL_TARGETS = frozenset({"classify", "conversation", "compaction", "writing"})
-# A conversation's outcome depends on the handlers' code as much as on the prompts and the
-# provider, so it is never served from the cache: every run plays it through again.
-CACHED_TARGETS = frozenset({"classify"})
+# Read from the targets' specs (evals/targets.py): the targets that run on every provider,
+# and those whose answers are cached.
+MODEL_TARGETS = frozenset(t for t, s in TARGET_SPECS.items() if s.runs_on == "providers")
+CACHED_TARGETS = frozenset(targets_where("cached"))
 Key = tuple[str, str, str, str, int, str]
 
 
@@ -89,6 +90,9 @@ class RunConfig:
     # perturbation names (docs/evals.md, "Robustness"); None: each suite's own `perturb:`
     perturb: tuple[str, ...] | None = None
     perturb_seed: int = 0
+    # `--sample N --seed S`: each suite is a tag-stratified sample of N cases (suites carry it)
+    sample: int | None = None
+    seed: int = 0
 
 
 def plan(
@@ -107,9 +111,10 @@ def plan(
     """
     items: list[WorkItem] = []
     for suite in config.suites:
-        if suite.target in MODEL_TARGETS:
+        runs_on = spec_of(suite.target).runs_on
+        if runs_on == "providers":
             providers, variants, epochs = config.providers, config.variants, config.epochs
-        elif suite.target == "closure":
+        elif runs_on == "pipeline+generators":
             models = [p for p in config.providers if lends_generator and lends_generator(p)]
             items.extend(_baseline_items(suite))
             for provider in models:
@@ -121,7 +126,7 @@ def plan(
             continue
         else:
             providers, variants, epochs = [DETERMINISTIC], [{}], 1
-            if suite.target == "forget_match" and lends_embedder is not None:
+            if runs_on == "pipeline+embedders" and lends_embedder is not None:
                 providers += [p for p in config.providers if lends_embedder(p)]
         for provider in providers:
             for variant in variants:
@@ -273,6 +278,7 @@ def build_row(
         "cost_usd": None if outcome.cost_usd is None else round(outcome.cost_usd, 8),
         "cassette": outcome.cassette,
         "cached": cached,
+        **({"sample": item.suite.sample.as_json()} if item.suite.sample else {}),
         "git": git_state(),
         "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
     }
