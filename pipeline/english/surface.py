@@ -23,7 +23,8 @@ CUE_WORDS = frozenset(
         almost nearly bother remember remembering keep store save record note delete remove drop
         erase back restore undo first second third fourth fifth last both all none neither
         project here this one ones agreed totally spot bingo confirm confirmed typo mistake
-        misspoke change make should other latter former
+        misspoke change make should other latter former what where when which who how why
+        stored remind tell know things notes note left about have keep kept
         """,
     )
 )

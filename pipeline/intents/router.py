@@ -100,7 +100,8 @@ def _redirected(ctx: HandlerContext) -> HandlerContext:
         assert reading is not None
         return _as(ctx, prior_intent, reading.corrected)
     if name in ("remember_about_me", "add_knowledge") and ctx.classified.question and not answers:
-        return _as(ctx, "ask_about_past_input")  # a question never stores a fact
+        # a question never stores a fact: it is answered, from memory when memory answers it
+        return _as(ctx, "general_conversation")
     if name == "retract_knowledge" and ctx.project is None:
         return _as(ctx, "forget_about_me")  # outside a project only personal facts exist
     if name in ("retract_knowledge", "forget_about_me") and not ctx.classified.restore:
