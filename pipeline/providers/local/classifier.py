@@ -280,7 +280,7 @@ def known_words() -> frozenset[str]:
 
 
 # Confidence reported for a continuation decided by the prior turn and the reply's form, and
-# for an intent decided by the message's own form (pipeline/providers/local/forms.py).
+# for an intent decided by the message's own form (pipeline/english/forms.py).
 CONTINUATION_CONFIDENCE = 0.9
 FORM_CONFIDENCE = 0.9
 
