@@ -89,7 +89,7 @@ def run_forget_match(case: ForgetCase, bound: Bound, sandbox: Sandbox) -> Outcom
     )
     embedder = bound.embedder
     started = time.perf_counter()
-    with sandbox.store.write() as session:
+    with sandbox.store.read() as session:  # a forget only matches; nothing is stored
         result = route(
             HandlerContext(
                 session=session,

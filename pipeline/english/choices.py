@@ -17,7 +17,8 @@ from pipeline.memory.matching import keyword_score, keywords
 
 _F = re.IGNORECASE
 _EXCLUDE = re.compile(
-    r"\b(?:except(?: for)?|but not|apart from|other than|not|skip|leave out|leave off|without|"
+    r"\b(?:except(?: for)?|but not|(?<=all )but|apart from|other than|not|skip|leave out|leave off|"
+    r"without|"
     r"minus|drop|don'?t|do not|no to|forget|remove|scratch|lose)\b",
     _F,
 )

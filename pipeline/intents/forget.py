@@ -51,8 +51,8 @@ def _retract(ctx: HandlerContext, assertion_id: int) -> RouteResult | None:
     if current.force is not NormativeForce.COMMITTED:
         return None
     rationale = f"Operator asked to forget it: {ctx.param('forget_description') or 'confirmed'}"
-    done = repo.set_force(
-        ctx.session, assertion_id, NormativeForce.RETRACTED, rationale, by=HistoryActor.OPERATOR
+    done = ctx.writes.set_force(
+        assertion_id, NormativeForce.RETRACTED, rationale, by=HistoryActor.OPERATOR
     )
     change = MemoryChange.of(done, NormativeForce.COMMITTED)
     return RouteResult(

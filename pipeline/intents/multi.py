@@ -82,13 +82,12 @@ def answer_offer(ctx: HandlerContext) -> RouteResult | None:
     changes: list[MemoryChange] = []
     for index, fact in enumerate(offered):
         if index in kept:
-            after = repo.set_force(
-                ctx.session, fact.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR
+            after = ctx.writes.set_force(
+                fact.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR
             )
             committed.append(after)
         else:
-            after = repo.set_force(
-                ctx.session,
+            after = ctx.writes.set_force(
                 fact.id,
                 NormativeForce.RETRACTED,
                 "Operator did not confirm it when it was offered with others",
@@ -122,8 +121,7 @@ def hold_many(ctx: HandlerContext, personal_id: int) -> RouteResult | None:
     if len(new) < 2 or room < 2:
         return None
     created = [
-        repo.add_assertion(
-            ctx.session,
+        ctx.writes.add(
             personal_id,
             fact,
             ActorKind.COMPANION,

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from sqlalchemy.orm import Session
+
 from pipeline.domain import HistoryActor, NormativeForce, Relation, RouteResult
 from pipeline.intents import conversation, forget, knowledge, multi, recall, remember, restore
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.taxonomy import INTENTS
+from pipeline.intents.writes import apply
 from pipeline.memory.matching import match_forget
 from pipeline.memory.relations import link_changes
 from pipeline.store import assertions as repo
@@ -53,8 +56,10 @@ def _as(ctx: HandlerContext, intent: str, description: str = "") -> HandlerConte
         now=ctx.now,
         embedder=ctx.embedder,
         message=ctx.message,
+        reads=ctx.reads,
         candidates=ctx.candidates,
         max_new_facts=ctx.max_new_facts,
+        writes=ctx.writes,
     )
 
 
@@ -113,14 +118,19 @@ def _redirected(ctx: HandlerContext) -> HandlerContext:
 
 
 def route(ctx: HandlerContext) -> RouteResult:
-    """Run the intent's handler; project-only intents outside a project change nothing.
-    A personal fact the handler left committed is related to its nearest facts."""
+    """Decide the turn: run the intent's handler once, which reads and records its writes in
+    `ctx.writes` (project-only intents outside a project change nothing). Nothing is stored
+    until `apply_decision`."""
     answered = multi.answer_offer(ctx)  # a reply to several facts offered at once
-    result = answered if answered is not None else _handled(_redirected(ctx))
+    return answered if answered is not None else _handled(_redirected(ctx))
+
+
+def apply_decision(session: Session, ctx: HandlerContext, result: RouteResult) -> None:
+    """Store what `route` decided, once, in the caller's write transaction; a personal fact
+    the turn left committed is related to its nearest facts (the companion's own doing)."""
+    apply(session, ctx.writes.commands)
     personal_id = ctx.person.personal_engagement_id
-    # the companion's own doing, not the person's
-    link_changes(ctx.session, personal_id, result.changes, ctx.embedder, by=HistoryActor.COMPANION)
-    return result
+    link_changes(session, personal_id, result.changes, ctx.embedder, by=HistoryActor.COMPANION)
 
 
 def _handled(ctx: HandlerContext) -> RouteResult:

@@ -366,8 +366,8 @@ def test_a_question_about_oneself_is_answered_from_memory(store, make_person, sa
     make_person(store)
     _seed(store, "You go to the climbing gym on Tuesdays and Thursdays")
     p = script(
-        {"message": "which days do I go to the climbing gym?", "intent": G},
-        {"message": "what should we talk about?", "intent": G},
+        {"message": "which days do I go to the climbing gym?", "intent": G, "question": True},
+        {"message": "what should we talk about?", "intent": G, "question": True},
     )
     outcome = say(store, p, "which days do I go to the climbing gym?")
     assert outcome.route.intent == "ask_about_past_input"
@@ -461,7 +461,7 @@ def test_a_note_is_found_by_its_singular_and_a_project_question_by_its_notes(
             "intent": "retract_knowledge",
             "params": {"knowledge_description": "the vent note"},
         },
-        {"message": "what's the kitchen budget again?", "intent": G},
+        {"message": "what's the kitchen budget again?", "intent": G, "question": True},
     )
     asked = say(store, p, "delete the vent note", project="Garden")
     assert asked.route.operation_data["matched_fact"] == "The greenhouse vents open at 24 degrees"
