@@ -94,16 +94,12 @@ def _redirected(ctx: HandlerContext) -> HandlerContext:
     prior_intent, prior_action = _prior_action(ctx)
     reading = ctx.classified.reading
     answers = reading is not None and reading.relation is not Relation.UNRELATED
-    if (
-        answers
-        and prior_action in ("confirm_retraction", "ambiguous")
-        and prior_intent in ("forget_about_me", "retract_knowledge")
-        and name != prior_intent
-    ):
-        # "Yes" / "no, keep it" / "no, where I live" / "the second one" answers the question
-        # just asked, whatever intent the classifier gave the message itself.
+    spec = INTENTS.get(prior_intent or "")
+    if answers and spec is not None and prior_action in spec.pending and name != spec.name:
+        # "Yes" / "no, keep it" / "no, where I live" / "the second one" answers what was just
+        # offered or asked, whatever intent the classifier gave the message itself.
         assert reading is not None
-        return _as(ctx, prior_intent, reading.corrected)
+        return _as(ctx, spec.name, reading.corrected)
     if name in ("remember_about_me", "add_knowledge") and ctx.classified.question and not answers:
         # a question never stores a fact: it is answered, from memory when memory answers it
         return _as(ctx, "general_conversation")

@@ -19,6 +19,14 @@ class IntentSpec:
     needs_project: bool = False
     # How the companion describes the capability to the person ("" = not worth listing).
     offer: str = ""
+    # The actions of this intent's turns that leave something pending (an offer, a question):
+    # a reading that answers one is handled by this intent, whatever the message was given.
+    pending: tuple[str, ...] = ()
+
+    @property
+    def instruction(self) -> str:
+        """The prompt family that tells the responder what the handler did."""
+        return f"instructions/{self.name}" if self.live else "instructions/not_available"
 
 
 INTENTS: dict[str, IntentSpec] = {
@@ -70,6 +78,7 @@ INTENTS: dict[str, IntentSpec] = {
             "remove a fact from the project's knowledge",
             needs_project=True,
             offer="remove a project note when you ask (it can be put back)",
+            pending=("confirm_retraction", "ambiguous"),
         ),
         IntentSpec(
             "describe_capabilities",
@@ -87,6 +96,7 @@ INTENTS: dict[str, IntentSpec] = {
                 "remember things about you — your diet, schedule, family, preferences — "
                 "across all your projects, after checking I got them right"
             ),
+            pending=("held", "refined", "held_many"),
         ),
         IntentSpec(
             "forget_about_me",
@@ -94,6 +104,7 @@ INTENTS: dict[str, IntentSpec] = {
             ("forget_description",),
             "asks the companion to stop remembering something personal",
             offer="forget something personal you told me, once you confirm which one",
+            pending=("confirm_retraction", "ambiguous"),
         ),
         IntentSpec("set_reminder", False, ("reminder", "when"), "set a reminder"),
         IntentSpec("web_search", False, ("query",), "look something up on the web"),

@@ -46,7 +46,8 @@ def complete(
     embedder: Embedder,
 ) -> Vectors:
     """Vectors of (assertion id, content) pairs, in order: the stored ones that are current,
-    the others embedded in one batch and stored."""
+    the others embedded in one batch and stored (kept in memory only in a read session: a
+    turn's decision takes no write lock, and the turn's write stores them later)."""
     matrix = np.zeros((len(items), embedder.dim), dtype=np.float32)
     missing: list[int] = []
     for row, (aid, content) in enumerate(items):
@@ -59,6 +60,8 @@ def complete(
         fresh = embedder.embed([items[row][1] for row in missing])
         matrix[missing] = fresh
         fresh_items = [items[row] for row in missing]
+        if session.info.get("read_only"):
+            return matrix
         repo.save_vectors(
             session, embedder.model_name, stored_vectors(embedder, fresh_items, fresh)
         )

@@ -136,8 +136,10 @@ class Store:
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """A session for reads; nothing it does is committed."""
+        """A session for reads; nothing it does is committed, so code that would cache what
+        it computed (`session.info["read_only"]`) leaves that to a write transaction."""
         with Session(self.engine, expire_on_commit=False) as session:
+            session.info["read_only"] = True
             yield session
 
     @contextmanager
