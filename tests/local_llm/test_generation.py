@@ -14,6 +14,7 @@ from pipeline.errors import ConverseError
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, REQUIRED_PARAMS
 from pipeline.prompting import default_library
 from pipeline.providers.base import ClassifyRequest, Providers
+from pipeline.providers.intent_schema import READING_SCHEMA
 from pipeline.providers.local_llm.classifier import (
     LocalLLMClassifier,
     intent_branches_schema,
@@ -54,7 +55,7 @@ def test_classify_renders_the_classifier_template_and_constrains_the_answer(smal
     if answer.finish_reason != "length":  # the grammar holds for every token it wrote
         raw = json.loads(answer.text)
         assert raw["intent"] in INTENTS
-        assert set(raw) <= {"intent", *INTENTS[raw["intent"]].params}
+        assert set(raw) <= {"intent", *INTENTS[raw["intent"]].params, *READING_SCHEMA}
     assert result.intent in INTENTS
     if result.error is None:
         assert set(result.params) <= set(INTENTS[result.intent].params)
@@ -143,7 +144,7 @@ def test_the_grammar_allows_each_intent_only_its_own_parameters() -> None:
     assert [b["properties"]["intent"]["const"] for b in branches] == list(INTENTS)
     for branch in branches:
         name = branch["properties"]["intent"]["const"]
-        assert set(branch["properties"]) == {"intent", *INTENTS[name].params}
+        assert set(branch["properties"]) == {"intent", *INTENTS[name].params, *READING_SCHEMA}
         assert branch["required"] == ["intent", *REQUIRED_PARAMS.get(name, ())]
         assert branch["additionalProperties"] is False
 
