@@ -36,11 +36,17 @@ class HandlerContext:
     max_new_facts: int = 0
     # What the handler decides to write (pipeline/intents/writes.py): it writes through this
     # and never through the session, so deciding stores nothing.
-    writes: Writes = field(default=None)  # type: ignore[assignment]
+    writes: Writes | None = None
 
     def __post_init__(self) -> None:
         if self.writes is None:
             object.__setattr__(self, "writes", Writes(self.session))
+
+    @property
+    def decided(self) -> Writes:
+        """The decision's writes (made with the context when none was given)."""
+        assert self.writes is not None
+        return self.writes
 
     def param(self, name: str) -> str:
         """A classified parameter, stripped; "" when absent."""

@@ -51,7 +51,7 @@ def _retract(ctx: HandlerContext, assertion_id: int) -> RouteResult | None:
     if current.force is not NormativeForce.COMMITTED:
         return None
     rationale = f"Operator asked to forget it: {ctx.param('forget_description') or 'confirmed'}"
-    done = ctx.writes.set_force(
+    done = ctx.decided.set_force(
         assertion_id, NormativeForce.RETRACTED, rationale, by=HistoryActor.OPERATOR
     )
     change = MemoryChange.of(done, NormativeForce.COMMITTED)

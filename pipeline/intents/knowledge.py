@@ -38,7 +38,7 @@ def handle_add_knowledge(ctx: HandlerContext) -> RouteResult:
     fact = clean_fact(ctx.param("knowledge"))
     if not fact:
         return RouteResult(intent="add_knowledge", operation_data={"error": "no_knowledge"})
-    created = ctx.writes.add(ctx.project.id, fact, ActorKind.OPERATOR)
+    created = ctx.decided.add(ctx.project.id, fact, ActorKind.OPERATOR)
     return RouteResult(
         intent="add_knowledge",
         operation_data={
@@ -91,7 +91,7 @@ def handle_commit_knowledge(ctx: HandlerContext) -> RouteResult:
             operation_data={"action": "no_match", "reference": reference, "held_count": len(held)},
         )
     done = [
-        ctx.writes.set_force(a.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
+        ctx.decided.set_force(a.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
         for a in chosen
     ]
     return RouteResult(
@@ -128,7 +128,7 @@ def _retract_note(ctx: HandlerContext, assertion_id: int, reason: str) -> RouteR
         return None
     if target.force is NormativeForce.RETRACTED:
         return None
-    done = ctx.writes.set_force(
+    done = ctx.decided.set_force(
         target.id,
         NormativeForce.RETRACTED,
         f"Operator asked to remove: {reason}",

@@ -82,12 +82,12 @@ def answer_offer(ctx: HandlerContext) -> RouteResult | None:
     changes: list[MemoryChange] = []
     for index, fact in enumerate(offered):
         if index in kept:
-            after = ctx.writes.set_force(
+            after = ctx.decided.set_force(
                 fact.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR
             )
             committed.append(after)
         else:
-            after = ctx.writes.set_force(
+            after = ctx.decided.set_force(
                 fact.id,
                 NormativeForce.RETRACTED,
                 "Operator did not confirm it when it was offered with others",
@@ -121,7 +121,7 @@ def hold_many(ctx: HandlerContext, personal_id: int) -> RouteResult | None:
     if len(new) < 2 or room < 2:
         return None
     created = [
-        ctx.writes.add(
+        ctx.decided.add(
             personal_id,
             fact,
             ActorKind.COMPANION,

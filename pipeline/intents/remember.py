@@ -56,10 +56,10 @@ def _committed(
 ) -> RouteResult:
     """Commit the offered fact, and the other facts the reading names that the companion
     offered and are still held ("yes, both are right" after two offers)."""
-    committed = ctx.writes.set_force(held.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
+    committed = ctx.decided.set_force(held.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
     changes = [MemoryChange.of(committed, held.force)]
     for other in _still_offered(ctx, also, skip=held.id):
-        done = ctx.writes.set_force(other.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
+        done = ctx.decided.set_force(other.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
         changes.append(MemoryChange.of(done, NormativeForce.HELD))
     data: dict[str, object] = {
         "action": "committed",
@@ -111,7 +111,7 @@ def _new_fact(ctx: HandlerContext, personal_id: int, fact: str) -> RouteResult:
     # After a cross-promotion offer the person has just said yes to this very fact, so it
     # is committed at once instead of being offered a second time.
     force = NormativeForce.COMMITTED if promoted else NormativeForce.HELD
-    created = ctx.writes.add(personal_id, fact, ActorKind.COMPANION, force)
+    created = ctx.decided.add(personal_id, fact, ActorKind.COMPANION, force)
     data: dict[str, object] = {
         "action": "committed" if promoted else "held",
         "personal_fact": created.content,
@@ -166,7 +166,7 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
 
 
 def _refined(ctx: HandlerContext, held: Assertion, fact: str) -> RouteResult:
-    refined = ctx.writes.amend(held.id, fact, by=HistoryActor.OPERATOR)
+    refined = ctx.decided.amend(held.id, fact, by=HistoryActor.OPERATOR)
     return RouteResult(
         intent=INTENT,
         operation_data={
@@ -181,7 +181,7 @@ def _refined(ctx: HandlerContext, held: Assertion, fact: str) -> RouteResult:
 
 def reject_offer(ctx: HandlerContext, held: Assertion) -> RouteResult:
     """Retract the offered fact the person turned down."""
-    retracted = ctx.writes.set_force(
+    retracted = ctx.decided.set_force(
         held.id,
         NormativeForce.RETRACTED,
         "Operator declined the offer to remember it",
@@ -226,13 +226,13 @@ def keep_in_project(ctx: HandlerContext, held: Assertion) -> RouteResult:
     """ "No, just this project" after an offer: the fact becomes the project's knowledge (held,
     stated by the operator) and leaves personal memory."""
     assert ctx.project is not None
-    retracted = ctx.writes.set_force(
+    retracted = ctx.decided.set_force(
         held.id,
         NormativeForce.RETRACTED,
         "Operator kept it to one project",
         by=HistoryActor.OPERATOR,
     )
-    note = ctx.writes.add(ctx.project.id, held.content, ActorKind.OPERATOR)
+    note = ctx.decided.add(ctx.project.id, held.content, ActorKind.OPERATOR)
     return RouteResult(
         intent="general_conversation",
         operation_data={

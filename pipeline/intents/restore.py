@@ -82,7 +82,7 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
         )
     target = match.assertions[0]
     force = NormativeForce.HELD if project else NormativeForce.COMMITTED
-    done = ctx.writes.set_force(target.id, force, by=HistoryActor.OPERATOR)
+    done = ctx.decided.set_force(target.id, force, by=HistoryActor.OPERATOR)
     return RouteResult(
         intent=intent,
         operation_data={"action": "restored", "item": _item(done)},

@@ -169,7 +169,7 @@ def checked_reading(raw: Any) -> Reading | None:
     if not isinstance(raw, Mapping):
         return None
     try:
-        relation = Relation(raw.get("relation"))
+        relation = Relation(str(raw.get("relation")))
     except ValueError:
         return None
     chosen = raw.get("chosen") or ()

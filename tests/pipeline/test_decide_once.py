@@ -71,7 +71,7 @@ def test_a_decision_alone_stores_nothing(store: Any, make_person: Any, say: Any)
         result = route(ctx)
     assert result.operation_data["action"] == "held"
     assert result.operation_data["assertion_display_number"] == 1
-    assert len(ctx.writes.commands) == 1
+    assert len(ctx.decided.commands) == 1
     with store.read() as session:
         assert personal_assertions(session, get_person(session, "ana")) == []
 

@@ -297,8 +297,8 @@ def _resolve(
         scoped = request.project_name is not None and (
             kind == "decline" or limits_to_project(message, request.project_name or "")
         )
-        reading = {"relation": "reject", "project_only": scoped and offer.kind == "remember"}
-        return FALLBACK_INTENT, {}, reading
+        rejects = {"relation": "reject", "project_only": scoped and offer.kind == "remember"}
+        return FALLBACK_INTENT, {}, rejects
     param = "knowledge_description" if offer.intent == "retract_knowledge" else "forget_description"
     if offer.kind == "ambiguous":
         picked = pick_one(message, offer.items)
