@@ -25,6 +25,7 @@ from pipeline.cli.common import (
 )
 from pipeline.cli.conversation_prompts import embedder_for, interactive_review
 from pipeline.cli.conversation_view import show_preview, status_line
+from pipeline.cli.ids import id_option
 from pipeline.errors import ConverseError, NotFound
 
 if TYPE_CHECKING:
@@ -35,7 +36,12 @@ conversation_app = typer.Typer(
     help="List, close, review and resume a person's conversations.", no_args_is_help=True
 )
 
-IdOption = typer.Option(None, "--id", help="A conversation id (default: the open one).")
+IdOption = id_option(
+    "conversation ",
+    "see the ids with `converse conversation list`",
+    "A conversation id (default: the open one).",
+    "--id",
+)
 JsonOption = typer.Option(False, "--json", help="Print JSON instead of a table.")
 
 
@@ -193,8 +199,11 @@ def conversation_pause(
 def conversation_review(
     person: str = PersonOption,
     conversation_id: int | None = IdOption,
-    memory_id: int | None = typer.Option(
-        None, "--memory", help="Which draft to edit or redirect (default: the only one)."
+    memory_id: int | None = id_option(
+        "memory ",
+        "the preview shows each draft's id",
+        "Which draft to edit or redirect (default: the only one).",
+        "--memory",
     ),
     edit: str | None = typer.Option(None, "--edit", help="Replace the narrative (kept beside it)."),
     redirect: str | None = typer.Option(

@@ -22,6 +22,7 @@ from pipeline.cli.common import (
     store_for,
 )
 from pipeline.cli.exits import EXIT_CHECK
+from pipeline.cli.ids import id_argument
 from pipeline.cli.memory_query import query_command
 from pipeline.clock import utcnow
 from pipeline.config import database_url
@@ -48,19 +49,9 @@ DEFAULT_LIST_LIMIT = 50
 _FORCE_STYLE = {"committed": "green", "held": "yellow", "retracted": "dim"}
 # The state `list --deleted` shows for an assertion the lifecycle sweep set aside.
 SET_ASIDE = "set aside"
-_MAX_NUMBER = 2**63 - 1
-
-
-def _checked_number(value: int) -> int:
-    # Past 64 bits the database driver raises OverflowError instead of finding nothing.
-    if not 1 <= value <= _MAX_NUMBER:
-        raise fail(f"there is no #{value} — see the numbers with `converse memory list`")
-    return value
-
-
-NumberArgument = typer.Argument(
-    ..., help="The number `memory list` shows.", callback=_checked_number
-)
+_SHOWN_BY = "see the numbers with `converse memory list`"
+NumberArgument = id_argument("#", _SHOWN_BY, "The number `memory list` shows.")
+NumbersArgument = id_argument("#", _SHOWN_BY, "The numbers `memory list` shows.")
 
 
 def assertion_table(assertions: list[Assertion], title: str, tag: str = "#") -> Table:
@@ -412,7 +403,7 @@ def memory_export(
 @memory_app.command("erase")
 @handles_errors
 def memory_erase(
-    numbers: list[int],
+    numbers: list[int] = NumbersArgument,
     person: str = PersonOption,
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
     db_url: str | None = DbOption,

@@ -16,11 +16,11 @@ from pipeline.cli.common import (
     PersonOption,
     checked_name,
     console,
-    fail,
     handles_errors,
     shown,
     store_for,
 )
+from pipeline.cli.ids import id_argument
 from pipeline.cli.memory import (
     DEFAULT_LIST_LIMIT,
     ImportanceArgument,
@@ -39,25 +39,7 @@ from pipeline.store.people import get_person, get_project
 notes_app = typer.Typer(help="Inspect and manage a project's notes.", no_args_is_help=True)
 
 TAG = "notes#"
-_MAX_NUMBER = 2**63 - 1
-
-
-def _in_range(value: int) -> None:
-    # Past 64 bits the database driver raises OverflowError instead of finding nothing.
-    if not 1 <= value <= _MAX_NUMBER:
-        raise fail(f"there is no {TAG}{value} — see the numbers with `converse notes list`")
-
-
-def _checked_number(value: int) -> int:
-    _in_range(value)
-    return value
-
-
-def _checked_numbers(values: list[int]) -> list[int]:
-    for value in values:
-        _in_range(value)
-    return values
-
+_SHOWN_BY = "see the numbers with `converse notes list`"
 
 ProjectOption = typer.Option(
     ...,
@@ -66,9 +48,8 @@ ProjectOption = typer.Option(
     envvar="CONVERSE_PROJECT",
     callback=checked_name,
 )
-NumberArgument = typer.Argument(
-    ..., help="The number `notes list` shows (notes#N).", callback=_checked_number
-)
+NumberArgument = id_argument(TAG, _SHOWN_BY, "The number `notes list` shows (notes#N).")
+NumbersArgument = id_argument(TAG, _SHOWN_BY, "The numbers `notes list` shows (notes#N).")
 
 
 @notes_app.command("list")
@@ -194,9 +175,7 @@ def notes_history(
 @notes_app.command("erase")
 @handles_errors
 def notes_erase(
-    numbers: list[int] = typer.Argument(
-        ..., help="The numbers `notes list` shows.", callback=_checked_numbers
-    ),
+    numbers: list[int] = NumbersArgument,
     person: str = PersonOption,
     project: str = ProjectOption,
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
