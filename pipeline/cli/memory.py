@@ -197,8 +197,9 @@ def memory_show(person: str = PersonOption, db_url: str | None = DbOption) -> No
     if not block:
         err_console.print("(empty: nothing committed yet)", highlight=False)
         return
-    # Straight to stdout: a console would wrap long lines and read brackets as markup.
-    sys.stdout.write(block + "\n")
+    # Straight to stdout: a console would wrap long lines and read brackets as markup; control
+    # characters and direction marks stored before they were removed at input show as escapes.
+    sys.stdout.write(printable(block) + "\n")
     sys.stdout.flush()
 
 
@@ -388,7 +389,8 @@ def memory_export(
 
     with store_for(db_url).read() as session:
         data = export_person(session, get_person(session, person))
-    text = as_json(data) if kind == "json" else as_markdown(data)
+    # JSON escapes control characters itself; markdown is read, so they are shown as escapes.
+    text = as_json(data) if kind == "json" else printable(as_markdown(data))
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
