@@ -2,7 +2,7 @@
 
 SQLite's INTEGER and PostgreSQL's BIGINT stop at 2**63 - 1; a larger Python int makes the
 driver raise OverflowError instead of finding nothing. Every command and MCP tool that takes an
-id or a display number checks it against this range first (pipeline/cli/ids.py,
+id or a display number checks it against this range first (pipeline/cli/params.py,
 pipeline/mcp/server.py), so an id that cannot exist is "not found" in one line.
 """
 

@@ -29,7 +29,9 @@ from evals.runner import (
 from evals.runner.results import RUN_META, check_run_id, new_run_id
 from evals.runner.run import check_cassettes
 from pipeline.cli.common import default_script, shown
+from pipeline.cli.params import bounded_option
 from pipeline.errors import ConverseError
+from pipeline.files import existing_file
 from pipeline.providers.registry import (
     PROVIDER_NAMES,
     check_prompt_families,
@@ -38,6 +40,10 @@ from pipeline.providers.registry import (
 )
 
 DEFAULT_CONCURRENCY = 4
+# Caps on the work one run may ask for: past them a run exhausts memory (every case and epoch
+# is planned up front) or threads (one per case in flight) before it writes a row.
+MAX_EPOCHS = 100
+MAX_CONCURRENCY = 64
 # A Claude call takes about two seconds, so at N requests a minute about N/30 are in flight;
 # more threads than that would only queue on the rate limiter.
 SECONDS_PER_CALL = 2
@@ -144,14 +150,22 @@ def eval_command(
         "--prompt",
         help="FAMILY=VERSION, e.g. classifier=v2; repeat to compare versions.",
     ),
-    epochs: int = typer.Option(
-        1, "--epochs", min=1, help="Times each case runs.", envvar="CONVERSE_EVAL_EPOCHS"
+    epochs: int = bounded_option(
+        1,
+        1,
+        MAX_EPOCHS,
+        "--epochs",
+        what="--epochs",
+        help="Times each case runs.",
+        envvar="CONVERSE_EVAL_EPOCHS",
     ),
-    concurrency: int | None = typer.Option(
+    concurrency: int | None = bounded_option(
         None,
+        1,
+        MAX_CONCURRENCY,
         "--concurrency",
         "-j",
-        min=1,
+        what="--concurrency",
         help=f"Cases in flight at once. Default {DEFAULT_CONCURRENCY}, fewer for live Claude "
         "under CONVERSE_CLAUDE_RPM.",
         envvar="CONVERSE_EVAL_CONCURRENCY",
@@ -199,6 +213,10 @@ def eval_command(
             "a cassette holds one answer per request, so epochs past the first cannot replay",
             "drop --epochs, or run live with ANTHROPIC_API_KEY",
         )
+    if cassette is not None:
+        existing_file(cassette, "cassette", "name a cassette `converse record` wrote")
+    if script is not None:
+        existing_file(script, "script", "name a scripted provider's fixture file")
     existing = resume or retry_errors
     if existing is not None:
         check_run_id(existing)

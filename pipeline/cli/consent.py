@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from pipeline.cli.common import DbOption, PersonOption, console, handles_errors, shown, store_for
-from pipeline.cli.ids import id_argument
+from pipeline.cli.params import id_argument
 
 consent_app = typer.Typer(
     help="Sensitive profile changes (name, pronouns, city, language) waiting for consent.",

@@ -25,7 +25,7 @@ from pipeline.cli.common import (
 )
 from pipeline.cli.conversation_prompts import embedder_for, interactive_review
 from pipeline.cli.conversation_view import show_preview, status_line
-from pipeline.cli.ids import id_option
+from pipeline.cli.params import id_option
 from pipeline.errors import ConverseError, NotFound
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pipeline.cli.common import DbOption, PersonOption, console, handles_errors, shown, store_for
-from pipeline.cli.ids import id_argument
+from pipeline.cli.params import id_argument
 
 
 @handles_errors

@@ -20,7 +20,7 @@ from pipeline.cli.common import (
     shown,
     store_for,
 )
-from pipeline.cli.ids import id_argument
+from pipeline.cli.params import id_argument
 from pipeline.cli.memory import (
     DEFAULT_LIST_LIMIT,
     ImportanceArgument,

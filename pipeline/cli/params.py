@@ -1,4 +1,5 @@
-"""One parameter kind for every id and number a command takes (pipeline/ids.py's range).
+"""Parameter kinds shared by commands: ids and numbers (pipeline/ids.py's range), and counts
+held to a range.
 
 An id outside the range cannot exist: it is refused in one line that names it and says where
 the real ones are shown, before any lookup sends it to the database driver.
@@ -37,3 +38,27 @@ def id_argument(what: str, where: str, help_: str) -> Any:
 def id_option(what: str, where: str, help_: str, *names: str) -> Any:
     """An optional id option (default None), checked like id_argument."""
     return typer.Option(None, *names, help=help_, callback=_checker(what, where))
+
+
+def _within(low: int, high: int, what: str, hint: str) -> Any:
+    def check(value: int | None) -> int | None:
+        if value is not None and not low <= value <= high:
+            tail = f" — {hint}" if hint else ""
+            raise fail(f"{what} is {value:,}; it must be {low:,} to {high:,}{tail}")
+        return value
+
+    return check
+
+
+def bounded_option(
+    default: int | None,
+    low: int,
+    high: int,
+    *names: str,
+    what: str,
+    hint: str = "",
+    **extra: Any,
+) -> Any:
+    """An int option held to [low, high] with a one-line error: a count that sizes work
+    (epochs, threads, cases) is capped where more would only exhaust memory or threads."""
+    return typer.Option(default, *names, callback=_within(low, high, what, hint), **extra)

@@ -1,0 +1,86 @@
+"""Work a command could be asked to do without end: capped, refused in one line, nothing run."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from evals.cli import app
+from evals.dataset import load_suite
+from evals.dataset.load import SuiteError
+from pipeline.errors import ConverseError
+from pipeline.files import read_bounded
+
+runner = CliRunner()
+
+
+def one_line(args: list[str]) -> str:
+    result = runner.invoke(app, args)
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert result.exit_code == 2, result.output
+    assert len(lines) == 1, result.output
+    return lines[0]
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "suite.yaml"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--epochs", "1000000000"], "error: --epochs is 1,000,000,000; it must be 1 to 100"),
+        (["-j", "1000000"], "error: --concurrency is 1,000,000; it must be 1 to 64"),
+        (["--concurrency", "0"], "error: --concurrency is 0; it must be 1 to 64"),
+    ],
+)
+def test_counts_that_size_a_run_are_capped(tmp_path, monkeypatch, args, said):
+    monkeypatch.setenv("CONVERSE_REPORTS_DIR", str(tmp_path / "reports"))
+    assert one_line(["eval", "--provider", "local", *args]) == said
+    assert not (tmp_path / "reports").exists()  # refused before any run folder
+
+
+def test_a_suite_that_is_not_a_regular_file_is_refused_unread(fifo):
+    # Opening a FIFO for reading waits for a writer: this test would hang before the check.
+    for path in (fifo, Path("/dev/zero")):
+        with pytest.raises(SuiteError, match="is not a regular file"):
+            load_suite(path)
+    said = one_line(["eval", "--suite", "/dev/zero", "--provider", "local", "--no-report"])
+    assert said == (
+        "error: /dev/zero is not a regular file (a device, pipe or socket), so not a suite file"
+        " — name a file on disk"
+    )
+
+
+def test_a_file_that_reports_no_size_is_still_read_only_up_to_the_limit(tmp_path):
+    # /proc files say 0 bytes and a file can grow while it is read: the read itself is bounded.
+    grows = Path("/proc/self/maps")
+    if not grows.exists():
+        pytest.skip("needs /proc")
+    with pytest.raises(ConverseError, match="is over 10 bytes; a map may have at most 10"):
+        read_bounded(grows, 10, "map")
+
+
+def test_a_missing_cassette_or_script_is_one_line_before_any_case_runs(tmp_path, monkeypatch):
+    monkeypatch.setenv("CONVERSE_REPORTS_DIR", str(tmp_path / "reports"))
+    missing = tmp_path / "nowhere.yaml"
+    assert one_line(["eval", "--provider", "claude", "--cassette", str(missing)]) == (
+        f"error: cassette {missing} does not exist — name a cassette `converse record` wrote"
+    )
+    assert one_line(["eval", "--provider", "scripted", "--script", "/dev/zero"]) == (
+        "error: script /dev/zero is not a regular file — name a scripted provider's fixture file"
+    )
+    assert not (tmp_path / "reports").exists()
+
+
+def test_a_chat_script_that_is_a_pipe_is_refused(tmp_path, fifo, monkeypatch):
+    monkeypatch.setenv("CONVERSE_DB_URL", f"sqlite:///{tmp_path / 'c.db'}")
+    assert runner.invoke(app, ["person", "add", "Ana"]).exit_code == 0
+    chat = ["chat", "-p", "Ana", "--provider", "scripted", "--script", str(fifo), "-m", "hi"]
+    assert "is not a regular file" in one_line(chat)
