@@ -26,6 +26,7 @@ from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import Classifier, Responder
 from pipeline.providers.summarize import Summarizer
 from pipeline.settings import settings
+from pipeline.settings_check import check_turn_settings
 from pipeline.store import Store, inbox
 from pipeline.store.inbox import Received
 from pipeline.store.people import get_engagement, get_person, get_person_by_id, get_project
@@ -100,11 +101,12 @@ class TurnQueue:
     ) -> Future[TurnOutcome]:
         """Store the message in the inbox and return the future of the turn that answers it.
 
-        Bad input (an empty or over-long message, an unknown person or project) raises here,
-        before anything is stored. A message identical to one still waiting (a resend after a
+        Bad input (an empty or over-long message, an unknown person or project, a bad CONVERSE_*
+        setting) raises here, before anything is stored. A message identical to one still waiting (a resend after a
         crash) is not stored again: its future is the waiting message's turn.
         """
         text = check_message(message)
+        check_turn_settings()  # a message a bad setting would refuse is never stored
         with self.store.write() as session:
             found = get_person(session, person)
             engagement = get_project(session, found, project) if project else None
