@@ -29,7 +29,7 @@ CONFIG_FILE = "promptfooconfig.yaml"
 
 SCRIPT_FILE = "converse_script.yaml"
 
-PROVIDER_SOURCE = '''"""From `converse export promptfoo`: runs each test through converse.
+PROVIDER_SOURCE = '''"""From `converse export promptfoo --suite SUITE --out DIR`: runs each test through converse.
 
 When the Python promptfoo runs this file with (PROMPTFOO_PYTHON, the config's pythonExecutable,
 or `python` on PATH) can import converse-harness, the pipeline is called in this process.
@@ -312,7 +312,7 @@ def export_promptfoo(
         (out / SCRIPT_FILE).write_bytes(script.read_bytes())
     path = out / CONFIG_FILE
     header = (
-        f"# Exported by `converse export promptfoo` from suite {suite.name}\n"
+        f"# Exported by converse export promptfoo from suite {suite.name}\n"
         f"# Run: npx promptfoo@0.121.20 eval -c {CONFIG_FILE}   (Node 20; see docs/evals.md)\n"
         "# with converse-harness importable by promptfoo's Python, or `converse` on PATH\n"
     )

@@ -14,7 +14,7 @@ consent_app = typer.Typer(
 
 ProposalArgument = id_argument(
     "#",
-    "see the proposals with `converse consent list`",
+    "see the proposals with `converse consent list --person NAME`",
     "The proposal's number, from `consent list`.",
 )
 

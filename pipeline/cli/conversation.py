@@ -38,7 +38,7 @@ conversation_app = typer.Typer(
 
 IdOption = id_option(
     "conversation ",
-    "see the ids with `converse conversation list`",
+    "see the ids with `converse conversation list --person NAME`",
     "A conversation id (default: the open one).",
     "--id",
 )
@@ -62,7 +62,7 @@ def _target(store: Store, person_id: int, conversation_id: int | None) -> int:
     if found is None:
         raise NotFound(
             "this person has no open conversation",
-            "a message starts one; archived ones are listed by `converse conversation list`",
+            "a message starts one; archived ones are listed by `converse conversation list --person NAME`",
         )
     return found.id
 
@@ -151,7 +151,8 @@ def conversation_close(
         return
     show_preview(console, preview)
     console.print(
-        "Review it with `converse conversation review` (confirm, edit, redirect, split, resume).",
+        f"Review it with `converse conversation review --person {person!r}` "
+        "(confirm, edit, redirect, split, resume).",
         highlight=False,
     )
 

@@ -10,7 +10,7 @@ from pipeline.cli.params import id_argument
 def explain(
     turn_id: int = id_argument(
         "message ",
-        "a turn id is printed by `converse chat` and `converse conversation show`",
+        "a turn id is printed by `converse conversation show --person NAME`",
         "The id of one of the person's messages.",
     ),
     person: str = PersonOption,

@@ -49,7 +49,7 @@ DEFAULT_LIST_LIMIT = 50
 _FORCE_STYLE = {"committed": "green", "held": "yellow", "retracted": "dim"}
 # The state `list --deleted` shows for an assertion the lifecycle sweep set aside.
 SET_ASIDE = "set aside"
-_SHOWN_BY = "see the numbers with `converse memory list`"
+_SHOWN_BY = "see the numbers with `converse memory list --person NAME`"
 NumberArgument = id_argument("#", _SHOWN_BY, "The number `memory list` shows.")
 NumbersArgument = id_argument("#", _SHOWN_BY, "The numbers `memory list` shows.")
 

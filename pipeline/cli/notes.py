@@ -39,7 +39,7 @@ from pipeline.store.people import get_person, get_project
 notes_app = typer.Typer(help="Inspect and manage a project's notes.", no_args_is_help=True)
 
 TAG = "notes#"
-_SHOWN_BY = "see the numbers with `converse notes list`"
+_SHOWN_BY = "see the numbers with `converse notes list --person NAME --project PROJECT`"
 
 ProjectOption = typer.Option(
     ...,

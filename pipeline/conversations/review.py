@@ -182,7 +182,7 @@ def _draft(session: Session, person_id: int, memory_id: int) -> MemoryRow:
     if row.status != MemoryStatus.DRAFT.value:
         raise IllegalTransition(
             f"memory {memory_id} is confirmed; only a draft can be redirected or split",
-            "edit its narrative with `converse conversation review --edit`",
+            "edit its narrative with `converse conversation review --edit TEXT --person NAME`",
         )
     return row
 

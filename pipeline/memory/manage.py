@@ -52,7 +52,7 @@ def personal_shelf(person: Person) -> Shelf:
         where=f"{person.name}'s personal memory",
         tag="#",
         list_command=f"converse memory list --person {person.name!r}",
-        restore_command="converse memory restore",
+        restore_command=f"converse memory restore N --person {person.name!r}",
         command="converse memory",
     )
 
@@ -273,7 +273,7 @@ def erase_fact(store: Store, person: str, containing: str) -> Erasure:
         numbers = ", ".join(f"#{a.display_number}" for a in sorted(matches, key=_number))
         raise InvalidMessage(
             f"{len(matches)} personal facts contain {containing!r} ({numbers})",
-            "erase by number with `converse memory erase N`",
+            f"erase by number with `converse memory erase N --person {person!r}`",
         )
     return erase_numbers(store, person, [matches[0].display_number])
 

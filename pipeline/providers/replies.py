@@ -6,6 +6,7 @@ offline with replies that say exactly what happened.
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 from pipeline.domain import RouteResult
@@ -82,9 +83,12 @@ def _forget(data: dict[str, Any]) -> str:
         return asked
     if action == "retracted":
         number = data.get("assertion_display_number")
+        # The command runs as printed once the person's name is in it (the handler may pass
+        # it as `person`); otherwise NAME is the one word left to fill in.
+        person = shlex.quote(str(data["person"])) if data.get("person") else "NAME"
         return (
             "Done — I've stopped using that. If you want it gone for good, it can be erased "
-            f"permanently with `converse memory erase {number}`."
+            f"permanently with `converse memory erase {number} --person {person}`."
         )
     if action == "kept":
         return "Okay, I'll keep it — nothing was forgotten."

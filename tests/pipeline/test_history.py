@@ -254,11 +254,11 @@ def test_history_of_an_erased_fact_shows_a_delete_without_text(env) -> None:
     [
         (
             ["memory", "history", "0", "--person", "Ana"],
-            "error: there is no #0 — see the numbers with `converse memory list`",
+            "error: there is no #0 — see the numbers with `converse memory list --person NAME`",
         ),
         (
             ["memory", "history", "99999999999999999999", "--person", "Ana"],
-            "error: there is no #99999999999999999999 — see the numbers with `converse memory list`",
+            "error: there is no #99999999999999999999 — see the numbers with `converse memory list --person NAME`",
         ),
         (
             ["memory", "history", "9", "--person", "Ana"],

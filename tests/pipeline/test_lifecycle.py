@@ -383,7 +383,7 @@ def _one_line_error(result: Any) -> str:
     [
         (
             ["memory", "pin", "0"],
-            "error: there is no #0 — see the numbers with `converse memory list`",
+            "error: there is no #0 — see the numbers with `converse memory list --person NAME`",
         ),
         (
             ["memory", "unpin", "1"],
