@@ -102,8 +102,9 @@ class TurnQueue:
         """Store the message in the inbox and return the future of the turn that answers it.
 
         Bad input (an empty or over-long message, an unknown person or project, a bad CONVERSE_*
-        setting) raises here, before anything is stored. A message identical to one still waiting (a resend after a
-        crash) is not stored again: its future is the waiting message's turn.
+        setting) raises here, before anything is stored. A message identical to one still
+        waiting (a resend after a crash) is not stored again: its future is the waiting
+        message's turn.
         """
         text = check_message(message)
         check_turn_settings()  # a message a bad setting would refuse is never stored

@@ -29,7 +29,8 @@ CONFIG_FILE = "promptfooconfig.yaml"
 
 SCRIPT_FILE = "converse_script.yaml"
 
-PROVIDER_SOURCE = '''"""From `converse export promptfoo --suite SUITE --out DIR`: runs each test through converse.
+PROVIDER_SOURCE = '''"""From `converse export promptfoo --suite SUITE --out DIR`: runs each test
+through converse.
 
 When the Python promptfoo runs this file with (PROMPTFOO_PYTHON, the config's pythonExecutable,
 or `python` on PATH) can import converse-harness, the pipeline is called in this process.

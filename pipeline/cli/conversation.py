@@ -62,7 +62,8 @@ def _target(store: Store, person_id: int, conversation_id: int | None) -> int:
     if found is None:
         raise NotFound(
             "this person has no open conversation",
-            "a message starts one; archived ones are listed by `converse conversation list --person NAME`",
+            "a message starts one; archived ones are listed by "
+            "`converse conversation list --person NAME`",
         )
     return found.id
 

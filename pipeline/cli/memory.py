@@ -22,8 +22,8 @@ from pipeline.cli.common import (
     store_for,
 )
 from pipeline.cli.exits import EXIT_CHECK
-from pipeline.cli.params import id_argument
 from pipeline.cli.memory_query import query_command
+from pipeline.cli.params import id_argument
 from pipeline.clock import utcnow
 from pipeline.config import database_url
 from pipeline.domain import Assertion, HistoryEntry, HistoryOp

@@ -20,7 +20,6 @@ from pipeline.cli.common import (
     shown,
     store_for,
 )
-from pipeline.cli.params import id_argument
 from pipeline.cli.memory import (
     DEFAULT_LIST_LIMIT,
     ImportanceArgument,
@@ -32,6 +31,7 @@ from pipeline.cli.memory import (
     report_erasure,
     restored_line,
 )
+from pipeline.cli.params import id_argument
 from pipeline.domain import Assertion
 from pipeline.memory import manage
 from pipeline.store.people import get_person, get_project

@@ -42,9 +42,12 @@ def _strings(tree: ast.AST) -> Iterator[tuple[int, str]]:
                     str(v.value) if isinstance(v, ast.Constant) else FORMATTED for v in node.values
                 ),
             )
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if id(node) not in docstrings:
-                yield node.lineno, node.value
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+        ):
+            yield node.lineno, node.value
 
 
 def suggestions() -> list[tuple[str, str]]:
@@ -72,7 +75,7 @@ def _argv(command: str) -> list[str]:
     command = re.sub(r"(--[\w-]+)\|--[\w-]+", r"\1", command)  # the first of alternatives
     words = shlex.split(command.replace(FORMATTED, "X"))[1:]
     return [
-        "1" if w in _NUMBERS or w == "X" and i and words[i - 1] != "--person" else w
+        "1" if w in _NUMBERS or (w == "X" and i and words[i - 1] != "--person") else w
         for i, w in enumerate(words)
     ]
 
