@@ -26,6 +26,7 @@ from evals.runner import (
     run_eval,
     write_junit,
 )
+from evals.runner.meta import MAX_CONCURRENCY, MAX_EPOCHS
 from evals.runner.results import RUN_META, check_run_id, new_run_id
 from evals.runner.run import check_cassettes
 from pipeline.cli.common import default_script, shown
@@ -40,10 +41,6 @@ from pipeline.providers.registry import (
 )
 
 DEFAULT_CONCURRENCY = 4
-# Caps on the work one run may ask for: past them a run exhausts memory (every case and epoch
-# is planned up front) or threads (one per case in flight) before it writes a row.
-MAX_EPOCHS = 100
-MAX_CONCURRENCY = 64
 # A Claude call takes about two seconds, so at N requests a minute about N/30 are in flight;
 # more threads than that would only queue on the rate limiter.
 SECONDS_PER_CALL = 2

@@ -289,7 +289,17 @@ def export_promptfoo(
         )
     if script is not None and not script.is_file():
         raise ConverseError(f"no script file at {script}", "check the --script path")
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        raise ConverseError(
+            f"--out {out} is a file; promptfoo's config and provider go into a folder",
+            "name a folder (it is created when missing)",
+        )
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConverseError(
+            f"cannot create the folder {out}: {exc.strerror}", "name a writable folder"
+        ) from exc
     chosen = variants or [{}]
     if suite.target != "classify":
         chosen = [{}]

@@ -84,3 +84,56 @@ def test_a_chat_script_that_is_a_pipe_is_refused(tmp_path, fifo, monkeypatch):
     assert runner.invoke(app, ["person", "add", "Ana"]).exit_code == 0
     chat = ["chat", "-p", "Ana", "--provider", "scripted", "--script", str(fifo), "-m", "hi"]
     assert "is not a regular file" in one_line(chat)
+
+
+@pytest.fixture
+def run_id(classify_suite, script_file) -> str:
+    import json
+
+    args = ["eval", "--no-progress", "--suite", str(classify_suite), "--provider", "scripted"]
+    result = runner.invoke(app, [*args, "--script", str(script_file), "--json", "--no-report"])
+    assert result.exit_code == 1, result.output  # tiny_classify fails its gate
+    found: str = json.loads(result.stdout)["run_id"]
+    return found
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda m: m["config"].update(epochs="three"), "config.epochs"),
+        (lambda m: m["config"].update(epochs=10**9), "config.epochs"),
+        (lambda m: m["config"].update(suites="one.yaml"), "config.suites"),
+        (lambda m: m.update(suite_info=[{"name": 7}]), "suite_info.0.name"),
+        (lambda m: m.update(git={"commit": 42}), "git.commit"),
+        (lambda m: m.pop("config"), "config"),
+    ],
+)
+def test_run_json_with_a_value_of_the_wrong_type_is_one_line(run_id, change, field):
+    import json
+
+    from evals.runner import RunDir
+
+    path = RunDir.existing(run_id).path / "run.json"
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    change(meta)
+    path.write_text(json.dumps(meta), encoding="utf-8")
+    for args in (["report", run_id], ["eval", "--no-progress", "--resume", run_id]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert f"error: {path}: field {field}: " in result.stderr, result.output
+        assert result.stderr.rstrip().endswith(
+            "— restore run.json from a backup, or start a new run"
+        )
+        assert "Traceback" not in result.output
+
+
+def test_export_promptfoo_into_an_existing_file_is_one_line(tmp_path):
+    taken = tmp_path / "taken"
+    taken.write_text("mine", encoding="utf-8")
+    suite = Path(__file__).resolve().parents[2] / "evals" / "suites" / "intent_boundaries.yaml"
+    said = one_line(["export", "promptfoo", "--suite", str(suite), "--out", str(taken)])
+    assert said == (
+        f"error: --out {taken} is a file; promptfoo's config and provider go into a folder — "
+        "name a folder (it is created when missing)"
+    )
+    assert taken.read_text(encoding="utf-8") == "mine"
