@@ -59,3 +59,12 @@ def existing_file(path: Path, what: str, hint: str) -> Path:
     if not path.is_file():
         raise ConverseError(f"{what} {path} is not a regular file", hint)
     return path
+
+
+def yaml_problem(exc: Exception) -> str:
+    """A YAML error on one line, place first: "line 3, column 9: expected ',' or ']'"."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    context = getattr(exc, "context", None)
+    said = f"{problem} ({context})" if context else str(problem)
+    return f"line {mark.line + 1}, column {mark.column + 1}: {said}" if mark else said

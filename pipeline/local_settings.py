@@ -16,7 +16,7 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from pipeline.errors import ConverseError
-from pipeline.files import read_bounded
+from pipeline.files import read_bounded, yaml_problem
 from pipeline.settings import checked_settings
 
 # The examples file of the project is ~40 KB.
@@ -54,13 +54,8 @@ def yaml_mapping(path: Path, what: str, hint: str) -> dict[str, Any]:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise ConverseError(f"{what} {path} is not valid YAML ({_where(exc)})", hint) from None
+        raise ConverseError(f"{what} {path} is not valid YAML at {yaml_problem(exc)}", hint) from None
     if not isinstance(data, dict):
         raise ConverseError(f"{what} {path} is not a YAML mapping", hint)
     return data
 
-
-def _where(exc: yaml.YAMLError) -> str:
-    mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or exc.__class__.__name__
-    return f"line {mark.line + 1}, column {mark.column + 1}: {problem}" if mark else str(problem)

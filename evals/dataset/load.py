@@ -23,7 +23,7 @@ from evals.dataset.cases import CASE_MODELS, Case
 from evals.dataset.models import CaseBase, Gate, SuiteHeader, Target
 from pipeline.config import MAX_MESSAGE_CHARS, PROJECT_ROOT
 from pipeline.errors import ConverseError
-from pipeline.files import read_bounded
+from pipeline.files import read_bounded, yaml_problem
 from pipeline.text import text_problem
 
 _MAX_REPORTED = 20
@@ -153,7 +153,7 @@ def _read(path: Path) -> Any:
     except OSError as exc:
         raise SuiteError(f"suite file {path} cannot be read: {exc.strerror}", "") from exc
     except yaml.YAMLError as exc:
-        raise SuiteError(f"{path} is not valid YAML: {exc}", "fix the file") from exc
+        raise SuiteError(f"{path} is not valid YAML at {yaml_problem(exc)}", "fix the file") from exc
 
 
 def _messages(raw: Any) -> list[tuple[str, Any]]:

@@ -137,3 +137,13 @@ def test_export_promptfoo_into_an_existing_file_is_one_line(tmp_path):
         "name a folder (it is created when missing)"
     )
     assert taken.read_text(encoding="utf-8") == "mine"
+
+
+def test_a_yaml_error_in_a_suite_is_one_line_with_the_file_and_line_first(tmp_path):
+    path = tmp_path / "broken.yaml"
+    path.write_text("name: s\ntarget: classify\ncases:\n  - {id: a, message: [1, 2\n", "utf-8")
+    with pytest.raises(SuiteError) as caught:
+        load_suite(path)
+    said = caught.value.one_line()
+    assert said.startswith(f"{path} is not valid YAML at line 5, column 1: ")
+    assert "\n" not in said and said.endswith(" — fix the file")
