@@ -54,7 +54,8 @@ def yaml_mapping(path: Path, what: str, hint: str) -> dict[str, Any]:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise ConverseError(f"{what} {path} is not valid YAML at {yaml_problem(exc)}", hint) from None
+        where = yaml_problem(exc)
+        raise ConverseError(f"{what} {path} is not valid YAML at {where}", hint) from None
     if not isinstance(data, dict):
         raise ConverseError(f"{what} {path} is not a YAML mapping", hint)
     return data

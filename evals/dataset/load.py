@@ -153,7 +153,8 @@ def _read(path: Path) -> Any:
     except OSError as exc:
         raise SuiteError(f"suite file {path} cannot be read: {exc.strerror}", "") from exc
     except yaml.YAMLError as exc:
-        raise SuiteError(f"{path} is not valid YAML at {yaml_problem(exc)}", "fix the file") from exc
+        where = yaml_problem(exc)
+        raise SuiteError(f"{path} is not valid YAML at {where}", "fix the file") from exc
 
 
 def _messages(raw: Any) -> list[tuple[str, Any]]:
