@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -206,29 +207,47 @@ def memory_show(person: str = PersonOption, db_url: str | None = DbOption) -> No
 @memory_app.command("forget")
 @handles_errors
 def memory_forget(
-    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+    numbers: list[int] = NumbersArgument, person: str = PersonOption, db_url: str | None = DbOption
 ) -> None:
-    """Retract #NUMBER (reversible with `restore`)."""
+    """Retract #NUMBER, or several (reversible with `restore`)."""
     from pipeline.memory import manage
-    from pipeline.store.people import get_person
 
-    with store_for(db_url).write() as session:
-        done = manage.retract(session, get_person(session, person), number)
-    console.print(f"Retracted #{done.display_number}: {shown(done.content)}", highlight=False)
+    change_each(
+        lambda s: _personal(s, person), numbers, manage.retract_on, "Retracted", "#", db_url
+    )
 
 
 @memory_app.command("restore")
 @handles_errors
 def memory_restore(
-    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+    numbers: list[int] = NumbersArgument, person: str = PersonOption, db_url: str | None = DbOption
 ) -> None:
-    """Restore a retracted #NUMBER as committed, or one the lifecycle sweep set aside."""
+    """Restore retracted #NUMBERs as committed, or ones the lifecycle sweep set aside."""
     from pipeline.memory import manage
-    from pipeline.store.people import get_person
 
+    mine = partial(_personal, person=person)
+    change_each(mine, numbers, manage.restore_on, "Restored", "#", db_url)
+
+
+Change = Callable[["Session", "manage.Shelf", int], Assertion]
+
+
+def change_each(
+    shelf_of: ShelfOf, numbers: list[int], change: Change, word: str, tag: str, db_url: str | None
+) -> None:
+    """Apply `change` to each numbered assertion of the shelf, in one transaction: every one
+    is changed, or (when one cannot be) none is. The one rule of forget, restore, pin and
+    unpin, for facts and notes alike; a number given twice counts once."""
     with store_for(db_url).write() as session:
-        done = manage.restore(session, get_person(session, person), number)
-    console.print(restored_line(done, "#"), highlight=False)
+        shelf = shelf_of(session)
+        done = [change(session, shelf, n) for n in dict.fromkeys(numbers)]
+    for one in done:
+        if word == "Restored":
+            console.print(restored_line(one, tag), highlight=False)
+        else:
+            console.print(
+                f"{word} {tag}{one.display_number}: {shown(one.content)}", highlight=False
+            )
 
 
 def restored_line(done: Assertion, tag: str) -> str:
@@ -245,32 +264,34 @@ def _personal(session: Session, person: str) -> manage.Shelf:
     return manage.personal_shelf(get_person(session, person))
 
 
-def change_pin(shelf_of: ShelfOf, number: int, pinned: bool, tag: str, db_url: str | None) -> None:
-    """Pin or unpin the numbered assertion of the shelf `shelf_of(session)` names."""
+def change_pin(
+    shelf_of: ShelfOf, numbers: list[int], pinned: bool, tag: str, db_url: str | None
+) -> None:
+    """Pin or unpin the numbered assertions of the shelf `shelf_of(session)` names."""
     from pipeline.memory import manage
 
-    with store_for(db_url).write() as session:
-        done = manage.pin_on(session, shelf_of(session), number, pinned)
-    word = "Pinned" if pinned else "Unpinned"
-    console.print(f"{word} {tag}{done.display_number}: {shown(done.content)}", highlight=False)
+    def pin(session: Session, shelf: manage.Shelf, number: int) -> Assertion:
+        return manage.pin_on(session, shelf, number, pinned)
+
+    change_each(shelf_of, numbers, pin, "Pinned" if pinned else "Unpinned", tag, db_url)
 
 
 @memory_app.command("pin")
 @handles_errors
 def memory_pin(
-    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+    numbers: list[int] = NumbersArgument, person: str = PersonOption, db_url: str | None = DbOption
 ) -> None:
-    """Pin #NUMBER: the lifecycle sweep never sets it aside."""
-    change_pin(lambda session: _personal(session, person), number, True, "#", db_url)
+    """Pin #NUMBERs: the lifecycle sweep never sets them aside."""
+    change_pin(lambda session: _personal(session, person), numbers, True, "#", db_url)
 
 
 @memory_app.command("unpin")
 @handles_errors
 def memory_unpin(
-    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+    numbers: list[int] = NumbersArgument, person: str = PersonOption, db_url: str | None = DbOption
 ) -> None:
-    """Unpin #NUMBER: the lifecycle sweep may set it aside again when unused."""
-    change_pin(lambda session: _personal(session, person), number, False, "#", db_url)
+    """Unpin #NUMBERs: the lifecycle sweep may set them aside again when unused."""
+    change_pin(lambda session: _personal(session, person), numbers, False, "#", db_url)
 
 
 def change_importance(
