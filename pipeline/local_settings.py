@@ -59,4 +59,3 @@ def yaml_mapping(path: Path, what: str, hint: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ConverseError(f"{what} {path} is not a YAML mapping", hint)
     return data
-

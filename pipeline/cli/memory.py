@@ -29,6 +29,7 @@ from pipeline.clock import utcnow
 from pipeline.config import database_url
 from pipeline.domain import Assertion, HistoryEntry, HistoryOp
 from pipeline.memory.relative_time import relative_time
+from pipeline.memory.who import who
 from pipeline.store import quick_read
 from pipeline.text import printable
 
@@ -58,7 +59,7 @@ NumbersArgument = id_argument("#", _SHOWN_BY, "The numbers `memory list` shows."
 def assertion_table(assertions: list[Assertion], title: str, tag: str = "#") -> Table:
     """A table of assertions with their tagged numbers (`#3`, `notes#3`), force and age."""
     table = Table(title=title, title_justify="left")
-    for column in ("number", "content", "state", "by", "noted"):
+    for column in ("number", "content", "state", "who", "noted"):
         table.add_column(column)
     now = utcnow()
     for a in assertions:
@@ -72,7 +73,7 @@ def assertion_table(assertions: list[Assertion], title: str, tag: str = "#") -> 
             f"{tag}{a.display_number}",
             shown(a.content),
             state,
-            a.actor.value,
+            who(a.actor.value),
             relative_time(a.created_at, now),
         )
     return table
@@ -129,14 +130,14 @@ def _change(entry: HistoryEntry) -> tuple[str, str]:
 def history_table(entries: list[HistoryEntry], title: str) -> Table:
     """Every change, oldest first: when, op, who, before → after."""
     table = Table(title=title, title_justify="left")
-    for column in ("when (UTC)", "op", "by", "before", "", "after"):
+    for column in ("when (UTC)", "op", "who", "before", "", "after"):
         table.add_column(column)
     for entry in entries:
         before, after = _change(entry)
         table.add_row(
             f"{entry.created_at:%Y-%m-%d %H:%M:%S}",
             entry.op.value,
-            entry.actor.value,
+            who(entry.actor.value),
             before,
             "→",
             after,

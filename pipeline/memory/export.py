@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from pipeline.clock import utcnow
 from pipeline.domain import Assertion, Engagement, HistoryEntry, Person
+from pipeline.memory.who import who
 from pipeline.store import assertions as repo
 from pipeline.store.history import history_of_engagement
 from pipeline.store.people import list_projects
@@ -119,7 +120,7 @@ def _md(text: str) -> str:
 
 
 def _md_change(change: dict[str, Any]) -> str:
-    parts = [f"{change['at']} {change['op']} by {change['actor']}"]
+    parts = [f"{change['at']} {change['op']} by {who(change['actor'])}"]
     erased = bool(change["detail"].get("erased"))
     # An erased row held content when it was an ADD or a content change (no force change).
     held_content = erased and (change["op"] == "ADD" or not change["old_force"])

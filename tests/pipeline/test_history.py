@@ -227,9 +227,9 @@ def test_memory_history_prints_every_change_oldest_first(env) -> None:
     assert result.exit_code == 0, result.output
     rows = [line for line in result.output.splitlines() if "│" in line]
     assert [r.split("│")[2].strip() for r in rows] == ["ADD", "UPDATE", "UPDATE"]
-    assert "operator" in rows[0] and "'You like [bold]figs[/]' held" in rows[0]
+    assert "you, in chat" in rows[0] and "'You like [bold]figs[/]' held" in rows[0]
     assert "'You like [bold]figs[/]'" in rows[1] and "'You like dates'" in rows[1]
-    assert "cli" in rows[2] and "not pinned" in rows[2] and rows[2].rstrip(" │").endswith("pinned")
+    assert "you, at the command line" in rows[2] and "not pinned" in rows[2] and rows[2].rstrip(" │").endswith("pinned")
 
     notes = runner.invoke(app, ["notes", "history", "1", "--person", "Ana", "--project", "Garden"])
     assert notes.exit_code == 0, notes.output
