@@ -1,4 +1,4 @@
-"""The commit a run was made from, and whether tracked files had uncommitted changes."""
+"""The commit a run was made from, and whether its sources had uncommitted changes."""
 
 from __future__ import annotations
 
@@ -19,11 +19,20 @@ def _git(*args: str) -> str | None:
     return done.stdout.strip()
 
 
+# Folders whose new, untracked files change what a run measures: a template (a new v3.j2 the
+# run was pointed at), a module, a suite. Untracked files elsewhere (notes, scratch) do not.
+SOURCE_FOLDERS = ("prompts", "pipeline", "evals")
+
+
 @cache
 def git_state() -> dict[str, Any]:
-    """{"commit": sha or None, "dirty": bool or None}."""
+    """{"commit": sha or None, "dirty": bool or None}: dirty when a tracked file changed or a
+    file under SOURCE_FOLDERS is not tracked yet."""
     commit = _git("rev-parse", "HEAD")
     if commit is None:
         return {"commit": None, "dirty": None}
     status = _git("status", "--porcelain", "--untracked-files=no")
-    return {"commit": commit, "dirty": bool(status) if status is not None else None}
+    untracked = _git("ls-files", "--others", "--exclude-standard", "--", *SOURCE_FOLDERS)
+    if status is None or untracked is None:
+        return {"commit": commit, "dirty": None}
+    return {"commit": commit, "dirty": bool(status or untracked)}
