@@ -226,7 +226,12 @@ def _test(suite: Suite, case: Case) -> dict[str, Any]:
 
 
 def _provider_entry(
-    suite: Suite, provider: str, variant: dict[str, str], script: Path | None, python: str | None
+    suite: Suite,
+    provider: str,
+    variant: dict[str, str],
+    script: Path | None,
+    python: str | None,
+    options: dict[str, str],
 ) -> dict[str, Any]:
     library = default_library(variant)
     refs = {f: library.source(f)[1] for f in library.active() if f.startswith("classifier")}
@@ -235,6 +240,8 @@ def _provider_entry(
         "provider": provider,
         "prompt_versions": variant,
     }
+    if options:  # e.g. local-llm's model: the bridge builds the provider with them
+        config["options"] = dict(options)
     # No interpreter path unless asked for: the config must run on another machine, where
     # promptfoo's own Python or the `converse` on PATH stands in (see PROVIDER_SOURCE).
     if python is not None:
@@ -257,6 +264,7 @@ def export_promptfoo(
     variants: list[dict[str, str]] | None = None,
     script: Path | None = None,
     python: str | None = None,
+    options: dict[str, str] | None = None,
 ) -> Path:
     """Write promptfooconfig.yaml and the provider file into `out`; returns the config path.
 
@@ -314,7 +322,9 @@ def export_promptfoo(
                 "raw": "{{message}}" if suite.target != "memory_block" else "{{case_id}}",
             }
         ],
-        "providers": [_provider_entry(suite, provider, v, script, python) for v in chosen],
+        "providers": [
+            _provider_entry(suite, provider, v, script, python, options or {}) for v in chosen
+        ],
         "tests": [_test(suite, case) for case in suite.cases],
         "evaluateOptions": {"maxConcurrency": 1},
     }

@@ -147,3 +147,24 @@ def test_a_yaml_error_in_a_suite_is_one_line_with_the_file_and_line_first(tmp_pa
     said = caught.value.one_line()
     assert said.startswith(f"{path} is not valid YAML at line 5, column 1: ")
     assert "\n" not in said and said.endswith(" — fix the file")
+
+
+def test_export_promptfoo_takes_every_provider_and_its_options(tmp_path):
+    import yaml
+
+    suite = Path(__file__).resolve().parents[2] / "evals" / "suites" / "intent_boundaries.yaml"
+    out = tmp_path / "pf"
+    args = ["export", "promptfoo", "--suite", str(suite), "--out", str(out)]
+    assert one_line([*args, "--provider", "bogus"]).startswith("error: unknown provider 'bogus'")
+    assert not out.exists()
+    result = runner.invoke(
+        app,
+        [*args, "--provider", "local-llm", "--prompt", "classifier=v1",
+         "--provider-option", "local-llm.model=SmolLM2-135M-Instruct"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    config = yaml.safe_load((out / "promptfooconfig.yaml").read_text(encoding="utf-8"))
+    (entry,) = config["providers"]
+    assert entry["config"]["provider"] == "local-llm"
+    assert entry["config"]["options"] == {"model": "SmolLM2-135M-Instruct"}
+    assert entry["config"]["prompt_versions"] == {"classifier": "v1"}
