@@ -291,13 +291,17 @@ def resolutions(open_items: Sequence[OpenItem], found: Entities) -> list[Resolut
 
 
 def routing(
-    destinations: Sequence[str], turns_by_project: dict[str, int], narrative_text: str
+    destinations: Sequence[str],
+    turns_by_project: dict[str, int],
+    narrative_text: str,
+    *,
+    without_project: int = 0,
 ) -> RoutingAnswer:
-    """The project most of the turns were in; else a project the narrative names; else
-    Your Story."""
-    total = sum(turns_by_project.values())
+    """The project most of the turns were in (of all the turns, those outside any project
+    too); else a project the narrative names; else Your Story."""
+    total = sum(turns_by_project.values()) + without_project
     projects = [d for d in destinations if d != YOUR_STORY]
-    if total:
+    if turns_by_project:
         name, count = max(turns_by_project.items(), key=lambda kv: kv[1])
         if name in projects and count >= 2 and count / total >= 0.5:
             return RoutingAnswer(
