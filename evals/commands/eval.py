@@ -214,6 +214,10 @@ def eval_command(
         existing_file(cassette, "cassette", "name a cassette `converse record` wrote")
     if script is not None:
         existing_file(script, "script", "name a scripted provider's fixture file")
+    if junit is not None and not junit.parent.is_dir():  # a mistyped path grows no folders
+        raise ConverseError(
+            f"the folder of --junit {junit} does not exist", "create it first, or name another file"
+        )
     existing = resume or retry_errors
     if existing is not None:
         check_run_id(existing)

@@ -23,7 +23,7 @@ from evals.dataset.cases import CASE_MODELS, Case
 from evals.dataset.models import CaseBase, Gate, SuiteHeader, Target
 from pipeline.config import MAX_MESSAGE_CHARS, PROJECT_ROOT
 from pipeline.errors import ConverseError
-from pipeline.files import read_bounded, yaml_problem
+from pipeline.files import UniqueKeyLoader, read_bounded, yaml_problem
 from pipeline.text import text_problem
 
 _MAX_REPORTED = 20
@@ -129,7 +129,7 @@ class _Expansion:
 
 def _bounded_yaml(path: Path, text: str) -> Any:
     """safe_load, refusing documents whose alias expansion exceeds the limits."""
-    loader = yaml.SafeLoader(text)
+    loader = UniqueKeyLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
