@@ -31,7 +31,7 @@ from pipeline.domain import Assertion, HistoryEntry, HistoryOp
 from pipeline.memory.relative_time import relative_time
 from pipeline.memory.who import who
 from pipeline.store import quick_read
-from pipeline.text import printable
+from pipeline.text import check_text, printable
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -429,21 +429,44 @@ def memory_export(
 def memory_erase(
     numbers: list[int] = NumbersArgument,
     person: str = PersonOption,
+    mentions: list[str] = typer.Option(
+        [],
+        "--mentions",
+        help="Also erase every turn of the person that mentions this text (repeat for more): "
+        "words said again in plain chat, which no fact links to.",
+    ),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
     db_url: str | None = DbOption,
 ) -> None:
     """Delete assertions PERMANENTLY (asks first unless --yes)."""
     from pipeline.memory import manage
+    from pipeline.store.erasure import linked_turns, mentioning
     from pipeline.store.people import get_person
 
+    for text in mentions:
+        check_text(text, "the --mentions text")
+        if not text.strip():
+            raise fail(
+                "--mentions needs some text — name the word to erase, e.g. --mentions rambutan"
+            )
     store = store_for(db_url)
     with store.read() as session:
         found = get_person(session, person)
         # validate first; a fact the lifecycle sweep set aside can be erased too
         targets = [manage.numbered(session, found, n, include_deleted=True) for n in numbers]
+        # beyond the turns the facts' own erasure blanks
+        linked = set(linked_turns(session, [a.id for a in targets]))
+        mentioned = len(set(mentioning(session, found.id, mentions)) - linked)
+    if mentions:
+        words = ", ".join(repr(m) for m in mentions)
+        console.print(
+            f"{mentioned} more turn(s) mention {shown(words)} and will be erased too.",
+            highlight=False,
+        )
     if not yes:
         confirm_erase(targets, "#")
-    report_erasure(manage.erase_numbers(store, person, numbers))
+    done = manage.erase_numbers(store, person, numbers, mentions=mentions)
+    report_erasure(done)
 
 
 def confirm_erase(targets: list[Assertion], tag: str) -> None:
@@ -460,6 +483,8 @@ def confirm_erase(targets: list[Assertion], tag: str) -> None:
 def report_erasure(done: manage.Erasure) -> None:
     """How many were erased, and whether old copies may linger in the SQLite WAL."""
     console.print(f"Erased {len(done.erased)} assertion(s) permanently.")
+    if done.mentions:
+        console.print(f"Erased {done.mentions} turn(s) that mentioned the text as well.")
     if not done.checkpointed:
         console.print(
             "Another connection was reading, so old copies may stay in the -wal file until "
