@@ -229,7 +229,11 @@ def test_memory_history_prints_every_change_oldest_first(env) -> None:
     assert [r.split("│")[2].strip() for r in rows] == ["ADD", "UPDATE", "UPDATE"]
     assert "you, in chat" in rows[0] and "'You like [bold]figs[/]' held" in rows[0]
     assert "'You like [bold]figs[/]'" in rows[1] and "'You like dates'" in rows[1]
-    assert "you, at the command line" in rows[2] and "not pinned" in rows[2] and rows[2].rstrip(" │").endswith("pinned")
+    assert (
+        "you, at the command line" in rows[2]
+        and "not pinned" in rows[2]
+        and rows[2].rstrip(" │").endswith("pinned")
+    )
 
     notes = runner.invoke(app, ["notes", "history", "1", "--person", "Ana", "--project", "Garden"])
     assert notes.exit_code == 0, notes.output
