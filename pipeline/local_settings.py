@@ -45,6 +45,11 @@ def local_threads(default: int) -> int:
 def yaml_mapping(path: Path, what: str, hint: str) -> dict[str, Any]:
     """The YAML mapping in the regular file `path` (a `what`, e.g. "examples file"), or one
     line saying why it is not one; `hint` says what the file should be."""
+    return yaml_mapping_and_text(path, what, hint)[0]
+
+
+def yaml_mapping_and_text(path: Path, what: str, hint: str) -> tuple[dict[str, Any], str]:
+    """`yaml_mapping`, and the file's text (to hash what was read, once)."""
     try:
         text = read_bounded(path, MAX_EXAMPLES_BYTES, what)
     except FileNotFoundError:
@@ -58,4 +63,4 @@ def yaml_mapping(path: Path, what: str, hint: str) -> dict[str, Any]:
         raise ConverseError(f"{what} {path} is not valid YAML at {where}", hint) from None
     if not isinstance(data, dict):
         raise ConverseError(f"{what} {path} is not a YAML mapping", hint)
-    return data
+    return data, text
