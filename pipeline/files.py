@@ -83,7 +83,7 @@ class UniqueKeyLoader(yaml.SafeLoader):
         if isinstance(node, yaml.MappingNode):
             seen: set[Any] = set()
             for key_node, _ in node.value:
-                key = self.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+                key = self.construct_object(key_node, deep=deep)
                 if isinstance(key, Hashable) and key in seen:
                     raise yaml.constructor.ConstructorError(
                         None, None, f"the key {key!r} appears twice", key_node.start_mark
