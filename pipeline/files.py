@@ -59,7 +59,7 @@ def read_bounded(
 def existing_file(path: Path, what: str, hint: str) -> Path:
     """`path` when it names a regular file, else a ConverseError naming `what` and `hint`."""
     if not path.exists():
-        raise ConverseError(f"{what} {path} does not exist", hint)
+        raise ConverseError(f"{what} {path} not found", hint)
     if not path.is_file():
         raise ConverseError(f"{what} {path} is not a regular file", hint)
     return path

@@ -213,7 +213,7 @@ def eval_command(
     if cassette is not None:
         existing_file(cassette, "cassette", "name a cassette `converse record` wrote")
     if script is not None:
-        existing_file(script, "script", "name a scripted provider's fixture file")
+        existing_file(script, "script", "pass an existing fixture file")
     if junit is not None and not junit.parent.is_dir():  # a mistyped path grows no folders
         raise ConverseError(
             f"the folder of --junit {junit} does not exist", "create it first, or name another file"

@@ -71,10 +71,10 @@ def test_a_missing_cassette_or_script_is_one_line_before_any_case_runs(tmp_path,
     monkeypatch.setenv("CONVERSE_REPORTS_DIR", str(tmp_path / "reports"))
     missing = tmp_path / "nowhere.yaml"
     assert one_line(["eval", "--provider", "claude", "--cassette", str(missing)]) == (
-        f"error: cassette {missing} does not exist — name a cassette `converse record` wrote"
+        f"error: cassette {missing} not found — name a cassette `converse record` wrote"
     )
     assert one_line(["eval", "--provider", "scripted", "--script", "/dev/zero"]) == (
-        "error: script /dev/zero is not a regular file — name a scripted provider's fixture file"
+        "error: script /dev/zero is not a regular file — pass an existing fixture file"
     )
     assert not (tmp_path / "reports").exists()
 
