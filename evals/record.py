@@ -215,17 +215,18 @@ def record(
             "name the suite to record with --suite NAME, or record every suite with --all",
             "e.g. converse record --suite intent_boundaries, or converse record --all",
         )
+    # What there is to record is settled before the key is asked for.
+    chosen = load_suite(suite_path(suite)) if suite is not None else None
+    if chosen is not None and chosen.target not in RECORDED:
+        raise ConverseError(
+            f"suite {chosen.name} ({chosen.target}) makes no model calls, so there is nothing "
+            "to record",
+            f"run it as it is with `converse eval --suite {suite}`",
+        )
     if synthetic is None and not os.environ.get("ANTHROPIC_API_KEY"):
         raise ConverseError(*NO_KEY)
     overrides = _overrides(prompt)
-    if suite is not None:
-        chosen = load_suite(suite_path(suite))
-        if chosen.target not in RECORDED:
-            raise ConverseError(
-                f"suite {chosen.name} targets {chosen.target}; only "
-                f"{', '.join(RECORDED[:-1])} and {RECORDED[-1]} suites are recorded",
-                "memory_block and forget_match run the pipeline's own code and make no model calls",
-            )
+    if chosen is not None and suite is not None:
         record_suite(chosen, suite, synthetic=synthetic, out=out, overrides=overrides)
         return
     every = load_suites()

@@ -11,8 +11,10 @@ answered or in the inbox; `resume()` answers what a previous process left.
 
 from __future__ import annotations
 
+import atexit
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -26,6 +28,7 @@ from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import Classifier, Responder
 from pipeline.providers.summarize import Summarizer
 from pipeline.settings import settings
+from pipeline.settings_check import check_turn_settings
 from pipeline.store import Store, inbox
 from pipeline.store.inbox import Received
 from pipeline.store.people import get_engagement, get_person, get_person_by_id, get_project
@@ -65,6 +68,25 @@ class _Person:
     wake: threading.Event = field(default_factory=threading.Event)
 
 
+# Every queue of this process, stopped at exit (see `_stop_at_exit`).
+_LIVE: weakref.WeakSet[TurnQueue] = weakref.WeakSet()
+# How long exit waits for a turn in progress to end (a local-llm turn can take a minute).
+EXIT_WAIT_S = 300.0
+
+
+@atexit.register
+def _stop_at_exit() -> None:
+    """Let every worker finish the turn it is in, take no other, and end, before the
+    interpreter does. Workers are daemon threads (a stuck store must not keep a process
+    alive), but a daemon thread still inside onnxruntime or llama.cpp when the process
+    exits is destroyed with the runtime's thread pool under it, and the C++ runtime aborts:
+    "terminate called without an active exception", exit 134. This happened when a chat
+    ended early (another process answered its message) while its worker was answering
+    the next message in the inbox."""
+    for queue in list(_LIVE):
+        queue.close(EXIT_WAIT_S)
+
+
 class TurnQueue:
     """Answers every person's inbox, one turn at a time per person."""
 
@@ -94,17 +116,21 @@ class TurnQueue:
         self._people: dict[int, _Person] = {}
         # Inbox message id -> (person id, the future submit() returned).
         self._futures: dict[int, tuple[int, Future[TurnOutcome]]] = {}
+        self._closing = threading.Event()
+        _LIVE.add(self)
 
     def submit(
         self, person: str, message: str, *, project: str | None = None, channel: str = "cli"
     ) -> Future[TurnOutcome]:
         """Store the message in the inbox and return the future of the turn that answers it.
 
-        Bad input (an empty or over-long message, an unknown person or project) raises here,
-        before anything is stored. A message identical to one still waiting (a resend after a
-        crash) is not stored again: its future is the waiting message's turn.
+        Bad input (an empty or over-long message, an unknown person or project, a bad CONVERSE_*
+        setting) raises here, before anything is stored. A message identical to one still
+        waiting (a resend after a crash) is not stored again: its future is the waiting
+        message's turn.
         """
         text = check_message(message)
+        check_turn_settings()  # a message a bad setting would refuse is never stored
         with self.store.write() as session:
             found = get_person(session, person)
             engagement = get_project(session, found, project) if project else None
@@ -166,7 +192,18 @@ class TurnQueue:
                 if worker.is_alive():
                     return False
 
+    def close(self, timeout: float | None = None) -> bool:
+        """Stop: every worker ends after the turn it is in (messages not yet taken stay in
+        the inbox for the next process); False if one was still in a turn after `timeout`."""
+        self._closing.set()
+        with self._guard:
+            for state in self._people.values():
+                state.wake.set()
+        return self.join(timeout)
+
     def _start(self, person_id: int) -> None:
+        if self._closing.is_set():
+            return  # a closed queue starts no turn; the message waits in the inbox
         with self._guard:
             state = self._people.setdefault(person_id, _Person())
             state.wake.set()
@@ -181,6 +218,10 @@ class TurnQueue:
         try:
             while True:
                 state.wake.clear()
+                if self._closing.is_set():
+                    with self._guard:
+                        state.worker = None
+                    return
                 with self.store.read() as session:
                     waiting = inbox.waiting(session, person_id)
                 if not waiting:

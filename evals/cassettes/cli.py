@@ -12,6 +12,7 @@ from evals.cassettes.config import cassettes_dir
 from evals.cassettes.stale import relative
 from pipeline.cli.common import console, handles_errors
 from pipeline.cli.exits import EXIT_CHECK
+from pipeline.errors import ConverseError
 from pipeline.prompting import default_library
 
 cassettes_app = typer.Typer(help="Check the recorded model calls.", no_args_is_help=True)
@@ -44,6 +45,11 @@ def cassettes_check(
 ) -> None:
     """List cassettes whose prompts changed since recording (exit 1 if any), with no network."""
     root = directory or cassettes_dir()
+    if not root.is_dir():  # checking nothing must not read as "every cassette is fresh"
+        raise ConverseError(
+            f"no cassettes folder at {root}",
+            "pass --dir with the folder the cassettes are in (default: fixtures/cassettes)",
+        )
     statuses = check_cassettes(root, default_library())
     bad = [s for s in statuses if not s.ok]
     if as_json:

@@ -28,10 +28,13 @@ from evals.runner import (
     run_eval,
     write_junit,
 )
+from evals.runner.meta import MAX_CONCURRENCY, MAX_EPOCHS
 from evals.runner.results import RUN_META, check_run_id, new_run_id
 from evals.runner.run import check_cassettes
 from pipeline.cli.common import default_script, shown
+from pipeline.cli.params import bounded_option
 from pipeline.errors import ConverseError
+from pipeline.files import existing_file
 from pipeline.providers.registry import (
     PROVIDER_NAMES,
     check_prompt_families,
@@ -152,8 +155,14 @@ def eval_command(
         "--prompt",
         help="FAMILY=VERSION, e.g. classifier=v2; repeat to compare versions.",
     ),
-    epochs: int = typer.Option(
-        1, "--epochs", min=1, help="Times each case runs.", envvar="CONVERSE_EVAL_EPOCHS"
+    epochs: int = bounded_option(
+        1,
+        1,
+        MAX_EPOCHS,
+        "--epochs",
+        what="--epochs",
+        help="Times each case runs.",
+        envvar="CONVERSE_EVAL_EPOCHS",
     ),
     sample: int | None = typer.Option(
         None,
@@ -165,11 +174,13 @@ def eval_command(
     seed: int | None = typer.Option(
         None, "--seed", help="Which sample --sample draws (default 0; same seed, same cases)."
     ),
-    concurrency: int | None = typer.Option(
+    concurrency: int | None = bounded_option(
         None,
+        1,
+        MAX_CONCURRENCY,
         "--concurrency",
         "-j",
-        min=1,
+        what="--concurrency",
         help=f"Cases in flight at once. Default {DEFAULT_CONCURRENCY}, fewer for live Claude "
         "under CONVERSE_CLAUDE_RPM.",
         envvar="CONVERSE_EVAL_CONCURRENCY",
@@ -229,6 +240,14 @@ def eval_command(
         )
     if seed is not None and sample is None:
         raise ConverseError("--seed chooses which sample --sample draws", "pass --sample N with it")
+    if cassette is not None:
+        existing_file(cassette, "cassette", "name a cassette `converse record` wrote")
+    if script is not None:
+        existing_file(script, "script", "pass an existing fixture file")
+    if junit is not None and not junit.parent.is_dir():  # a mistyped path grows no folders
+        raise ConverseError(
+            f"the folder of --junit {junit} does not exist", "create it first, or name another file"
+        )
     existing = resume or retry_errors
     if existing is not None:
         check_run_id(existing)

@@ -131,7 +131,9 @@ def print_comparison(comparison: Comparison, out: Console | None = None) -> None
 def review_command(
     run_id: str = typer.Argument(..., help="The run the case belongs to."),
     case_id: str = typer.Argument(..., help="The case id, or SUITE/CASE when ids repeat."),
-    verdict: bool | None = typer.Option(None, "--pass/--fail", help="The reviewer's verdict."),
+    # Two flags, not --pass/--fail: with one boolean option the last of both given wins silently.
+    passed: bool = typer.Option(False, "--pass", help="The reviewer's verdict: the case passes."),
+    failed: bool = typer.Option(False, "--fail", help="The reviewer's verdict: the case fails."),
     note: str | None = typer.Option(None, "--note", help="Why (shown in the report)."),
     reviewer: str | None = typer.Option(
         None, "--reviewer", help="Who reviews (default: $USER).", envvar="CONVERSE_REVIEWER"
@@ -144,7 +146,9 @@ def review_command(
     """Record a reviewer's verdict on a case; reports show it, and every earlier one."""
     check_run_id(run_id)
     # Checked here, not by Typer, so a missing option is one line and exit 2, like every error.
-    if verdict is None:
+    if passed and failed:
+        raise RunError("--pass and --fail were both given", "pass the one verdict you mean")
+    if not passed and not failed:
         raise RunError("a review needs a verdict", "pass --pass or --fail")
     if note is None or not note.strip():
         raise RunError("a review needs a note saying why", 'pass --note "TEXT"')
@@ -153,7 +157,7 @@ def review_command(
     review = add_review(
         RunDir.existing(run_id),
         case_id,
-        "pass" if verdict else "fail",
+        "pass" if passed else "fail",
         note,
         suite=suite,
         provider=provider,

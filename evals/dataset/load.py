@@ -24,6 +24,7 @@ from evals.dataset.models import CaseBase, Gate, SuiteHeader, Target
 from evals.dataset.sample import SampleInfo
 from pipeline.config import MAX_MESSAGE_CHARS, PROJECT_ROOT
 from pipeline.errors import ConverseError
+from pipeline.files import UniqueKeyLoader, read_bounded, yaml_problem
 from pipeline.text import text_problem
 
 _MAX_REPORTED = 20
@@ -133,7 +134,7 @@ class _Expansion:
 
 def _bounded_yaml(path: Path, text: str) -> Any:
     """safe_load, refusing documents whose alias expansion exceeds the limits."""
-    loader = yaml.SafeLoader(text)
+    loader = UniqueKeyLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -146,23 +147,19 @@ def _bounded_yaml(path: Path, text: str) -> Any:
 
 def _read(path: Path) -> Any:
     try:
-        size = path.stat().st_size
-        if path.is_file() and size > MAX_SUITE_BYTES:
-            raise SuiteError(
-                f"{path} is {size:,} bytes; a suite file may have at most {MAX_SUITE_BYTES:,}",
-                "split it into several suites",
-            )
-        return _bounded_yaml(path, path.read_text(encoding="utf-8"))
+        text = read_bounded(
+            path, MAX_SUITE_BYTES, "suite file", SuiteError, "split it into several suites"
+        )
+        return _bounded_yaml(path, text)
     except RecursionError as exc:
         raise SuiteError(f"{path} is nested too deeply", "flatten the YAML") from exc
     except FileNotFoundError as exc:
         raise SuiteError(f"suite file {path} not found", "pass an existing .yaml file") from exc
-    except IsADirectoryError as exc:
-        raise SuiteError(f"{path} is a folder", "pass a suite file, or use load_dir") from exc
+    except OSError as exc:
+        raise SuiteError(f"suite file {path} cannot be read: {exc.strerror}", "") from exc
     except yaml.YAMLError as exc:
-        raise SuiteError(f"{path} is not valid YAML: {exc}", "fix the file") from exc
-    except UnicodeDecodeError as exc:
-        raise SuiteError(f"{path} is not UTF-8 text", "save it as UTF-8") from exc
+        where = yaml_problem(exc)
+        raise SuiteError(f"{path} is not valid YAML at {where}", "fix the file") from exc
 
 
 def _messages(raw: Any) -> list[tuple[str, Any]]:

@@ -30,7 +30,8 @@ CONFIG_FILE = "promptfooconfig.yaml"
 
 SCRIPT_FILE = "converse_script.yaml"
 
-PROVIDER_SOURCE = '''"""From `converse export promptfoo`: runs each test through converse.
+PROVIDER_SOURCE = '''"""From `converse export promptfoo --suite SUITE --out DIR`: runs each test
+through converse.
 
 When the Python promptfoo runs this file with (PROMPTFOO_PYTHON, the config's pythonExecutable,
 or `python` on PATH) can import converse-harness, the pipeline is called in this process.
@@ -226,7 +227,12 @@ def _test(suite: Suite, case: Case) -> dict[str, Any]:
 
 
 def _provider_entry(
-    suite: Suite, provider: str, variant: dict[str, str], script: Path | None, python: str | None
+    suite: Suite,
+    provider: str,
+    variant: dict[str, str],
+    script: Path | None,
+    python: str | None,
+    options: dict[str, str],
 ) -> dict[str, Any]:
     library = default_library(variant)
     refs = {f: library.source(f)[1] for f in library.active() if f.startswith("classifier")}
@@ -235,6 +241,8 @@ def _provider_entry(
         "provider": provider,
         "prompt_versions": variant,
     }
+    if options:  # e.g. local-llm's model: the bridge builds the provider with them
+        config["options"] = dict(options)
     # No interpreter path unless asked for: the config must run on another machine, where
     # promptfoo's own Python or the `converse` on PATH stands in (see PROVIDER_SOURCE).
     if python is not None:
@@ -257,6 +265,7 @@ def export_promptfoo(
     variants: list[dict[str, str]] | None = None,
     script: Path | None = None,
     python: str | None = None,
+    options: dict[str, str] | None = None,
 ) -> Path:
     """Write promptfooconfig.yaml and the provider file into `out`; returns the config path.
 
@@ -271,7 +280,17 @@ def export_promptfoo(
         )
     if script is not None and not script.is_file():
         raise ConverseError(f"no script file at {script}", "check the --script path")
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        raise ConverseError(
+            f"--out {out} is a file; promptfoo's config and provider go into a folder",
+            "name a folder (it is created when missing)",
+        )
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConverseError(
+            f"cannot create the folder {out}: {exc.strerror}", "name a writable folder"
+        ) from exc
     chosen = variants or [{}]
     if suite.target != "classify":
         chosen = [{}]
@@ -286,7 +305,9 @@ def export_promptfoo(
                 "raw": "{{message}}" if suite.target != "memory_block" else "{{case_id}}",
             }
         ],
-        "providers": [_provider_entry(suite, provider, v, script, python) for v in chosen],
+        "providers": [
+            _provider_entry(suite, provider, v, script, python, options or {}) for v in chosen
+        ],
         "tests": [_test(suite, case) for case in suite.cases],
         "evaluateOptions": {"maxConcurrency": 1},
     }
@@ -295,7 +316,7 @@ def export_promptfoo(
         (out / SCRIPT_FILE).write_bytes(script.read_bytes())
     path = out / CONFIG_FILE
     header = (
-        f"# Exported by `converse export promptfoo` from suite {suite.name}\n"
+        f"# Exported by converse export promptfoo from suite {suite.name}\n"
         f"# Run: npx promptfoo@0.121.20 eval -c {CONFIG_FILE}   (Node 20; see docs/evals.md)\n"
         "# with converse-harness importable by promptfoo's Python, or `converse` on PATH\n"
     )

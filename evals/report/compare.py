@@ -309,7 +309,8 @@ _SHORT = ("Provider", "Prompt")
 def compare_sections(comparison: Comparison, *, remembered: bool = False) -> list[Section]:
     """The comparison as report sections: per suite, per tag, regressions and fixes."""
     how = (
-        " (remembered from an earlier `converse report --compare`; `--no-compare` drops it)"
+        " (remembered from an earlier `converse report RUN --compare OTHER`; "
+        "`--no-compare` drops it)"
         if remembered
         else ""
     )

@@ -2,13 +2,32 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+
+import pandas as pd
 
 from evals.report import tables
 from evals.report.build import LABEL_NOTE, load_run
 from evals.report.document import Section, Table, Text, render_markdown
 from evals.runner.results import RunError, reports_dir
+
+
+def templates_used(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """family, version, sha256 and the number of rows of each template the rows name."""
+    counts: Counter[tuple[str, str, str]] = Counter()
+    for row in rows:
+        for ref in row.get("prompts") or []:
+            if isinstance(ref, dict):
+                key = (str(ref.get("family")), str(ref.get("version")), str(ref.get("sha256")))
+                counts[key] += 1
+    found = [
+        {"family": f, "version": v, "sha256": h, "rows": n}
+        for (f, v, h), n in sorted(counts.items())
+    ]
+    return pd.DataFrame(found, columns=["family", "version", "sha256", "rows"])
 
 
 def write_release(
@@ -50,6 +69,16 @@ def write_release(
         Section(
             "Gates",
             [Text("Every gate passed." if not failing else "Failed: " + "; ".join(failing) + ".")],
+        ),
+        Section(
+            "Templates",
+            [
+                Text(
+                    "Every prompt template the run's rows were produced with, by the sha256 of "
+                    "its source: a template changed or added after the commit shows here."
+                ),
+                Table(templates_used(run.latest_rows())),
+            ],
         ),
         Section("Results", [Table(tables.summary(groups))]),
         Section(

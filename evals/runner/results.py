@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from evals.runner.meta import checked_meta
 from pipeline.config import PROJECT_ROOT
 from pipeline.errors import ConverseError
 
@@ -153,7 +154,7 @@ class RunDir:
                 f"{path} is not a run description (a JSON object)",
                 "restore it from a backup, or start a new run",
             )
-        return data
+        return checked_meta(path, data, RunError)
 
     def repair(self) -> int:
         """Cut a torn last line left by a killed run; returns the bytes removed."""

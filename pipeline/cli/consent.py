@@ -5,10 +5,17 @@ from __future__ import annotations
 import typer
 
 from pipeline.cli.common import DbOption, PersonOption, console, handles_errors, shown, store_for
+from pipeline.cli.params import id_argument
 
 consent_app = typer.Typer(
     help="Sensitive profile changes (name, pronouns, city, language) waiting for consent.",
     no_args_is_help=True,
+)
+
+ProposalArgument = id_argument(
+    "#",
+    "see the proposals with `converse consent list --person NAME`",
+    "The proposal's number, from `consent list`.",
 )
 
 
@@ -46,7 +53,7 @@ def _decide(person: str, number: int, accept: bool, db_url: str | None) -> None:
 @consent_app.command("accept")
 @handles_errors
 def consent_accept(
-    number: int = typer.Argument(..., help="The proposal's number, from `consent list`."),
+    number: int = ProposalArgument,
     person: str = PersonOption,
     db_url: str | None = DbOption,
 ) -> None:
@@ -57,7 +64,7 @@ def consent_accept(
 @consent_app.command("reject")
 @handles_errors
 def consent_reject(
-    number: int = typer.Argument(..., help="The proposal's number, from `consent list`."),
+    number: int = ProposalArgument,
     person: str = PersonOption,
     db_url: str | None = DbOption,
 ) -> None:

@@ -30,6 +30,7 @@ from pipeline.cli.conversation_view import (
     show_transcript,
     status_line,
 )
+from pipeline.cli.params import id_option
 from pipeline.errors import ConverseError, NotFound
 
 if TYPE_CHECKING:
@@ -40,7 +41,12 @@ conversation_app = typer.Typer(
     help="List, close, review and resume a person's conversations.", no_args_is_help=True
 )
 
-IdOption = typer.Option(None, "--id", help="A conversation id (default: the open one).")
+IdOption = id_option(
+    "conversation ",
+    "see the ids with `converse conversation list --person NAME`",
+    "A conversation id (default: the open one).",
+    "--id",
+)
 JsonOption = typer.Option(False, "--json", help="Print JSON instead of a table.")
 
 
@@ -61,7 +67,8 @@ def _target(store: Store, person_id: int, conversation_id: int | None) -> int:
     if found is None:
         raise NotFound(
             "this person has no open conversation",
-            "a message starts one; archived ones are listed by `converse conversation list`",
+            "a message starts one; archived ones are listed by "
+            "`converse conversation list --person NAME`",
         )
     return found.id
 
@@ -148,7 +155,8 @@ def conversation_close(
         return
     show_preview(console, preview)
     console.print(
-        "Review it with `converse conversation review` (confirm, edit, redirect, split, resume).",
+        f"Review it with `converse conversation review --person {person!r}` "
+        "(confirm, edit, redirect, split, resume).",
         highlight=False,
     )
 
@@ -196,8 +204,11 @@ def conversation_pause(
 def conversation_review(
     person: str = PersonOption,
     conversation_id: int | None = IdOption,
-    memory_id: int | None = typer.Option(
-        None, "--memory", help="Which draft to edit or redirect (default: the only one)."
+    memory_id: int | None = id_option(
+        "memory ",
+        "the preview shows each draft's id",
+        "Which draft to edit or redirect (default: the only one).",
+        "--memory",
     ),
     edit: str | None = typer.Option(None, "--edit", help="Replace the narrative (kept beside it)."),
     redirect: str | None = typer.Option(

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-import typer
-
 from pipeline.cli.common import DbOption, PersonOption, console, handles_errors, shown, store_for
+from pipeline.cli.params import id_argument
 
 
 @handles_errors
 def explain(
-    turn_id: int = typer.Argument(..., help="The id of one of the person's messages."),
+    turn_id: int = id_argument(
+        "message ",
+        "a turn id is printed by `converse conversation show --person NAME`",
+        "The id of one of the person's messages.",
+    ),
     person: str = PersonOption,
     db_url: str | None = DbOption,
 ) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,12 +24,14 @@ from pipeline.cli.common import (
 )
 from pipeline.cli.exits import EXIT_CHECK
 from pipeline.cli.memory_query import query_command
+from pipeline.cli.params import id_argument
 from pipeline.clock import utcnow
 from pipeline.config import database_url
 from pipeline.domain import Assertion, HistoryEntry, HistoryOp
 from pipeline.memory.relative_time import relative_time
+from pipeline.memory.who import who
 from pipeline.store import quick_read
-from pipeline.text import printable
+from pipeline.text import check_text, printable
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -48,25 +51,15 @@ DEFAULT_LIST_LIMIT = 50
 _FORCE_STYLE = {"committed": "green", "held": "yellow", "retracted": "dim"}
 # The state `list --deleted` shows for an assertion the lifecycle sweep set aside.
 SET_ASIDE = "set aside"
-_MAX_NUMBER = 2**63 - 1
-
-
-def _checked_number(value: int) -> int:
-    # Past 64 bits the database driver raises OverflowError instead of finding nothing.
-    if not 1 <= value <= _MAX_NUMBER:
-        raise fail(f"there is no #{value} — see the numbers with `converse memory list`")
-    return value
-
-
-NumberArgument = typer.Argument(
-    ..., help="The number `memory list` shows.", callback=_checked_number
-)
+_SHOWN_BY = "see the numbers with `converse memory list --person NAME`"
+NumberArgument = id_argument("#", _SHOWN_BY, "The number `memory list` shows.")
+NumbersArgument = id_argument("#", _SHOWN_BY, "The numbers `memory list` shows.")
 
 
 def assertion_table(assertions: list[Assertion], title: str, tag: str = "#") -> Table:
     """A table of assertions with their tagged numbers (`#3`, `notes#3`), force and age."""
     table = Table(title=title, title_justify="left")
-    for column in ("number", "content", "state", "by", "noted"):
+    for column in ("number", "content", "state", "who", "noted"):
         table.add_column(column)
     now = utcnow()
     for a in assertions:
@@ -80,7 +73,7 @@ def assertion_table(assertions: list[Assertion], title: str, tag: str = "#") -> 
             f"{tag}{a.display_number}",
             shown(a.content),
             state,
-            a.actor.value,
+            who(a.actor.value),
             relative_time(a.created_at, now),
         )
     return table
@@ -137,14 +130,14 @@ def _change(entry: HistoryEntry) -> tuple[str, str]:
 def history_table(entries: list[HistoryEntry], title: str) -> Table:
     """Every change, oldest first: when, op, who, before → after."""
     table = Table(title=title, title_justify="left")
-    for column in ("when (UTC)", "op", "by", "before", "", "after"):
+    for column in ("when (UTC)", "op", "who", "before", "", "after"):
         table.add_column(column)
     for entry in entries:
         before, after = _change(entry)
         table.add_row(
             f"{entry.created_at:%Y-%m-%d %H:%M:%S}",
             entry.op.value,
-            entry.actor.value,
+            who(entry.actor.value),
             before,
             "→",
             after,
@@ -206,37 +199,56 @@ def memory_show(person: str = PersonOption, db_url: str | None = DbOption) -> No
     if not block:
         err_console.print("(empty: nothing committed yet)", highlight=False)
         return
-    # Straight to stdout: a console would wrap long lines and read brackets as markup.
-    sys.stdout.write(block + "\n")
+    # Straight to stdout: a console would wrap long lines and read brackets as markup; control
+    # characters and direction marks stored before they were removed at input show as escapes.
+    sys.stdout.write(printable(block) + "\n")
     sys.stdout.flush()
 
 
 @memory_app.command("forget")
 @handles_errors
 def memory_forget(
-    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+    numbers: list[int] = NumbersArgument, person: str = PersonOption, db_url: str | None = DbOption
 ) -> None:
-    """Retract #NUMBER (reversible with `restore`)."""
+    """Retract #NUMBER, or several (reversible with `restore`)."""
     from pipeline.memory import manage
-    from pipeline.store.people import get_person
 
-    with store_for(db_url).write() as session:
-        done = manage.retract(session, get_person(session, person), number)
-    console.print(f"Retracted #{done.display_number}: {shown(done.content)}", highlight=False)
+    change_each(
+        lambda s: _personal(s, person), numbers, manage.retract_on, "Retracted", "#", db_url
+    )
 
 
 @memory_app.command("restore")
 @handles_errors
 def memory_restore(
-    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+    numbers: list[int] = NumbersArgument, person: str = PersonOption, db_url: str | None = DbOption
 ) -> None:
-    """Restore a retracted #NUMBER as committed, or one the lifecycle sweep set aside."""
+    """Restore retracted #NUMBERs as committed, or ones the lifecycle sweep set aside."""
     from pipeline.memory import manage
-    from pipeline.store.people import get_person
 
+    mine = partial(_personal, person=person)
+    change_each(mine, numbers, manage.restore_on, "Restored", "#", db_url)
+
+
+Change = Callable[["Session", "manage.Shelf", int], Assertion]
+
+
+def change_each(
+    shelf_of: ShelfOf, numbers: list[int], change: Change, word: str, tag: str, db_url: str | None
+) -> None:
+    """Apply `change` to each numbered assertion of the shelf, in one transaction: every one
+    is changed, or (when one cannot be) none is. The one rule of forget, restore, pin and
+    unpin, for facts and notes alike; a number given twice counts once."""
     with store_for(db_url).write() as session:
-        done = manage.restore(session, get_person(session, person), number)
-    console.print(restored_line(done, "#"), highlight=False)
+        shelf = shelf_of(session)
+        done = [change(session, shelf, n) for n in dict.fromkeys(numbers)]
+    for one in done:
+        if word == "Restored":
+            console.print(restored_line(one, tag), highlight=False)
+        else:
+            console.print(
+                f"{word} {tag}{one.display_number}: {shown(one.content)}", highlight=False
+            )
 
 
 def restored_line(done: Assertion, tag: str) -> str:
@@ -253,32 +265,34 @@ def _personal(session: Session, person: str) -> manage.Shelf:
     return manage.personal_shelf(get_person(session, person))
 
 
-def change_pin(shelf_of: ShelfOf, number: int, pinned: bool, tag: str, db_url: str | None) -> None:
-    """Pin or unpin the numbered assertion of the shelf `shelf_of(session)` names."""
+def change_pin(
+    shelf_of: ShelfOf, numbers: list[int], pinned: bool, tag: str, db_url: str | None
+) -> None:
+    """Pin or unpin the numbered assertions of the shelf `shelf_of(session)` names."""
     from pipeline.memory import manage
 
-    with store_for(db_url).write() as session:
-        done = manage.pin_on(session, shelf_of(session), number, pinned)
-    word = "Pinned" if pinned else "Unpinned"
-    console.print(f"{word} {tag}{done.display_number}: {shown(done.content)}", highlight=False)
+    def pin(session: Session, shelf: manage.Shelf, number: int) -> Assertion:
+        return manage.pin_on(session, shelf, number, pinned)
+
+    change_each(shelf_of, numbers, pin, "Pinned" if pinned else "Unpinned", tag, db_url)
 
 
 @memory_app.command("pin")
 @handles_errors
 def memory_pin(
-    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+    numbers: list[int] = NumbersArgument, person: str = PersonOption, db_url: str | None = DbOption
 ) -> None:
-    """Pin #NUMBER: the lifecycle sweep never sets it aside."""
-    change_pin(lambda session: _personal(session, person), number, True, "#", db_url)
+    """Pin #NUMBERs: the lifecycle sweep never sets them aside."""
+    change_pin(lambda session: _personal(session, person), numbers, True, "#", db_url)
 
 
 @memory_app.command("unpin")
 @handles_errors
 def memory_unpin(
-    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
+    numbers: list[int] = NumbersArgument, person: str = PersonOption, db_url: str | None = DbOption
 ) -> None:
-    """Unpin #NUMBER: the lifecycle sweep may set it aside again when unused."""
-    change_pin(lambda session: _personal(session, person), number, False, "#", db_url)
+    """Unpin #NUMBERs: the lifecycle sweep may set them aside again when unused."""
+    change_pin(lambda session: _personal(session, person), numbers, False, "#", db_url)
 
 
 def change_importance(
@@ -397,7 +411,8 @@ def memory_export(
 
     with store_for(db_url).read() as session:
         data = export_person(session, get_person(session, person))
-    text = as_json(data) if kind == "json" else as_markdown(data)
+    # JSON escapes control characters itself; markdown is read, so they are shown as escapes.
+    text = as_json(data) if kind == "json" else printable(as_markdown(data))
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -412,23 +427,46 @@ def memory_export(
 @memory_app.command("erase")
 @handles_errors
 def memory_erase(
-    numbers: list[int],
+    numbers: list[int] = NumbersArgument,
     person: str = PersonOption,
+    mentions: list[str] = typer.Option(
+        [],
+        "--mentions",
+        help="Also erase every turn of the person that mentions this text (repeat for more): "
+        "words said again in plain chat, which no fact links to.",
+    ),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
     db_url: str | None = DbOption,
 ) -> None:
     """Delete assertions PERMANENTLY (asks first unless --yes)."""
     from pipeline.memory import manage
+    from pipeline.store.erasure import linked_turns, mentioning
     from pipeline.store.people import get_person
 
+    for text in mentions:
+        check_text(text, "the --mentions text")
+        if not text.strip():
+            raise fail(
+                "--mentions needs some text — name the word to erase, e.g. --mentions rambutan"
+            )
     store = store_for(db_url)
     with store.read() as session:
         found = get_person(session, person)
         # validate first; a fact the lifecycle sweep set aside can be erased too
         targets = [manage.numbered(session, found, n, include_deleted=True) for n in numbers]
+        # beyond the turns the facts' own erasure blanks
+        linked = set(linked_turns(session, [a.id for a in targets]))
+        mentioned = len(set(mentioning(session, found.id, mentions)) - linked)
+    if mentions:
+        words = ", ".join(repr(m) for m in mentions)
+        console.print(
+            f"{mentioned} more turn(s) mention {shown(words)} and will be erased too.",
+            highlight=False,
+        )
     if not yes:
         confirm_erase(targets, "#")
-    report_erasure(manage.erase_numbers(store, person, numbers))
+    done = manage.erase_numbers(store, person, numbers, mentions=mentions)
+    report_erasure(done)
 
 
 def confirm_erase(targets: list[Assertion], tag: str) -> None:
@@ -445,6 +483,8 @@ def confirm_erase(targets: list[Assertion], tag: str) -> None:
 def report_erasure(done: manage.Erasure) -> None:
     """How many were erased, and whether old copies may linger in the SQLite WAL."""
     console.print(f"Erased {len(done.erased)} assertion(s) permanently.")
+    if done.mentions:
+        console.print(f"Erased {done.mentions} turn(s) that mentioned the text as well.")
     if not done.checkpointed:
         console.print(
             "Another connection was reading, so old copies may stay in the -wal file until "

@@ -6,8 +6,6 @@ never taken for the personal fact `#3`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import typer
 from sqlalchemy.orm import Session
 
@@ -16,7 +14,6 @@ from pipeline.cli.common import (
     PersonOption,
     checked_name,
     console,
-    fail,
     handles_errors,
     shown,
     store_for,
@@ -24,40 +21,22 @@ from pipeline.cli.common import (
 from pipeline.cli.memory import (
     DEFAULT_LIST_LIMIT,
     ImportanceArgument,
+    change_each,
     change_importance,
     change_pin,
     confirm_erase,
     print_history,
     print_newest,
     report_erasure,
-    restored_line,
 )
-from pipeline.domain import Assertion
+from pipeline.cli.params import id_argument
 from pipeline.memory import manage
 from pipeline.store.people import get_person, get_project
 
 notes_app = typer.Typer(help="Inspect and manage a project's notes.", no_args_is_help=True)
 
 TAG = "notes#"
-_MAX_NUMBER = 2**63 - 1
-
-
-def _in_range(value: int) -> None:
-    # Past 64 bits the database driver raises OverflowError instead of finding nothing.
-    if not 1 <= value <= _MAX_NUMBER:
-        raise fail(f"there is no {TAG}{value} — see the numbers with `converse notes list`")
-
-
-def _checked_number(value: int) -> int:
-    _in_range(value)
-    return value
-
-
-def _checked_numbers(values: list[int]) -> list[int]:
-    for value in values:
-        _in_range(value)
-    return values
-
+_SHOWN_BY = "see the numbers with `converse notes list --person NAME --project PROJECT`"
 
 ProjectOption = typer.Option(
     ...,
@@ -66,9 +45,8 @@ ProjectOption = typer.Option(
     envvar="CONVERSE_PROJECT",
     callback=checked_name,
 )
-NumberArgument = typer.Argument(
-    ..., help="The number `notes list` shows (notes#N).", callback=_checked_number
-)
+NumberArgument = id_argument(TAG, _SHOWN_BY, "The number `notes list` shows (notes#N).")
+NumbersArgument = id_argument(TAG, _SHOWN_BY, "The numbers `notes list` shows (notes#N).")
 
 
 @notes_app.command("list")
@@ -97,22 +75,6 @@ def notes_list(
     print_newest(notes, limit, f"Notes in project {shown(repr(engagement.name))}", TAG)
 
 
-def _change_note(
-    change: Callable[[Session, manage.Shelf, int], Assertion],
-    done_word: str,
-    number: int,
-    person: str,
-    project: str,
-    db_url: str | None,
-) -> None:
-    with store_for(db_url).write() as session:
-        done = change(session, _shelf(session, person, project), number)
-    if done_word == "Restored":
-        console.print(restored_line(done, TAG), highlight=False)
-        return
-    console.print(f"{done_word} {TAG}{done.display_number}: {shown(done.content)}", highlight=False)
-
-
 def _shelf(session: Session, person: str, project: str) -> manage.Shelf:
     found = get_person(session, person)
     return manage.project_shelf(found, get_project(session, found, project))
@@ -121,49 +83,53 @@ def _shelf(session: Session, person: str, project: str) -> manage.Shelf:
 @notes_app.command("forget")
 @handles_errors
 def notes_forget(
-    number: int = NumberArgument,
+    numbers: list[int] = NumbersArgument,
     person: str = PersonOption,
     project: str = ProjectOption,
     db_url: str | None = DbOption,
 ) -> None:
-    """Retract notes#NUMBER (reversible with `restore`)."""
-    _change_note(manage.retract_on, "Retracted", number, person, project, db_url)
+    """Retract notes#NUMBER, or several (reversible with `restore`)."""
+    change_each(
+        lambda s: _shelf(s, person, project), numbers, manage.retract_on, "Retracted", TAG, db_url
+    )
 
 
 @notes_app.command("restore")
 @handles_errors
 def notes_restore(
-    number: int = NumberArgument,
+    numbers: list[int] = NumbersArgument,
     person: str = PersonOption,
     project: str = ProjectOption,
     db_url: str | None = DbOption,
 ) -> None:
-    """Restore a retracted notes#NUMBER as committed, or one the lifecycle sweep set aside."""
-    _change_note(manage.restore_on, "Restored", number, person, project, db_url)
+    """Restore retracted notes#NUMBERs as committed, or ones the sweep set aside."""
+    change_each(
+        lambda s: _shelf(s, person, project), numbers, manage.restore_on, "Restored", TAG, db_url
+    )
 
 
 @notes_app.command("pin")
 @handles_errors
 def notes_pin(
-    number: int = NumberArgument,
+    numbers: list[int] = NumbersArgument,
     person: str = PersonOption,
     project: str = ProjectOption,
     db_url: str | None = DbOption,
 ) -> None:
-    """Pin notes#NUMBER: the lifecycle sweep never sets it aside."""
-    change_pin(lambda session: _shelf(session, person, project), number, True, TAG, db_url)
+    """Pin notes#NUMBERs: the lifecycle sweep never sets them aside."""
+    change_pin(lambda session: _shelf(session, person, project), numbers, True, TAG, db_url)
 
 
 @notes_app.command("unpin")
 @handles_errors
 def notes_unpin(
-    number: int = NumberArgument,
+    numbers: list[int] = NumbersArgument,
     person: str = PersonOption,
     project: str = ProjectOption,
     db_url: str | None = DbOption,
 ) -> None:
-    """Unpin notes#NUMBER: the lifecycle sweep may set it aside again when unused."""
-    change_pin(lambda session: _shelf(session, person, project), number, False, TAG, db_url)
+    """Unpin notes#NUMBERs: the lifecycle sweep may set them aside again when unused."""
+    change_pin(lambda session: _shelf(session, person, project), numbers, False, TAG, db_url)
 
 
 @notes_app.command("importance")
@@ -194,9 +160,7 @@ def notes_history(
 @notes_app.command("erase")
 @handles_errors
 def notes_erase(
-    numbers: list[int] = typer.Argument(
-        ..., help="The numbers `notes list` shows.", callback=_checked_numbers
-    ),
+    numbers: list[int] = NumbersArgument,
     person: str = PersonOption,
     project: str = ProjectOption,
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),

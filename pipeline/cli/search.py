@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import typer
 from rich.table import Table
@@ -22,6 +23,9 @@ from pipeline.memory.relative_time import relative_time
 from pipeline.memory.search import DEFAULT_K, MIN_SIMILARITY, search_memory
 from pipeline.store.people import get_person, get_project, list_projects
 from pipeline.text import check_text
+
+# As the MCP search tools: a query is a phrase, and it is echoed back in the results header.
+MAX_QUERY_CHARS = 2_000
 
 
 @handles_errors
@@ -45,6 +49,16 @@ def search(
     check_text(query, "the query")
     if not query.strip():
         raise InvalidMessage("the query is empty", "say what to look for")
+    if len(query) > MAX_QUERY_CHARS:
+        raise InvalidMessage(
+            f"the query is {len(query):,} characters; the limit is {MAX_QUERY_CHARS:,}",
+            "search for a shorter phrase",
+        )
+    if not math.isfinite(min_similarity) or not -1 <= min_similarity <= 1:
+        raise InvalidMessage(
+            f"--min-similarity is {min_similarity}; it must be a number from -1 to 1",
+            f"pass e.g. --min-similarity {MIN_SIMILARITY}",
+        )
     if k < 1:
         raise InvalidMessage(f"--k must be at least 1, not {k}", "pass --k 5")
     store = store_for(db_url)

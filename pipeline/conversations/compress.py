@@ -43,13 +43,16 @@ TRANSCRIPT_CHARS = 6_000
 @dataclass(frozen=True)
 class CompressionInput:
     """What the pipeline reads: the turns (role, content; oldest first), the open items of
-    earlier memories, the destinations, and how many turns were in each project."""
+    earlier memories, the destinations, and how many turns were in each project and outside
+    any (the share of a project is of all the turns, so a project that held 30 of 114 turns
+    does not read as 100%)."""
 
     operator_name: str
     turns: tuple[tuple[str, str], ...]
     open_items: tuple[OpenItem, ...] = ()
     destinations: tuple[str, ...] = (YOUR_STORY,)
     turns_by_project: tuple[tuple[str, int], ...] = ()
+    turns_without_project: int = 0
 
 
 def transcript_text(turns: Sequence[tuple[str, str]], operator_name: str) -> str:
@@ -212,7 +215,8 @@ def _routing(
 
     if generator is not None:
         where = "\n".join(f"- {d}" for d in data.destinations)
-        shares = ", ".join(f"{n}: {c}" for n, c in data.turns_by_project) or "none"
+        counted = [*data.turns_by_project, ("no project", data.turns_without_project)]
+        shares = ", ".join(f"{n}: {c}" for n, c in counted if c) or "none"
         answer, record = ask(
             generator,
             library,
@@ -234,7 +238,9 @@ def _routing(
             )
     else:
         records.append(StageRecord(stage=ROUTING.name, method=FALLBACK))
-    return fallback.routing(data.destinations, by_project, narrative)
+    return fallback.routing(
+        data.destinations, by_project, narrative, without_project=data.turns_without_project
+    )
 
 
 def _only_ids(ids: list[int]) -> dict[str, Any]:

@@ -82,7 +82,15 @@ _RELATIONS = (
     "wife|husband|partner|son|daughter|mother|mom|mum|father|dad|sister|brother|boss|manager"
     "|colleague|friend|doctor|neighbour|neighbor|aunt|uncle|grandma|grandpa|coach|teacher"
 )
-_PEOPLE = re.compile(rf"\bmy (?P<rel>{_RELATIONS}),? (?P<name>[A-Z][a-z]+)\b", re.I)
+# The relation in any case, the name capitalised: "my sister Lena", never "my sister live".
+_PEOPLE = re.compile(rf"\b(?i:my) (?P<rel>(?i:{_RELATIONS})),? (?P<name>[A-Z][a-z]+)\b")
+# A question asks; it states nothing to extract ("where does my sister live again?"). At most
+# it opens a thread, through the open-question patterns.
+_QUESTION = re.compile(
+    r"\?\s*$|^(?:who|what|where|when|why|how|which|whose|do|does|did|is|are|was|were|can"
+    r"|could|would|will|should|shall|have|has|am)\b",
+    re.I,
+)
 _BECAUSE = re.compile(r"\s+(?:because|since|as) ", re.I)
 _STOP = set(
     [
@@ -195,7 +203,8 @@ _RULES: tuple[tuple[str, Sequence[re.Pattern[str]], Callable[[re.Match[str]], Ba
 
 
 def entities(turns: Sequence[tuple[str, str]]) -> Entities:
-    """Entities from the person's own sentences, by pattern; one kind per sentence."""
+    """Entities from the person's own statements, by pattern; one kind per sentence. A
+    question yields at most an open question."""
     found: dict[str, list[BaseModel]] = {kind: [] for kind in ENTITY_KINDS}
     seen: set[tuple[str, str]] = set()
 
@@ -206,6 +215,11 @@ def entities(turns: Sequence[tuple[str, str]]) -> Entities:
             found[kind].append(item)
 
     for sentence in sentences(turns):
+        if _QUESTION.search(sentence):
+            found_open = _first(_OPEN_QUESTIONS, sentence)
+            if found_open is not None and clause(found_open["x"]):
+                keep("questions_opened", QuestionOpened(question=clause(found_open["x"])))
+            continue
         for mention in _PEOPLE.finditer(sentence):
             person = PersonMention(
                 name=mention["name"].capitalize(), context="", relation=mention["rel"].lower()
@@ -291,13 +305,17 @@ def resolutions(open_items: Sequence[OpenItem], found: Entities) -> list[Resolut
 
 
 def routing(
-    destinations: Sequence[str], turns_by_project: dict[str, int], narrative_text: str
+    destinations: Sequence[str],
+    turns_by_project: dict[str, int],
+    narrative_text: str,
+    *,
+    without_project: int = 0,
 ) -> RoutingAnswer:
-    """The project most of the turns were in; else a project the narrative names; else
-    Your Story."""
-    total = sum(turns_by_project.values())
+    """The project most of the turns were in (of all the turns, those outside any project
+    too); else a project the narrative names; else Your Story."""
+    total = sum(turns_by_project.values()) + without_project
     projects = [d for d in destinations if d != YOUR_STORY]
-    if total:
+    if turns_by_project:
         name, count = max(turns_by_project.items(), key=lambda kv: kv[1])
         if name in projects and count >= 2 and count / total >= 0.5:
             return RoutingAnswer(

@@ -34,8 +34,8 @@ MOVES: dict[ConversationStatus, frozenset[ConversationStatus]] = {
     S.ARCHIVED: frozenset(),
 }
 _HINTS = {
-    S.ACTIVE: "close it first with `converse conversation close`",
-    S.READY_TO_CLOSE: "review it with `converse conversation review`, or resume it",
+    S.ACTIVE: "close it first with `converse conversation close --person NAME`",
+    S.READY_TO_CLOSE: "review it with `converse conversation review --person NAME`, or resume it",
     S.COMPRESSING: "it is being archived; wait for it to finish",
     S.ARCHIVED: "it is archived for good; a new message starts a new conversation",
 }

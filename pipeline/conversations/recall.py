@@ -91,7 +91,7 @@ def explain_classification(store: Store, person_id: int, turn_id: int) -> Explan
         if turn is None or turn.role.value != "operator":
             raise NotFound(
                 f"no message {turn_id} from this person",
-                "a turn id is printed by `converse chat` and `converse conversation show`",
+                "a turn id is printed by `converse conversation show --person NAME`",
             )
         influences = []
         for memory_id, score, reason in references(session, turn_id):

@@ -56,8 +56,11 @@ def _gather(session: Session, person_id: int, conversation_id: int) -> Compressi
             "talk first, or leave it open",
         )
     shares: list[tuple[str, int]] = []
+    without = 0
     for engagement_id, count in conv_repo.turn_projects(session, conversation_id).items():
-        if engagement_id is not None:
+        if engagement_id is None:
+            without += count
+        else:
             shares.append((get_engagement(session, engagement_id).name, count))
     return CompressionInput(
         operator_name=person.name,
@@ -65,6 +68,7 @@ def _gather(session: Session, person_id: int, conversation_id: int) -> Compressi
         open_items=tuple(repo.open_items(session, person_id)),
         destinations=tuple(repo.destination_names(session, person_id)),
         turns_by_project=tuple(sorted(shares, key=lambda s: -s[1])),
+        turns_without_project=without,
     )
 
 
@@ -182,7 +186,7 @@ def _draft(session: Session, person_id: int, memory_id: int) -> MemoryRow:
     if row.status != MemoryStatus.DRAFT.value:
         raise IllegalTransition(
             f"memory {memory_id} is confirmed; only a draft can be redirected or split",
-            "edit its narrative with `converse conversation review --edit`",
+            "edit its narrative with `converse conversation review --edit TEXT --person NAME`",
         )
     return row
 

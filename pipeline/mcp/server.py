@@ -18,6 +18,7 @@ from pipeline.conversation_models import Conversation, Memory, MemoryEntity, Pre
 from pipeline.conversations.memory_search import MemoryHit
 from pipeline.conversations.recall import Explanation
 from pipeline.errors import ConverseError
+from pipeline.ids import MAX_ID, MIN_ID
 from pipeline.mcp import tools
 from pipeline.mcp.tools import MAX_LIMIT, ArchiveTurn, ContextType, Person, ReasoningContext
 from pipeline.memory.query import DEFAULT_BUDGET_TOKENS, DEFAULT_TOP_K, MAX_TOP_K, QueryResult
@@ -25,8 +26,12 @@ from pipeline.memory.query import DEFAULT_BUDGET_TOKENS, DEFAULT_TOP_K, MAX_TOP_
 P = ParamSpec("P")
 R = TypeVar("R")
 
-ConversationId = Annotated[int, Field(description="The conversation's id.", ge=1)]
-MemoryId = Annotated[int, Field(description="The memory's id.", ge=1)]
+# The range every stored id has (pipeline/ids.py): past it the driver would overflow.
+ConversationId = Annotated[int, Field(description="The conversation's id.", ge=MIN_ID, le=MAX_ID)]
+MemoryId = Annotated[int, Field(description="The memory's id.", ge=MIN_ID, le=MAX_ID)]
+TurnId = Annotated[
+    int, Field(description="The id of one of the person's messages.", ge=MIN_ID, le=MAX_ID)
+]
 Limit = Annotated[int, Field(ge=1, le=MAX_LIMIT)]
 
 
@@ -192,7 +197,7 @@ def build_server(me: Person, name: str) -> MCPServer:
     @server.tool()
     @_answers
     def explain_classification(
-        turn_id: Annotated[int, Field(description="The id of one of the person's messages.", ge=1)],
+        turn_id: TurnId,
     ) -> Explanation:
         """Which memories a message's classification was shown, with scores and reasons."""
         return tools.explain(me, turn_id)

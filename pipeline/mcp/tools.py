@@ -39,6 +39,7 @@ from pipeline.providers.structured import StructuredGenerator
 from pipeline.store import Store
 from pipeline.store.memories import confirmed_entities, memories_of, memory_row
 from pipeline.store.memory_vectors import destination_id_named
+from pipeline.text import check_text
 
 MAX_LIMIT = 100
 
@@ -89,6 +90,13 @@ def _limit(value: int, name: str = "limit") -> int:
     return value
 
 
+def _checked(**arguments: str | None) -> None:
+    """Text arguments refused as the CLI refuses them (NUL, invalid UTF-8), by their names."""
+    for name, value in arguments.items():
+        if value is not None:
+            check_text(value, f"the {name}")
+
+
 def active(me: Person) -> Conversation | None:
     """The active conversation, if any."""
     return get_active_conversation(me.store, me.person_id)
@@ -110,6 +118,7 @@ def confirm(
     me: Person, memory_id: int, destination: str | None, edited_narrative: str | None
 ) -> list[Memory]:
     """Redirect and edit the draft when asked, then keep the conversation's drafts."""
+    _checked(destination=destination, narrative=edited_narrative)
     with me.store.read() as session:
         conversation_id = memory_row(session, me.person_id, memory_id).conversation_id
     if destination:
@@ -129,6 +138,7 @@ def search(
 ) -> list[MemoryHit]:
     """Confirmed memories matching the query (of Your Story or one project when asked)."""
     where = YOUR_STORY if your_story_only else destination
+    _checked(query=query, destination=destination)
     return search_memories(
         me.store, me.person_id, query, _embedder(me), destination=where, limit=_limit(limit)
     )
@@ -157,6 +167,7 @@ def open_threads(
         raise ConverseError(
             f"{entity_type!r} is not an open kind", f"use one of: {', '.join(OPEN_KINDS)}"
         )
+    _checked(destination=destination)
     kinds = [entity_type] if entity_type else list(OPEN_KINDS)
     with me.store.read() as session:
         wanted = destination_id_named(session, me.person_id, destination) if destination else None
@@ -195,6 +206,7 @@ def archive(me: Person, conversation_id: int) -> list[ArchiveTurn]:
 
 def edit(me: Person, memory_id: int, narrative: str) -> Memory:
     """Replace a memory's narrative; the extracted one is kept."""
+    _checked(narrative=narrative)
     return edit_memory(me.store, me.person_id, memory_id, narrative)
 
 

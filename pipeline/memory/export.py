@@ -2,7 +2,9 @@
 
 Personal facts and every project's notes, each with every field the store keeps (soft-deleted
 and retracted ones included) and its history oldest first; an erased or purged assertion
-appears by its number with its history, whose text erasure removed.
+appears by its number with its history, whose text erasure removed. Then the memories closed
+conversations left (Your Story's and each project's, drafts and confirmed, with their
+entities, deltas and the narrative as extracted beside an edited one).
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from sqlalchemy.orm import Session
 
 from pipeline.clock import utcnow
 from pipeline.domain import Assertion, Engagement, HistoryEntry, Person
+from pipeline.memory.who import who
 from pipeline.store import assertions as repo
 from pipeline.store.history import history_of_engagement
+from pipeline.store.memories import memories_of
 from pipeline.store.people import list_projects
 
 FORMAT_VERSION = 1
@@ -83,14 +87,17 @@ def _project(session: Session, project: Engagement) -> dict[str, Any]:
 
 
 def export_person(session: Session, person: Person) -> dict[str, Any]:
-    """The person's personal memory and project notes, each with its history."""
+    """The person's personal memory, project notes (each with its history) and the memories
+    closed conversations left."""
     personal = _shelf(session, person.personal_engagement_id or -1)
+    memories = memories_of(session, person.id)
     return {
         "format": FORMAT_VERSION,
         "person": person.name,
         "exported_at": utcnow().isoformat(),
         "personal": personal,
         "projects": [_project(session, p) for p in list_projects(session, person)],
+        "conversation_memories": [m.model_dump(mode="json") for m in memories],
     }
 
 
@@ -119,7 +126,7 @@ def _md(text: str) -> str:
 
 
 def _md_change(change: dict[str, Any]) -> str:
-    parts = [f"{change['at']} {change['op']} by {change['actor']}"]
+    parts = [f"{change['at']} {change['op']} by {who(change['actor'])}"]
     erased = bool(change["detail"].get("erased"))
     # An erased row held content when it was an ADD or a content change (no force change).
     held_content = erased and (change["op"] == "ADD" or not change["old_force"])
@@ -170,7 +177,25 @@ def as_markdown(data: dict[str, Any]) -> str:
     ]
     for project in data["projects"]:
         lines += [f"## Project {_md(project['name'])}", "", *_md_shelf(project["notes"], "notes#")]
+    lines += ["## Conversation memories", "", *_md_memories(data["conversation_memories"])]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _md_memories(memories: list[dict[str, Any]]) -> list[str]:
+    if not memories:
+        return ["Nothing stored.", ""]
+    lines: list[str] = []
+    for m in memories:
+        when = m["confirmed_at"] or m["created_at"]
+        lines.append(
+            f"- **memory {m['id']}** in {_md(m['destination']['name'])} ({m['status']}, {when}, "
+            f"conversation {m['conversation_id']}): {_md(m['narrative'])}"
+        )
+        if m["narrative"] != m["original_narrative"]:
+            lines.append(f"  - as extracted: {_md(m['original_narrative'])}")
+        lines.extend(f"  - {e['kind']} ({e['status']}): {_md(e['text'])}" for e in m["entities"])
+    lines.append("")
+    return lines
 
 
 def write_atomically(path: Path, text: str) -> None:

@@ -3,6 +3,7 @@ and, through the same functions on another shelf, a project's notes (`converse n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
@@ -18,7 +19,7 @@ from pipeline.domain import (
 from pipeline.errors import InvalidMessage, NotFound
 from pipeline.store import Store
 from pipeline.store import assertions as repo
-from pipeline.store.erasure import erase_assertions
+from pipeline.store.erasure import erase_assertions, erase_mentions
 from pipeline.store.history import history_of
 from pipeline.store.people import get_person, get_project
 
@@ -52,7 +53,7 @@ def personal_shelf(person: Person) -> Shelf:
         where=f"{person.name}'s personal memory",
         tag="#",
         list_command=f"converse memory list --person {person.name!r}",
-        restore_command="converse memory restore",
+        restore_command=f"converse memory restore N --person {person.name!r}",
         command="converse memory",
     )
 
@@ -232,13 +233,20 @@ class Erasure:
 
     erased: list[Assertion]
     checkpointed: bool
+    mentions: int = 0  # turns erased because they mentioned a text asked for
 
 
-def erase_numbers(store: Store, person: str, numbers: list[int]) -> Erasure:
-    """Erase #numbers of the person's personal memory, then checkpoint the SQLite WAL."""
+def erase_numbers(
+    store: Store, person: str, numbers: list[int], mentions: Sequence[str] = ()
+) -> Erasure:
+    """Erase #numbers of the person's personal memory, and with `mentions` every turn of the
+    person that mentions one of those texts, in one transaction; then checkpoint the SQLite
+    WAL."""
     with store.write() as session:
-        erased = erase(session, get_person(session, person), numbers)
-    return Erasure(erased, store.checkpoint())
+        found = get_person(session, person)
+        erased = erase(session, found, numbers)
+        scrubbed = erase_mentions(session, found.id, mentions) if mentions else 0
+    return Erasure(erased, store.checkpoint(), scrubbed)
 
 
 def erase_notes(store: Store, person: str, project: str, numbers: list[int]) -> Erasure:
@@ -273,7 +281,7 @@ def erase_fact(store: Store, person: str, containing: str) -> Erasure:
         numbers = ", ".join(f"#{a.display_number}" for a in sorted(matches, key=_number))
         raise InvalidMessage(
             f"{len(matches)} personal facts contain {containing!r} ({numbers})",
-            "erase by number with `converse memory erase N`",
+            f"erase by number with `converse memory erase N --person {person!r}`",
         )
     return erase_numbers(store, person, [matches[0].display_number])
 

@@ -6,6 +6,7 @@ offline with replies that say exactly what happened.
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 from pipeline.domain import RouteResult
@@ -20,8 +21,14 @@ def as_clause(fact: str) -> str:
     return f"“{fact}”"
 
 
-def _numbered(items: list[dict[str, Any]]) -> str:
-    return "; ".join(f"#{i['display_number']} {i['content']}" for i in items)
+# As the README promises: #N is always a personal fact, notes#N a project's note, in replies
+# as in every command, so a number in a reply names one thing inside a project too.
+PERSONAL = "#"
+NOTE = "notes#"
+
+
+def _numbered(items: list[dict[str, Any]], tag: str = PERSONAL) -> str:
+    return "; ".join(f"{tag}{i['display_number']} {i['content']}" for i in items)
 
 
 def _facts_list(items: list[dict[str, Any]]) -> str:
@@ -82,9 +89,12 @@ def _forget(data: dict[str, Any]) -> str:
         return asked
     if action == "retracted":
         number = data.get("assertion_display_number")
+        # The command runs as printed once the person's name is in it (the handler may pass
+        # it as `person`); otherwise NAME is the one word left to fill in.
+        person = shlex.quote(str(data["person"])) if data.get("person") else "NAME"
         return (
             "Done — I've stopped using that. If you want it gone for good, it can be erased "
-            f"permanently with `converse memory erase {number}`."
+            f"permanently with `converse memory erase {number} --person {person}`."
         )
     if action == "kept":
         return "Okay, I'll keep it — nothing was forgotten."
@@ -105,7 +115,8 @@ def _knowledge(route: RouteResult) -> str:
     if route.intent == "add_knowledge":
         n = data["assertion_display_number"]
         return (
-            f"Noted for this project as #{n}: {data['knowledge']}. Say “lock in #{n}” to settle it."
+            f"Noted for this project as {NOTE}{n}: {data['knowledge']}. "
+            f"Say “lock in {NOTE}{n}” to settle it."
         )
     if route.intent == "list_knowledge":
         items = list(data.get("items", []))
@@ -113,28 +124,30 @@ def _knowledge(route: RouteResult) -> str:
             return "Nothing is noted for this project yet."
         return (
             "Here's what this project has: "
-            + "; ".join(f"#{i['display_number']} {i['content']} ({i['force']})" for i in items)
+            + "; ".join(f"{NOTE}{i['display_number']} {i['content']} ({i['force']})" for i in items)
             + "."
         )
     if route.intent == "commit_knowledge":
         if action == "committed":
-            numbers = ", ".join(f"#{i['display_number']}" for i in data["items"])
+            numbers = ", ".join(f"{NOTE}{i['display_number']}" for i in data["items"])
             return f"Settled: {numbers}."
         return "Nothing held matches that. Want me to list the project notes?"
     if route.intent == "retract_knowledge":
         if action == "confirm_retraction":
             item = data["item"]
-            return f"Remove #{item['display_number']} “{item['content']}” from the project notes?"
+            return (
+                f"Remove {NOTE}{item['display_number']} “{item['content']}” from the project notes?"
+            )
         if action == "kept":
             return "Okay, the note stays."
         if action == "retracted":
             number = data["item"]["display_number"]
             return (
-                f"Removed #{number} from the project notes. Say “put #{number} back” "
+                f"Removed {NOTE}{number} from the project notes. Say “put {NOTE}{number} back” "
                 "if you want it restored."
             )
         if action == "ambiguous":
-            return f"Several notes match: {_numbered(list(data['candidates']))}. Which one?"
+            return f"Several notes match: {_numbered(list(data['candidates']), NOTE)}. Which one?"
         return "No project note matches that. Want me to list them?"
     if action == "found":
         return _recalled(data)
@@ -151,7 +164,7 @@ def _recalled(data: dict[str, Any]) -> str:
     if personal:
         parts.append("About you: " + _numbered(personal) + ".")
     if project:
-        parts.append("In this project: " + _numbered(project) + ".")
+        parts.append("In this project: " + _numbered(project, NOTE) + ".")
     lead = "Here's what I know" if data.get("everything") else "Here's what I have"
     return f"{lead} — " + " ".join(parts)
 
@@ -160,10 +173,15 @@ def _restored(route: RouteResult) -> str:
     data = route.operation_data
     if data.get("action") == "restored":
         item = data["item"]
-        where = "the project notes" if route.intent == "retract_knowledge" else "what I remember"
-        return f"Restored #{item['display_number']} “{item['content']}” to {where}."
+        notes = route.intent == "retract_knowledge"
+        where = "the project notes" if notes else "what I remember"
+        tag = NOTE if notes else PERSONAL
+        return f"Restored {tag}{item['display_number']} “{item['content']}” to {where}."
     if data.get("action") == "restore_unclear":
-        return f"Several things could be put back: {_numbered(list(data['candidates']))}. Which?"
+        tag = NOTE if route.intent == "retract_knowledge" else PERSONAL
+        return (
+            f"Several things could be put back: {_numbered(list(data['candidates']), tag)}. Which?"
+        )
     return "I can't find anything removed that matches that, so nothing was put back."
 
 
@@ -197,8 +215,8 @@ def compose_reply(route: RouteResult) -> str:
             return f"Just checking in — last time you said: {follow}. How is it going?"
         if data.get("action") == "kept_in_project":
             return (
-                "Okay — I'll keep that to this project only, as note "
-                f"#{data['assertion_display_number']}."
+                "Okay — I'll keep that to this project only, as "
+                f"{NOTE}{data['assertion_display_number']}."
             )
         return "I'm here. (The offline responder only reports what changed in memory.)"
     return _knowledge(route)

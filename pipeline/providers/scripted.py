@@ -24,6 +24,7 @@ import yaml
 
 from pipeline.domain import ClassifiedIntent, Reply
 from pipeline.errors import ConverseError
+from pipeline.files import read_bounded
 from pipeline.providers.base import (
     ClassifyRequest,
     Providers,
@@ -54,12 +55,18 @@ class ScriptEntry:
     question: bool = False
 
 
+# The largest fixture is a few KB; a script is read whole, so its size is bounded.
+MAX_SCRIPT_BYTES = 2_000_000
+
+
 def load_script(path: Path) -> list[ScriptEntry]:
     """Read a script file; errors name the file and the entry."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yaml.safe_load(read_bounded(path, MAX_SCRIPT_BYTES, "script")) or {}
     except FileNotFoundError as exc:
         raise ConverseError(f"script {path} not found", "pass an existing fixture file") from exc
+    except OSError as exc:
+        raise ConverseError(f"script {path} cannot be read: {exc.strerror}", "") from exc
     except yaml.YAMLError as exc:
         raise ConverseError(f"script {path} is not valid YAML: {exc}", "fix the file") from exc
     entries: list[ScriptEntry] = []

@@ -90,7 +90,7 @@ def start(session: Session, person_id: int, now: datetime) -> Conversation:
     except IntegrityError as exc:
         raise ConversationConflict(
             "this person already has an open conversation",
-            "resume it, or close it with `converse conversation close` first",
+            "resume it, or close it with `converse conversation close --person NAME` first",
         ) from exc
     return _conversation(row)
 
@@ -101,7 +101,7 @@ def get_row(session: Session, person_id: int, conversation_id: int) -> Conversat
     if row is None or row.person_id != person_id:
         raise NotFound(
             f"no conversation {conversation_id} for this person",
-            "list them with `converse conversation list`",
+            "list them with `converse conversation list --person NAME`",
         )
     return row
 

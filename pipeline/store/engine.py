@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import zlib
 from collections.abc import Callable, Hashable, Iterator
@@ -9,6 +10,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
@@ -16,6 +19,8 @@ from sqlalchemy.orm import Session
 
 from pipeline.config import DEFAULT_DB_URL, database_url
 from pipeline.errors import SchemaOutdated, StoreUnavailable
+from pipeline.settings import checked_settings
+from pipeline.store.db_errors import store_error
 from pipeline.store.revisions import MIGRATIONS_DIR, head_from_files
 
 if TYPE_CHECKING:
@@ -96,6 +101,20 @@ def _sqlite_folder(database: str) -> None:
     )
 
 
+class DbSettings(BaseSettings):
+    """CONVERSE_DB_* settings beside the URL (docs/reliability.md, "Database location")."""
+
+    model_config = SettingsConfigDict(env_prefix="CONVERSE_DB_", extra="ignore")
+
+    # Seconds a PostgreSQL connection may take to open (psycopg's connect_timeout).
+    connect_timeout_s: int = Field(10, ge=1, le=300)
+
+
+def db_settings() -> DbSettings:
+    """The CONVERSE_DB_* settings now in the environment, or a one-line error."""
+    return checked_settings(DbSettings, "CONVERSE_DB_", "docs/reliability.md, 'Database location'")
+
+
 def _make_engine(url: str) -> Engine:
     try:
         parsed = make_url(url)
@@ -108,8 +127,18 @@ def _make_engine(url: str) -> Engine:
         parsed = parsed.set(drivername="postgresql+psycopg")
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         _sqlite_folder(parsed.database)
+    # A server that accepts and never answers would hang a command without end.
+    connect_args = (
+        {"connect_timeout": db_settings().connect_timeout_s}
+        if parsed.get_backend_name() == "postgresql"
+        else {}
+    )
     try:
-        engine = create_engine(parsed, pool_pre_ping=parsed.get_backend_name() != "sqlite")
+        engine = create_engine(
+            parsed,
+            pool_pre_ping=parsed.get_backend_name() != "sqlite",
+            connect_args=connect_args,
+        )
     except (NoSuchModuleError, ImportError) as exc:
         raise StoreUnavailable(
             f"no driver for database URL {url!r}",
@@ -118,6 +147,17 @@ def _make_engine(url: str) -> Engine:
     if engine.dialect.name == "sqlite":
         _sqlite_hooks(engine)
     return engine
+
+
+@contextmanager
+def _translated() -> Iterator[None]:
+    """A driver's OperationalError (full disk, lock, read-only file) as one line that says what
+    to do; entered first, so it also covers the commit or rollback at the block's end."""
+    try:
+        yield
+    except (OperationalError, sqlite3.OperationalError) as exc:
+        # sqlite3's own: raised by the BEGIN the "begin" hook sends straight to the driver
+        raise store_error(exc) from exc
 
 
 class Store:
@@ -138,7 +178,7 @@ class Store:
     def read(self) -> Iterator[Session]:
         """A session for reads; nothing it does is committed, so code that would cache what
         it computed (`session.info["read_only"]`) leaves that to a write transaction."""
-        with Session(self.engine, expire_on_commit=False) as session:
+        with _translated(), Session(self.engine, expire_on_commit=False) as session:
             session.info["read_only"] = True
             yield session
 
@@ -149,19 +189,24 @@ class Store:
         On SQLite its statements run without an enclosing transaction (each sees committed
         data), which saves two round trips per turn.
         """
-        with self.engine.connect().execution_options(snapshotless=True) as conn:
+        with _translated(), self.engine.connect().execution_options(snapshotless=True) as conn:
             yield conn
 
     @contextmanager
     def writing(self) -> Iterator[Connection]:
         """One transaction on a bare connection: for Core inserts on the hot path."""
-        with self.engine.connect().execution_options(write=True) as conn, conn.begin():
+        with (
+            _translated(),
+            self.engine.connect().execution_options(write=True) as conn,
+            conn.begin(),
+        ):
             yield conn
 
     @contextmanager
     def write(self) -> Iterator[Session]:
         """One transaction: committed when the block ends, rolled back on any error."""
         with (
+            _translated(),
             self.engine.connect().execution_options(write=True) as conn,
             conn.begin(),
             Session(bind=conn, expire_on_commit=False) as session,

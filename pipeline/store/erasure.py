@@ -130,24 +130,7 @@ def erase_assertions(
             at=moment,
         )
     turn_ids = linked_turns(session, ids)
-    erased_at = moment.isoformat()
-    for turn_id, data, meta in session.execute(
-        select(TurnRow.id, TurnRow.operation_data, TurnRow.meta).where(TurnRow.id.in_(turn_ids))
-    ).all():
-        scrubbed = _scrub(data or {})
-        if "action" in scrubbed:  # an erased offer or match can no longer be confirmed
-            scrubbed["action"] = ERASED_ACTION
-        session.execute(
-            update(TurnRow)
-            .where(TurnRow.id == turn_id)
-            .values(
-                content=ERASED_MARKER,
-                operation_data=scrubbed,
-                meta={**_scrub_meta(meta or {}), "erased_at": erased_at},
-            )
-        )
-    # Memories extracted from conversations holding those turns (docs/conversations.md).
-    erase_from_memories(session, turn_ids, ERASED_MARKER)
+    _erase_turns(session, turn_ids, moment)
     session.execute(delete(TurnAssertionRow).where(TurnAssertionRow.assertion_id.in_(ids)))
     session.execute(
         delete(AssertionEmbeddingRow).where(AssertionEmbeddingRow.assertion_id.in_(ids))
@@ -182,3 +165,55 @@ def _forget_summaries(session: Session, people: list[int], moment: datetime) -> 
         .where(SessionRow.person_id.in_(people))
         .values(context="{}", reset_at=func.coalesce(SessionRow.reset_at, moment))
     )
+
+
+def _erase_turns(session: Session, turn_ids: list[int], moment: datetime) -> None:
+    """Replace the text of these turns (content, operation data, metadata) with the marker,
+    and of the conversation memories extracted from them."""
+    erased_at = moment.isoformat()
+    for turn_id, data, meta in session.execute(
+        select(TurnRow.id, TurnRow.operation_data, TurnRow.meta).where(TurnRow.id.in_(turn_ids))
+    ).all():
+        scrubbed = _scrub(data or {})
+        if "action" in scrubbed:  # an erased offer or match can no longer be confirmed
+            scrubbed["action"] = ERASED_ACTION
+        session.execute(
+            update(TurnRow)
+            .where(TurnRow.id == turn_id)
+            .values(
+                content=ERASED_MARKER,
+                operation_data=scrubbed,
+                meta={**_scrub_meta(meta or {}), "erased_at": erased_at},
+            )
+        )
+    # Memories extracted from conversations holding those turns (docs/conversations.md).
+    erase_from_memories(session, turn_ids, ERASED_MARKER)
+
+
+def mentioning(session: Session, person_id: int, texts: Iterable[str]) -> list[int]:
+    """The person's turns (both roles) whose text contains any of `texts`, case ignored;
+    already erased turns left out."""
+    wanted = [t.casefold() for t in texts if t.strip()]
+    if not wanted:
+        return []
+    rows = session.execute(
+        select(TurnRow.id, TurnRow.content)
+        .where(TurnRow.person_id == person_id, TurnRow.content != ERASED_MARKER)
+        .order_by(TurnRow.id)
+    ).all()
+    return [turn_id for turn_id, content in rows if any(w in content.casefold() for w in wanted)]
+
+
+def erase_mentions(session: Session, person_id: int, texts: Iterable[str]) -> int:
+    """Erase every turn of the person that mentions any of `texts` (`mentioning`), as a
+    turn that stated an erased fact is erased; how many. For words a person repeated in
+    plain chat, which no fact links to (docs/memory.md, "Erase")."""
+    wanted = [t for t in texts if t.strip()]
+    turn_ids = mentioning(session, person_id, wanted)
+    if turn_ids:
+        moment = utcnow()
+        _erase_turns(session, turn_ids, moment)
+        # summaries and status notes written from those turns may repeat the words
+        _forget_summaries(session, [person_id], moment)
+        erase_carrying(session, [person_id], turn_ids, wanted)
+    return len(turn_ids)

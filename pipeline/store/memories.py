@@ -66,7 +66,7 @@ def destination(session: Session, person_id: int, name: str) -> DestinationRow:
     if project is None:
         raise NotFound(
             f"no destination {name!r}: neither {YOUR_STORY} nor one of this person's projects",
-            "list them with `converse project list`",
+            "list them with `converse project list --person NAME`",
         )
     row = session.execute(
         select(DestinationRow).where(
@@ -217,7 +217,7 @@ def memory_row(session: Session, person_id: int, memory_id: int) -> MemoryRow:
     if row is None or row.person_id != person_id:
         raise NotFound(
             f"no memory {memory_id} for this person",
-            "see the memories with `converse conversation review` or `show`",
+            "see the memories with `converse conversation show --person NAME`",
         )
     return row
 

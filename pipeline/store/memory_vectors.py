@@ -172,7 +172,7 @@ def destination_id_named(session: Session, person_id: int, name: str) -> int | N
     if project is None:
         raise NotFound(
             f"no destination {name!r}: neither {YOUR_STORY} nor one of this person's projects",
-            "list them with `converse project list`",
+            "list them with `converse project list --person NAME`",
         )
     return session.scalar(
         select(DestinationRow.id).where(

@@ -35,9 +35,9 @@ def started_id(stderr: str) -> str | None:
             ["--provider", "claude"],
             "error: no recorded cassette for suite tiny_classify, so Claude cannot",
         ),
-        (
-            ["--provider", "scripted", "--script", "no-such-script.yaml"],
-            "error: script no-such-script.yaml not found — pass an existing fixture file",
+        (  # a script that exists but fails when the provider is built, after the run id
+            ["--provider", "scripted", "--script", "BAD_SCRIPT"],
+            "error: script BAD_SCRIPT, entry 1: needs `message` and `intent` — fix the entry",
         ),
     ],
 )
@@ -45,6 +45,10 @@ def test_a_run_that_cannot_start_leaves_no_folder(
     reports_root, classify_suite, script_file, tmp_path, monkeypatch, extra, expected
 ):
     monkeypatch.setenv("CONVERSE_FIXTURES_DIR", str(tmp_path / "no-fixtures"))  # no cassettes
+    bad = tmp_path / "bad-script.yaml"
+    bad.write_text("turns: [1]\n", encoding="utf-8")
+    extra = [str(bad) if e == "BAD_SCRIPT" else e for e in extra]
+    expected = expected.replace("BAD_SCRIPT", str(bad))
     script = [] if "--script" in extra else ["--script", str(script_file)]
     args = [*EVAL, "--suite", str(classify_suite), *script, *extra]
     result = runner.invoke(app, args)

@@ -178,7 +178,7 @@ def test_the_comparison_is_remembered_until_forgotten(ten_cases, reports_root):
     rebuilt = build_report("20260101-000000-0002")  # no --compare: the comparison stays
     md = rebuilt.markdown.read_text()
     assert "## Comparison with the baseline" in md and "### Regressions" in md
-    assert "remembered from an earlier `converse report --compare`" in md
+    assert "remembered from an earlier `converse report RUN --compare OTHER`" in md
     tags = md.split("### Per tag against the baseline")[1].split("###")[0]
     even = "| ten | scripted (fixture answers, not a model) | even | 5 | 20.0% | 80.0% | +60.0% | 1 | 4 |"
     odd = "| ten | scripted (fixture answers, not a model) | odd | 5 | 20.0% | 100.0% | +80.0% | 0 | 4 |"

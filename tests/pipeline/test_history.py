@@ -228,9 +228,13 @@ def test_memory_history_prints_every_change_oldest_first(env) -> None:
     assert result.exit_code == 0, result.output
     rows = [line for line in result.output.splitlines() if "│" in line]
     assert [r.split("│")[2].strip() for r in rows] == ["ADD", "UPDATE", "UPDATE"]
-    assert "operator" in rows[0] and "'You like [bold]figs[/]' held" in rows[0]
+    assert "you, in chat" in rows[0] and "'You like [bold]figs[/]' held" in rows[0]
     assert "'You like [bold]figs[/]'" in rows[1] and "'You like dates'" in rows[1]
-    assert "cli" in rows[2] and "not pinned" in rows[2] and rows[2].rstrip(" │").endswith("pinned")
+    assert (
+        "you, at the command line" in rows[2]
+        and "not pinned" in rows[2]
+        and rows[2].rstrip(" │").endswith("pinned")
+    )
 
     notes = runner.invoke(app, ["notes", "history", "1", "--person", "Ana", "--project", "Garden"])
     assert notes.exit_code == 0, notes.output
@@ -255,11 +259,11 @@ def test_history_of_an_erased_fact_shows_a_delete_without_text(env) -> None:
     [
         (
             ["memory", "history", "0", "--person", "Ana"],
-            "error: there is no #0 — see the numbers with `converse memory list`",
+            "error: there is no #0 — see the numbers with `converse memory list --person NAME`",
         ),
         (
             ["memory", "history", "99999999999999999999", "--person", "Ana"],
-            "error: there is no #99999999999999999999 — see the numbers with `converse memory list`",
+            "error: there is no #99999999999999999999 — see the numbers with `converse memory list --person NAME`",
         ),
         (
             ["memory", "history", "9", "--person", "Ana"],

@@ -210,11 +210,11 @@ INVALID_UTF8 = "caf\udce9"  # how Python hands over the bytes b"caf\xe9" from ar
         ),
         (
             ["memory", "forget", "99999999999999999999", "--person", "Ana"],
-            "error: there is no #99999999999999999999 — see the numbers with `converse memory list`",
+            "error: there is no #99999999999999999999 — see the numbers with `converse memory list --person NAME`",
         ),
         (
             ["memory", "restore", "0", "--person", "Ana"],
-            "error: there is no #0 — see the numbers with `converse memory list`",
+            "error: there is no #0 — see the numbers with `converse memory list --person NAME`",
         ),
         (
             ["search", "--person", "Ana", "tea\x00"],

@@ -350,7 +350,7 @@ def test_worker_run_once_sets_aside_and_list_deleted_shows_it(env: str, monkeypa
     deleted = runner.invoke(app, ["memory", "list", "--person", "ana", "--deleted"])
     assert "figs" in deleted.output and "set aside" in deleted.output
     history = runner.invoke(app, ["memory", "history", "1", "--person", "ana"])
-    assert "TTL" in history.output and "system" in history.output
+    assert "TTL" in history.output and "background job" in history.output
     back = runner.invoke(app, ["memory", "restore", "1", "--person", "ana"])
     assert back.exit_code == 0 and "Restored #1: You like figs" in back.output
     assert "figs" in runner.invoke(app, ["memory", "list", "--person", "ana"]).output
@@ -383,7 +383,7 @@ def _one_line_error(result: Any) -> str:
     [
         (
             ["memory", "pin", "0"],
-            "error: there is no #0 — see the numbers with `converse memory list`",
+            "error: there is no #0 — see the numbers with `converse memory list --person NAME`",
         ),
         (
             ["memory", "unpin", "1"],

@@ -228,11 +228,11 @@ def test_erase_asks_first_and_no_keeps_the_note(env, monkeypatch):
         ),
         (
             ["restore", "0"],
-            "error: there is no notes#0 — see the numbers with `converse notes list`",
+            "error: there is no notes#0 — see the numbers with `converse notes list --person NAME --project PROJECT`",
         ),
         (
             ["erase", str(2**70), "--yes"],
-            f"error: there is no notes#{2**70} — see the numbers with `converse notes list`",
+            f"error: there is no notes#{2**70} — see the numbers with `converse notes list --person NAME --project PROJECT`",
         ),
     ],
 )

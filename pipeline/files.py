@@ -1,0 +1,92 @@
+"""Reading a file someone named: bounded, and only if it is a regular file.
+
+A path from a command line or a setting may name anything: a FIFO (opening it waits forever
+for a writer), /dev/zero (endless), /proc files (their size reads 0), a folder, or a file far
+larger than any real input. Every such file is opened without blocking, checked to be a
+regular file, and read at most `limit` + 1 bytes, so the check holds whatever the file is and
+even if it grows while it is read.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Hashable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pipeline.errors import ConverseError
+
+
+def read_bounded(
+    path: Path,
+    limit: int,
+    what: str,
+    error: type[ConverseError] = ConverseError,
+    too_big: str = "name the right file, or split it",
+) -> str:
+    """The UTF-8 text of the regular file `path` (a `what`, e.g. "suite file"), or `error` in
+    one line; `too_big` is the hint when it is over `limit` bytes.
+
+    OSError (missing file, no permission) passes through for the caller to word; everything
+    about the file's kind, size and encoding is `error`.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise error(f"{path} is a folder, not a {what}", "name a file")
+        if not stat.S_ISREG(mode):
+            raise error(
+                f"{path} is not a regular file (a device, pipe or socket), so not a {what}",
+                "name a file on disk",
+            )
+        size = os.fstat(fd).st_size
+        if size > limit:
+            raise error(f"{path} is {size:,} bytes; a {what} may have at most {limit:,}", too_big)
+        os.set_blocking(fd, True)
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise error(f"{path} is over {limit:,} bytes; a {what} may have at most {limit:,}", too_big)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise error(f"{path} is not UTF-8 text", "save it as UTF-8") from None
+
+
+def existing_file(path: Path, what: str, hint: str) -> Path:
+    """`path` when it names a regular file, else a ConverseError naming `what` and `hint`."""
+    if not path.exists():
+        raise ConverseError(f"{what} {path} not found", hint)
+    if not path.is_file():
+        raise ConverseError(f"{what} {path} is not a regular file", hint)
+    return path
+
+
+def yaml_problem(exc: Exception) -> str:
+    """A YAML error on one line, place first: "line 3, column 9: expected ',' or ']'"."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    context = getattr(exc, "context", None)
+    said = f"{problem} ({context})" if context else str(problem)
+    return f"line {mark.line + 1}, column {mark.column + 1}: {said}" if mark else said
+
+
+class UniqueKeyLoader(yaml.SafeLoader):
+    """yaml.SafeLoader refusing a mapping that names a key twice: PyYAML keeps the last one
+    silently, so a case with two `expect:` would be scored on whichever came second."""
+
+    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict[Any, Any]:
+        """The mapping, or a ConstructorError at the second use of a key."""
+        if isinstance(node, yaml.MappingNode):
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if isinstance(key, Hashable) and key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"the key {key!r} appears twice", key_node.start_mark
+                    )
+                seen.add(key)
+        return super().construct_mapping(node, deep=deep)  # type: ignore[arg-type]
