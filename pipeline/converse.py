@@ -3,6 +3,7 @@ respond -> apply the decision and persist both turns in one transaction."""
 
 from __future__ import annotations
 
+import shlex
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -310,7 +311,8 @@ def converse(
             if answers and inbox.answered(session, answers) != len(answers):
                 raise AlreadyAnswered(
                     "another process answered this message first",
-                    "nothing was stored twice; read the conversation with `converse chat`",
+                    "nothing was stored twice; read the conversation with "
+                    f"`converse conversation show --person {shlex.quote(person)}`",
                 )
             stored, decision, redecided = _applied(
                 session, decided, decision, result, revision, engagement_id

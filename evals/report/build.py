@@ -145,7 +145,7 @@ def _sample_note(groups: list[GroupResult]) -> list[Text]:
         return []
     return [
         Text(
-            "**This run is a sample** (`converse eval --sample`): "
+            "**This run is a sample** (`converse eval --sample N`): "
             + "; ".join(sampled)
             + ". Each suite's cases were drawn stratified by their first tag; accuracy, its "
             "95% Wilson interval and the gate are the sample's, an estimate of the whole suite "

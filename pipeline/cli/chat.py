@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import shlex
 import sys
 from pathlib import Path
 
@@ -63,8 +64,8 @@ def chat(
         # The ids `converse explain` and MCP's explain_classification take.
         mine, reply = done.outcome.operator_turn.id, done.outcome.companion_turn.id
         console.print(
-            f"  [dim]turn #{mine} (reply #{reply}): `converse explain {mine}` shows what its "
-            "classifier was shown[/]",
+            f"  [dim]turn #{mine} (reply #{reply}): `converse explain {mine} --person "
+            f"{shlex.quote(person)}` shows what its classifier was shown[/]",
             highlight=False,
         )
 

@@ -59,6 +59,7 @@ def _retract(ctx: HandlerContext, assertion_id: int) -> RouteResult | None:
         intent=INTENT,
         operation_data={
             "action": "retracted",
+            "person": ctx.person.name,  # the erase command the reply suggests names the person
             "retracted_fact": done.content,
             "assertion_display_number": done.display_number,
             "rationale": rationale,

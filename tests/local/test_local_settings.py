@@ -54,15 +54,6 @@ def test_a_yaml_error_names_the_line_in_one_line(tmp_path):
     assert "\n" not in caught.value.one_line() and "line 3" in caught.value.one_line()
 
 
-# The local provider reads these through pipeline/local_settings.py once its modules call it
-# (pipeline/providers/local/model.py `_threads`, examples.py `load_examples`); strict, so these
-# fail here as soon as they pass and the marks can go.
-_PENDING = pytest.mark.xfail(
-    reason="pipeline/providers/local does not call pipeline/local_settings.py yet", strict=True
-)
-
-
-@_PENDING
 @pytest.mark.parametrize(
     ("name", "value"),
     [("CONVERSE_LOCAL_THREADS", "abc"), ("CONVERSE_LOCAL_EXAMPLES", "/etc/passwd")],

@@ -28,9 +28,12 @@ def test_chat_prints_the_turn_id_that_explain_takes(env):
         app, ["chat", *ANA, "--provider", "scripted", "--script", SCRIPT, "-m", "hello there"]
     )
     assert said.exit_code == 0, said.output
-    found = re.search(r"turn #(\d+) \(reply #(\d+)\): `converse explain (\d+)`", said.stdout)
+    found = re.search(
+        r"turn #(\d+) \(reply #(\d+)\): `converse explain (\d+) --person (\S+)`", said.stdout
+    )
     assert found and found.group(1) == found.group(3), said.stdout
-    explained = runner.invoke(app, ["explain", found.group(1), *ANA])
+    # the command runs as printed
+    explained = runner.invoke(app, ["explain", found.group(1), "--person", found.group(4)])
     assert explained.exit_code == 0, explained.output
     assert f"Message {found.group(1)}: hello there" in explained.stdout
     shown = runner.invoke(app, ["conversation", "show", *ANA])

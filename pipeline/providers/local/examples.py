@@ -17,11 +17,11 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-import yaml
 
 from pipeline.config import fixtures_dir
 from pipeline.errors import ConverseError
 from pipeline.intents.taxonomy import INTENTS
+from pipeline.local_settings import yaml_mapping_and_text
 from pipeline.memory.embeddings import Embedder, Vectors, embedder_id
 
 REPLY_KINDS = ("confirm", "reject", "decline_cross_promotion", "refine")
@@ -69,18 +69,12 @@ def _strings(path: Path, section: str, name: str, raw: object) -> list[str]:
 def load_examples(path: Path | None = None) -> Examples:
     """Read and check the examples file; errors name the file and the section."""
     path = path or examples_path()
-    try:
-        raw_bytes = path.read_bytes()
-    except FileNotFoundError as exc:
-        raise ConverseError(
-            f"examples file {path} not found", "set CONVERSE_LOCAL_EXAMPLES"
-        ) from exc
-    try:
-        data = yaml.safe_load(raw_bytes) or {}
-    except yaml.YAMLError as exc:
-        raise ConverseError(
-            f"examples file {path} is not valid YAML: {exc}", "fix the file"
-        ) from exc
+    data, text = yaml_mapping_and_text(
+        path,
+        "examples file",
+        "point CONVERSE_LOCAL_EXAMPLES at an examples file like fixtures/local_model/examples.yaml",
+    )
+    raw_bytes = text.encode("utf-8")
     intents = data.get("intents")
     if not isinstance(intents, dict) or not intents:
         raise ConverseError(f"{path} has no `intents` section", "add one (intent -> messages)")

@@ -17,6 +17,7 @@ from functools import cache
 import numpy as np
 
 from pipeline.errors import ProviderError
+from pipeline.local_settings import local_threads
 from pipeline.memory.embeddings import Vectors
 from pipeline.providers.local import onnx
 
@@ -61,7 +62,7 @@ class LoadedModel:
 
 
 def _threads() -> int:
-    return max(1, int(os.environ.get("CONVERSE_LOCAL_THREADS") or DEFAULT_THREADS))
+    return local_threads(DEFAULT_THREADS)
 
 
 _lock = threading.Lock()
