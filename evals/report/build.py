@@ -51,7 +51,7 @@ LABEL_NOTE = (
 # Which baseline a report was last compared with, kept in the run's folder so that a report
 # rebuilt without --compare keeps its comparison.
 BASELINE_FILE = "baseline.json"
-_SHORT = ("Provider", "Prompt")
+_SHORT = ("Provider", "Providers", "Prompt")
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,10 @@ def cost_by(df: pd.DataFrame, column: str) -> pd.DataFrame:
     for key, group in df.groupby(column, sort=True):
         unpriced = int(group["cost_usd"].isna().sum())
         priced = group["cost_usd"].dropna()
-        record: dict[str, object] = {_BY[column]: key, "Rows": len(group)}
+        record: dict[str, object] = {_BY[column]: key}
+        if column != "provider_label":  # every table names what produced its numbers
+            record["Providers"] = ", ".join(sorted(set(group["provider_label"])))
+        record["Rows"] = len(group)
         record |= {name: int(group[col].sum()) for col, name in _TOKENS.items()}
         record["Cost (USD)"] = shown_cost(None if unpriced else float(priced.sum()))
         record["Priced part (USD)"] = f"{priced.sum():.4f}"
