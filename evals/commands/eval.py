@@ -28,6 +28,7 @@ from evals.runner import (
 )
 from evals.runner.results import RUN_META, check_run_id, new_run_id
 from evals.runner.run import check_cassettes
+from evals.commands.spend import announce_budget_stop, make_budget
 from pipeline.cli.common import default_script, shown
 from pipeline.errors import ConverseError
 from pipeline.providers.registry import (
@@ -190,6 +191,20 @@ def eval_command(
         True, "--report/--no-report", help="Write report.md and report.html."
     ),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show the progress bar."),
+    max_cost: float | None = typer.Option(
+        None,
+        "--max-cost",
+        min=0.0,
+        help="Stop before live Claude calls would cost more than USD; --resume continues.",
+        envvar="CONVERSE_EVAL_MAX_COST",
+    ),
+    cost_estimate: str = typer.Option(
+        "count_tokens",
+        "--cost-estimate",
+        help="How --max-cost sizes a call's input: count_tokens (the API) or characters "
+        "(four a token, an estimate).",
+        envvar="CONVERSE_EVAL_COST_ESTIMATE",
+    ),
 ) -> None:
     """Run eval suites on providers and prompt versions; exit 1 when a gate fails."""
     if resume and retry_errors:
@@ -229,6 +244,7 @@ def eval_command(
         stderr().print(
             f"[dim]continuing run {existing} with its own suites, providers and prompts[/]"
         )
+    budget = make_budget(max_cost, cost_estimate, config)
     run_id = existing or new_run_id()
     tables = stderr() if as_json else stdout()
     stderr().print(f"[bold]run[/] {run_id}", highlight=False)
@@ -241,6 +257,7 @@ def eval_command(
             progress=progress and sys.stderr.isatty(),
             console=stderr(),
             argv=sys.argv[1:],
+            budget=budget,
         )
     except KeyboardInterrupt:
         if (RunDir(run_id).path / RUN_META).is_file():
@@ -258,8 +275,13 @@ def eval_command(
         write_junit(junit, outcome.rows, outcome.groups)
     _print_summary(tables, outcome.run, outcome.groups, outcome.ran, outcome.skipped, report_path)
     payload = result_object(outcome.run.run_id, report_path, outcome.groups)
+    if outcome.budget is not None:
+        payload["budget"] = outcome.budget
     if as_json:
         print(json.dumps(payload, ensure_ascii=False))
+    if outcome.stopped_by_budget:
+        announce_budget_stop(outcome)
+        raise typer.Exit(EXIT_INTERRUPTED)
     if not payload["gates_passed"]:
         raise typer.Exit(EXIT_GATE)
 
