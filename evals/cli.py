@@ -24,6 +24,9 @@ HARNESS_COMMANDS: dict[str, LazyCommand] = {
         "evals.commands.report:review_command",
         "Record a reviewer's verdict on a case; reports show it, and every earlier one.",
     ),
+    "runs": LazyCommand(
+        "evals.commands.runs:runs_app", "Stored runs: merge the shards of a run into one."
+    ),
     "export": LazyCommand("evals.commands.export:export_app", "Export suites to other eval tools."),
     "record": LazyCommand(
         "evals.record:record",

@@ -111,6 +111,29 @@ def bench_eval(
     _report("eval", figures, as_json, check)
 
 
+@bench_app.command("ratelimit")
+def bench_ratelimit(
+    as_json: bool = JsonOption,
+    check: bool = CheckOption,
+    cases: int = typer.Option(2000, min=1, help="Classify cases run live against the loopback."),
+    rpm: int = typer.Option(120, min=1, help="Requests a minute the loopback allows."),
+    itpm: int = typer.Option(200_000, min=1, help="Input tokens a minute the loopback allows."),
+    scale: float = typer.Option(
+        1.0, min=0.01, help="Multiply both limits (a long run in proportionally less time)."
+    ),
+    latency: float = typer.Option(1.0, min=0.0, help="Seconds the loopback takes to answer."),
+    concurrency: int = typer.Option(32, min=1, help="Cases in flight at most."),
+) -> None:
+    """A live classify run through a rate-limited loopback server: throughput against the
+    limit, cases scored wrong, and calls refused after the first minute."""
+    from evals.bench import ratelimit
+
+    figures = ratelimit.run(
+        cases=cases, rpm=rpm, itpm=itpm, scale=scale, latency=latency, concurrency=concurrency
+    )
+    _report("ratelimit", figures, as_json, check)
+
+
 @bench_app.command("local")
 def bench_local(
     as_json: bool = JsonOption,

@@ -28,6 +28,7 @@ from evals.runner import (
 )
 from evals.runner.results import RUN_META, check_run_id, new_run_id
 from evals.runner.run import check_cassettes
+from evals.runner.shards import parse_shard
 from evals.commands.spend import announce_budget_stop, make_budget
 from pipeline.cli.common import default_script, shown
 from pipeline.errors import ConverseError
@@ -198,6 +199,17 @@ def eval_command(
         help="Stop before live Claude calls would cost more than USD; --resume continues.",
         envvar="CONVERSE_EVAL_MAX_COST",
     ),
+    shard: str | None = typer.Option(
+        None,
+        "--shard",
+        help="K/N: run slice K of N of the plan (give every shard the same --run-id; merge "
+        "with `converse runs merge`).",
+        envvar="CONVERSE_EVAL_SHARD",
+    ),
+    run_id_option: str | None = typer.Option(
+        None, "--run-id", help="The new run's id (shards of one run share it).",
+        envvar="CONVERSE_EVAL_RUN_ID",
+    ),
     cost_estimate: str = typer.Option(
         "count_tokens",
         "--cost-estimate",
@@ -245,7 +257,19 @@ def eval_command(
             f"[dim]continuing run {existing} with its own suites, providers and prompts[/]"
         )
     budget = make_budget(max_cost, cost_estimate, config)
-    run_id = existing or new_run_id()
+    if existing is not None and (shard or run_id_option):
+        raise ConverseError(
+            "--shard and --run-id start a run; a resumed run keeps its own",
+            f"drop them: converse eval --resume {existing}",
+        )
+    slice_ = parse_shard(shard) if shard else None
+    run_id = existing or (check_run_id(run_id_option) if run_id_option else new_run_id())
+    if existing is None and (RunDir(run_id).path / RUN_META).is_file():
+        raise ConverseError(
+            f"run {run_id} already exists under {RunDir(run_id).path.parent}",
+            f"continue it with --resume {run_id}, or give each shard its own "
+            "CONVERSE_REPORTS_DIR",
+        )
     tables = stderr() if as_json else stdout()
     stderr().print(f"[bold]run[/] {run_id}", highlight=False)
     try:
@@ -258,6 +282,7 @@ def eval_command(
             console=stderr(),
             argv=sys.argv[1:],
             budget=budget,
+            shard=slice_,
         )
     except KeyboardInterrupt:
         if (RunDir(run_id).path / RUN_META).is_file():

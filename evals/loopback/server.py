@@ -181,9 +181,12 @@ class LoopbackServer:
             if self.latency:
                 time.sleep(self.latency)
             return self.answer(body)
-        _, counted, _ = self.count_tokens(body)
-        tokens = json.loads(counted).get("input_tokens", 0) if isinstance(body, dict) else 0
-        verdict = self.limits.take(int(tokens))
+        tokens = 0
+        if not (_wire_problem(body) or _model_problem(body)):
+            # what counts against the input-token limit: uncached input and cache writes
+            usage = self._usage(body, record=False)
+            tokens = usage["input_tokens"] + usage["cache_creation_input_tokens"]
+        verdict = self.limits.take(tokens)
         if verdict.status == 429:
             status, text, _ = _error(429, "rate_limit_error", "Number of requests or input "
                                      "tokens has exceeded your per-minute rate limit")
@@ -272,7 +275,7 @@ class LoopbackServer:
             "usage": {**self._usage(body), "output_tokens": tokens(output) if content else 0},
         }
 
-    def _usage(self, body: dict[str, Any]) -> dict[str, int]:
+    def _usage(self, body: dict[str, Any], *, record: bool = True) -> dict[str, int]:
         tools = json.dumps(body["tools"], sort_keys=True) if body.get("tools") else ""
         system = body.get("system") or []
         blocks = [system] if isinstance(system, str) else list(system)
@@ -298,7 +301,8 @@ class LoopbackServer:
         key = hashlib.sha256(prefix.encode()).hexdigest()
         with self._lock:
             hit = key in self._cache
-            self._cache.add(key)
+            if record:
+                self._cache.add(key)
         usage["cache_read_input_tokens" if hit else "cache_creation_input_tokens"] = tokens(prefix)
         return usage
 

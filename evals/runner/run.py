@@ -34,6 +34,7 @@ from evals.runner.results import (
     row_key,
 )
 from evals.runner.sandbox import Sandbox
+from evals.runner.shards import Shard, shard_of
 from evals.runner.summary import GroupResult, summarize
 from pipeline.errors import ConverseError
 from pipeline.providers.registry import REGISTRY
@@ -250,6 +251,7 @@ def run_eval(
     argv: list[str] | None = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
     budget: Budget | None = None,
+    shard: Shard | None = None,
 ) -> RunOutcome:
     """Start a run from `config`, or continue the run named by `resume` / `retry_errors`."""
     existing_id = resume or retry_errors
@@ -257,6 +259,7 @@ def run_eval(
         run = RunDir.existing(existing_id, root)
         meta = run.read_meta()
         config = config_from_meta(meta)
+        shard = shard_of(meta)
         run.repair()
     else:
         if config is None:
@@ -270,6 +273,8 @@ def run_eval(
             "config": config_meta(config),
             "suite_info": _suite_info(config.suites),
         }
+        if shard is not None:
+            meta["shard"] = shard.as_meta()
     guard: list[Any] = []
     if budget is not None:
         from pipeline.providers.claude.budget import BudgetGuard
@@ -283,6 +288,8 @@ def run_eval(
         lambda name: _lends_embedder(pool, name),
         lambda name: _lends_generator(pool, name),
     )
+    if shard is not None:
+        items = [i for i in items if shard.holds(i.key)]
     done = {row_key(r): r for r in run.latest_rows()}
     todo: list[WorkItem]
     if retry_errors:
