@@ -25,7 +25,8 @@ HARNESS_COMMANDS: dict[str, LazyCommand] = {
         "Record a reviewer's verdict on a case; reports show it, and every earlier one.",
     ),
     "runs": LazyCommand(
-        "evals.commands.runs:runs_app", "Stored runs: merge the shards of a run into one."
+        "evals.commands.runs:runs_app",
+        "Stored runs: list, show, trend and push (CONVERSE_RUNS_URL); merge shards.",
     ),
     "export": LazyCommand("evals.commands.export:export_app", "Export suites to other eval tools."),
     "record": LazyCommand(

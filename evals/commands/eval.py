@@ -29,6 +29,7 @@ from evals.runner import (
 from evals.runner.results import RUN_META, check_run_id, new_run_id
 from evals.runner.run import check_cassettes
 from evals.runner.shards import parse_shard
+from evals.runstore import open_recorder
 from evals.commands.spend import announce_budget_stop, make_budget
 from pipeline.cli.common import default_script, shown
 from pipeline.errors import ConverseError
@@ -271,6 +272,7 @@ def eval_command(
             "CONVERSE_REPORTS_DIR",
         )
     tables = stderr() if as_json else stdout()
+    recorder = open_recorder()
     stderr().print(f"[bold]run[/] {run_id}", highlight=False)
     try:
         outcome = run_eval(
@@ -283,6 +285,7 @@ def eval_command(
             argv=sys.argv[1:],
             budget=budget,
             shard=slice_,
+            on_row=recorder.on_row if recorder is not None else None,
         )
     except KeyboardInterrupt:
         if (RunDir(run_id).path / RUN_META).is_file():
@@ -292,6 +295,9 @@ def eval_command(
         else:  # stopped before the run started: there is nothing to resume
             stderr().print("\ninterrupted before the run started; nothing was saved")
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        if recorder is not None:
+            recorder.finish(run_id)
     report_path: str | None = None
     if report:
         built = build_report(outcome.run.run_id)

@@ -41,6 +41,11 @@ def report_command(
         raise RunError(f"{release!r} is not a release version", "use a version such as 0.2.0")
     if compare is not None and no_compare:
         raise RunError("--compare and --no-compare contradict each other", "pass one of them")
+    from evals.runstore.local import ensure_local
+
+    for wanted in (run_id, compare):  # a run recorded on another machine comes from the store
+        if wanted is not None:
+            ensure_local(wanted)
     built = build_report(run_id, compare=compare, forget_compare=no_compare)
     if built.comparison is not None:
         print_comparison(built.comparison)

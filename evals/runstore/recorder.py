@@ -1,0 +1,75 @@
+"""Feeding a run into the run store while it runs, without ever stopping the run.
+
+The run folder is written first and stays the local copy; the store gets each row as the
+runner finishes it (buffered), the run's metadata when its first row arrives and again at the
+end, and at the end every row of the folder it does not hold yet. A store that fails is named
+in one warning and left alone for the rest of the run; the next `--resume`, or
+`converse runs push RUN`, brings it up to date.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from evals.runner.results import RunDir
+from evals.runstore.store import RunStore, runs_url
+
+
+class RunRecorder:
+    """The store side of one `converse eval`."""
+
+    def __init__(self, store: RunStore, root: Path | None = None) -> None:
+        self.store = store
+        self.root = root
+        self.failed: str | None = None
+        self._started: set[str] = set()
+        self._lock = threading.Lock()
+
+    def on_row(self, row: dict[str, Any]) -> None:
+        """The runner's callback: one finished row (already in the run folder)."""
+        if self.failed:
+            return
+        try:
+            run_id = str(row["run_id"])
+            with self._lock:
+                if run_id not in self._started:
+                    self.store.record_run(RunDir(run_id, self.root).read_meta())
+                    self._started.add(run_id)
+            self.store.add_row(row)
+        except Exception as exc:  # the run folder has the row; the store can catch up later
+            self._fail(exc)
+
+    def finish(self, run_id: str) -> None:
+        """Bring the store level with the run folder, and close it."""
+        try:
+            if not self.failed:
+                run = RunDir(run_id, self.root)
+                if (run.path / "run.json").is_file():
+                    self.store.sync(run.read_meta(), run.latest_rows())
+        except Exception as exc:
+            self._fail(exc)
+        finally:
+            try:
+                self.store.engine.dispose()
+            except Exception:  # noqa: BLE001  (closing must not mask the run's outcome)
+                pass
+
+    def _fail(self, exc: Exception) -> None:
+        if self.failed is None:
+            self.failed = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            print(
+                f"warning: the run store stopped receiving this run ({self.failed}); the run "
+                "folder has every row — `converse runs push RUN` copies it later",
+                file=sys.stderr,
+            )
+
+
+def open_recorder(root: Path | None = None) -> RunRecorder | None:
+    """A recorder for CONVERSE_RUNS_URL, or None when recording is off."""
+    url = runs_url()
+    if url is None:
+        return None
+    return RunRecorder(RunStore(url), root)
