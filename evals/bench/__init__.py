@@ -101,12 +101,19 @@ def bench_eval(
     latency_cases: int = typer.Option(160, help="Cases on the fixed-latency provider."),
     latency_ms: float = typer.Option(200.0, help="The fixed provider latency."),
     concurrency: int = typer.Option(16, help="Concurrency for the fixed-latency run."),
+    runs_url: str | None = typer.Option(
+        None, "--runs-url", help="Also time the throughput run with the run store at this URL."
+    ),
 ) -> None:
     """Eval runner overhead: scripted throughput, and concurrency against a fixed latency."""
     from evals.bench import eval as eval_bench
 
     figures = eval_bench.run(
-        cases=cases, latency_cases=latency_cases, latency_ms=latency_ms, concurrency=concurrency
+        cases=cases,
+        latency_cases=latency_cases,
+        latency_ms=latency_ms,
+        concurrency=concurrency,
+        runs_url=runs_url,
     )
     _report("eval", figures, as_json, check)
 

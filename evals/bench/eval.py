@@ -101,13 +101,51 @@ def _latency_registry(seconds: float) -> dict[str, ProviderSpec]:
     return {"fixed-latency": ProviderSpec("fixed-latency", factory, "a sleep, not a model")}
 
 
+def _timed(cases: int, root: Path, recorder: Any = None) -> float:
+    suite = load_suite(_suite_file(root, "bench_store", cases))
+    started = time.perf_counter()
+    out = run_eval(
+        RunConfig([suite], ["scripted"], concurrency=4, use_cache=False),
+        root=root,
+        progress=False,
+        registry=_scripted_registry(cases),
+        on_row=recorder.on_row if recorder is not None else None,
+    )
+    if recorder is not None:
+        recorder.finish(out.run.run_id)
+    assert out.tally.passed == cases, out.tally
+    return time.perf_counter() - started
+
+
+def _store_overhead(cases: int, url: str) -> dict[str, Any]:
+    """The runner's wall time without and with the run store (opening, migrating, rows as they
+    are written, the final sync), on fresh folders."""
+    from evals.runstore import RunRecorder, RunStore
+
+    with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+        plain = _timed(cases, Path(a))
+        started = time.perf_counter()
+        recorder = RunRecorder(RunStore(url), Path(b))
+        _timed(cases, Path(b), recorder)
+        stored = time.perf_counter() - started
+        assert recorder.failed is None, recorder.failed
+    return {
+        "store_plain_wall_s": round(plain, 3),
+        "store_wall_s": round(stored, 3),
+        "runs_store_overhead_pct": round((stored - plain) / plain * 100, 1),
+        "store_backend": url.split(":", 1)[0],
+    }
+
+
 def run(
     cases: int = 1000,
     latency_cases: int = 160,
     latency_ms: float = 200.0,
     concurrency: int = 16,
+    runs_url: str | None = None,
 ) -> dict[str, Any]:
-    """Measure; figures keyed as the issue names them."""
+    """Measure; figures keyed as the issue names them. With `runs_url`, the throughput run is
+    made twice more without the answer cache, without and with the run store at that URL."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         throughput = load_suite(_suite_file(root, "bench_throughput", cases))
@@ -132,7 +170,8 @@ def run(
         wall = time.perf_counter() - started
         assert out.tally.passed == latency_cases, out.tally
     ideal = latency_cases * latency_ms / 1000 / concurrency
-    return {
+    store = _store_overhead(cases, runs_url) if runs_url else {}
+    return store | {
         "cases_per_s": round(cases / throughput_s, 1),
         "throughput_wall_s": round(throughput_s, 3),
         "overhead_ratio": round(wall / ideal, 3),

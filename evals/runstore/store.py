@@ -229,8 +229,9 @@ class RunStore:
         if missing:
             with self.engine.begin() as conn:
                 conn.execute(insert(rows_table), missing)
-        # the run's figures from every stored row: shards of one run add up to the whole
-        self.record_run(meta, self.rows_of([meta["run_id"]])[meta["run_id"]])
+        # a shard's folder holds its slice: the run's figures come from every stored row
+        whole = self.rows_of([meta["run_id"]])[meta["run_id"]] if meta.get("shard") else rows
+        self.record_run(meta, whole)
         return len(missing)
 
     # -- reading -------------------------------------------------------------------------
