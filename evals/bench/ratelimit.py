@@ -58,9 +58,10 @@ def run(
     """Run the cases through the limit; figures keyed as the issue names them."""
     limit_rpm, limit_itpm = round(rpm * scale), round(itpm * scale)
     limits = RateLimits(limit_rpm, limit_itpm)
-    with tempfile.TemporaryDirectory() as tmp, LoopbackServer(
-        [OK], limits=limits, latency=latency
-    ) as server:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        LoopbackServer([OK], limits=limits, latency=latency) as server,
+    ):
         suite = load_suite(_suite(Path(tmp), cases))
         config = RunConfig(
             suites=[suite],

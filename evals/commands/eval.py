@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from evals.commands.common import EXIT_GATE, EXIT_INTERRUPTED, handles_errors, stderr, stdout
+from evals.commands.spend import announce_budget_stop, make_budget
 from evals.dataset import load_suites
 from evals.report import build_report
 from evals.report.closure import closure_frames
@@ -30,7 +31,6 @@ from evals.runner.results import RUN_META, check_run_id, new_run_id
 from evals.runner.run import check_cassettes
 from evals.runner.shards import parse_shard
 from evals.runstore import open_recorder
-from evals.commands.spend import announce_budget_stop, make_budget
 from pipeline.cli.common import default_script, shown
 from pipeline.errors import ConverseError
 from pipeline.providers.registry import (
@@ -208,7 +208,9 @@ def eval_command(
         envvar="CONVERSE_EVAL_SHARD",
     ),
     run_id_option: str | None = typer.Option(
-        None, "--run-id", help="The new run's id (shards of one run share it).",
+        None,
+        "--run-id",
+        help="The new run's id (shards of one run share it).",
         envvar="CONVERSE_EVAL_RUN_ID",
     ),
     cost_estimate: str = typer.Option(
@@ -268,8 +270,7 @@ def eval_command(
     if existing is None and (RunDir(run_id).path / RUN_META).is_file():
         raise ConverseError(
             f"run {run_id} already exists under {RunDir(run_id).path.parent}",
-            f"continue it with --resume {run_id}, or give each shard its own "
-            "CONVERSE_REPORTS_DIR",
+            f"continue it with --resume {run_id}, or give each shard its own CONVERSE_REPORTS_DIR",
         )
     tables = stderr() if as_json else stdout()
     recorder = open_recorder()

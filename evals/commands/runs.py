@@ -50,15 +50,26 @@ def list_command(
     finally:
         store.close()
     table = Table(title="stored runs", title_justify="left")
-    for name in ("run", "created", "commit", "providers", "models", "prompts", "rows", "cost (USD)", "gates"):
+    for name in (
+        "run",
+        "created",
+        "commit",
+        "providers",
+        "models",
+        "prompts",
+        "rows",
+        "cost (USD)",
+        "gates",
+    ):
         table.add_column(name, justify="right" if name in ("rows",) else "left")
     for run in found:
         commit = str(run["git_commit"] or "")[:10] + (" dirty" if run["git_dirty"] else "")
         prompts = ", ".join(f"{p['family']}={p['version']}" for p in run["prompts"])
         gates = {True: "pass", False: "FAIL", None: "—"}[run["gates_passed"]]
         table.add_row(
-            run["run_id"], shown(run["created_at"]), shown(commit), shown(", ".join(run["providers"])),
-            shown(", ".join(run["models"])), shown(prompts), str(run["rows"]),
+            run["run_id"], shown(run["created_at"]), shown(commit),
+            shown(", ".join(run["providers"])), shown(", ".join(run["models"])), shown(prompts),
+            str(run["rows"]),
             _cost(run["cost_usd"], run["unpriced_rows"]), gates,
         )  # fmt: skip
     stdout().print(table)
@@ -82,8 +93,11 @@ def show_command(run_id: str = typer.Argument(..., help="A stored run.")) -> Non
         store.close()
     out = stdout()
     commit = f"{run['git_commit']}{' (dirty)' if run['git_dirty'] else ''}"
-    out.print(f"run {run_id}: created {shown(run['created_at'])}, finished "
-              f"{shown(str(run['finished_at'] or '—'))}, commit {shown(commit)}", highlight=False)
+    out.print(
+        f"run {run_id}: created {shown(run['created_at'])}, finished "
+        f"{shown(str(run['finished_at'] or '—'))}, commit {shown(commit)}",
+        highlight=False,
+    )
     out.print(f"cost: {_cost(run['cost_usd'], run['unpriced_rows'])} USD; rows: {run['rows']}",
               highlight=False)  # fmt: skip
     for p in run["prompts"]:
@@ -130,7 +144,9 @@ def trend_command(
 
 @runs_app.command("push")
 @handles_errors
-def push_command(run_id: str = typer.Argument(..., help="A run in the local reports folder.")) -> None:
+def push_command(
+    run_id: str = typer.Argument(..., help="A run in the local reports folder."),
+) -> None:
     """Copy a local run's metadata and any rows the store lacks into the run store."""
     from evals.runner.results import RunDir
 

@@ -188,8 +188,11 @@ class LoopbackServer:
             tokens = usage["input_tokens"] + usage["cache_creation_input_tokens"]
         verdict = self.limits.take(tokens)
         if verdict.status == 429:
-            status, text, _ = _error(429, "rate_limit_error", "Number of requests or input "
-                                     "tokens has exceeded your per-minute rate limit")
+            status, text, _ = _error(
+                429,
+                "rate_limit_error",
+                "Number of requests or input tokens has exceeded your per-minute rate limit",
+            )
             return status, text, verdict.headers
         if verdict.status == 529:
             status, text, _ = _error(529, "overloaded_error", "Overloaded")

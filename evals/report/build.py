@@ -171,7 +171,8 @@ def build_sections(
                 "Latency counts answers computed in this run; cached answers are excluded. "
                 "Tokens are totals, cache reads and writes apart from other input; the cost is "
                 f"at the Claude prices of {PRICES_VERSION} ({PRICES_SOURCE}), 5-minute cache "
-                "writes, and \"unpriced\" when a model has no price (synthetic answers, local providers). "
+                'writes, and "unpriced" when a model has no price (synthetic answers, local '
+                "providers). "
                 "Cut off: replies that stopped at max_tokens, accepted as they were."
             ),
             Table(tables.latency_tokens(df), short=_SHORT),

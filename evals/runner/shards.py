@@ -41,7 +41,7 @@ class Shard:
 
 
 def parse_shard(text: str) -> Shard:
-    """"2/4" -> Shard(2, 4); anything else is a one-line error."""
+    """ "2/4" -> Shard(2, 4); anything else is a one-line error."""
     found = SHARD.fullmatch(text.strip())
     if found is None or not 1 <= int(found[1]) <= int(found[2]):
         raise RunError(f"--shard {text!r} is not K/N with 1 ≤ K ≤ N", "e.g. --shard 2/4")
@@ -94,8 +94,7 @@ def merge_shards(run_id: str, sources: list[Path], root: Path | None = None) -> 
     plans = {json.dumps(m.get("config"), sort_keys=True) for m in metas}
     if len(plans) != 1:
         raise RunError(
-            f"the shards of run {run_id} were started with different suites, providers or "
-            "prompts",
+            f"the shards of run {run_id} were started with different suites, providers or prompts",
             "run every shard with the same converse eval options",
         )
     merged = dict(metas[0])

@@ -9,6 +9,7 @@ in one warning and left alone for the rest of the run; the next `--resume`, or
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 from pathlib import Path
@@ -52,10 +53,8 @@ class RunRecorder:
         except Exception as exc:
             self._fail(exc)
         finally:
-            try:
+            with contextlib.suppress(Exception):  # closing must not mask the run's outcome
                 self.store.engine.dispose()
-            except Exception:  # noqa: BLE001  (closing must not mask the run's outcome)
-                pass
 
     def _fail(self, exc: Exception) -> None:
         if self.failed is None:

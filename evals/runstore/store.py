@@ -121,7 +121,9 @@ def summarize_meta(meta: dict[str, Any], rows: Sequence[dict[str, Any]]) -> dict
         "finished_at": meta.get("finished_at"),
         "git_commit": git.get("commit"),
         "git_dirty": git.get("dirty"),
-        "providers": sorted({r["provider"] for r in rows} | set(meta.get("config", {}).get("providers", []))),
+        "providers": sorted(
+            {r["provider"] for r in rows} | set(meta.get("config", {}).get("providers", []))
+        ),
         "models": sorted({str(r.get("model")) for r in rows if r.get("model")}),
         "prompts": sorted(prompts.values(), key=lambda p: (p["family"], p["version"])),
         "cost_usd": round(sum(priced), 8) if priced else None,
@@ -195,7 +197,9 @@ class RunStore:
         """Buffer one row; flush when the buffer is full or a second has passed."""
         with self._lock:
             self._buffer.append(_record(row))
-            due = len(self._buffer) >= FLUSH_ROWS or time.monotonic() - self._flushed >= FLUSH_SECONDS
+            due = (
+                len(self._buffer) >= FLUSH_ROWS or time.monotonic() - self._flushed >= FLUSH_SECONDS
+            )
         if due:
             self.flush()
 
@@ -255,9 +259,7 @@ class RunStore:
         """Run id -> its latest row per key, in the order first written."""
         wanted = list(run_ids)
         out: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {r: {} for r in wanted}
-        query = select(rows_table.c.run_id, rows_table.c.row).where(
-            rows_table.c.run_id.in_(wanted)
-        )
+        query = select(rows_table.c.run_id, rows_table.c.row).where(rows_table.c.run_id.in_(wanted))
         with self.engine.connect() as conn:
             for found in conn.execute(query.order_by(rows_table.c.id)):
                 out[found.run_id][row_key(found.row)] = found.row

@@ -95,9 +95,11 @@ def svg(run_ids: list[str], found: list[Point]) -> str:
         for p in mine:
             lo, hi = p.interval
             px = x(p.run_id)
-            title = escape(f"{name} at {p.run_id}: {p.accuracy:.1%} ({lo:.1%}–{hi:.1%}), n={p.scored}")
+            title = escape(
+                f"{name} at {p.run_id}: {p.accuracy:.1%} ({lo:.1%}–{hi:.1%}), n={p.scored}"
+            )
             parts.append(
-                f'<g><title>{title}</title>'
+                f"<g><title>{title}</title>"
                 f'<line x1="{px:.1f}" y1="{y(lo):.1f}" x2="{px:.1f}" y2="{y(hi):.1f}" '
                 f'stroke="{colour}" stroke-width="1.5"/>'
                 f'<circle cx="{px:.1f}" cy="{y(p.accuracy):.1f}" r="3.5" fill="{colour}"/></g>'

@@ -38,7 +38,9 @@ def test_calls_are_spread_and_bounded_per_endpoint() -> None:
     urls = ["http://a.test:1/v1", "http://b.test:2/v1", "http://c.test:3/v1"]
     client = httpx2.Client(transport=Spread(urls, per_endpoint=2, inner=inner))
     with ThreadPoolExecutor(12) as pool:
-        answers = list(pool.map(lambda _: client.post("http://a.test:1/v1/chat/completions"), range(30)))
+        answers = list(
+            pool.map(lambda _: client.post("http://a.test:1/v1/chat/completions"), range(30))
+        )
     assert all(a.status_code == 200 for a in answers)
     assert inner.most == {"a.test:1": 2, "b.test:2": 2, "c.test:3": 2}
     spread = client._transport
@@ -47,9 +49,10 @@ def test_calls_are_spread_and_bounded_per_endpoint() -> None:
 
 
 def test_several_base_urls_serve_one_provider() -> None:
-    with OpenAILoopback([intent("general_conversation")] * 4, lifetime=20.0) as one, OpenAILoopback(
-        [intent("general_conversation")] * 4, lifetime=20.0
-    ) as two:
+    with (
+        OpenAILoopback([intent("general_conversation")] * 4, lifetime=20.0) as one,
+        OpenAILoopback([intent("general_conversation")] * 4, lifetime=20.0) as two,
+    ):
         options = {
             "base_url": f"{one.url}, {two.url}",
             "model": "qwen-test",

@@ -25,7 +25,11 @@ RUN_ID = "20261126-130000-beef"
 
 @pytest.fixture
 def files(tmp_path: Path) -> tuple[Path, Path]:
-    script = {"turns": [{"message": f"message {i}", "intent": "general_conversation"} for i in range(0, 40, 3)]}
+    script = {
+        "turns": [
+            {"message": f"message {i}", "intent": "general_conversation"} for i in range(0, 40, 3)
+        ]
+    }
     cases = [
         {"id": f"c{i}", "message": f"message {i}", "expect": {"intent": "general_conversation"}}
         for i in range(40)
@@ -54,7 +58,9 @@ def stored(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return db_url
 
 
-def test_a_run_is_stored_with_its_metadata_and_every_row(stored: str, files, tmp_path: Path) -> None:
+def test_a_run_is_stored_with_its_metadata_and_every_row(
+    stored: str, files, tmp_path: Path
+) -> None:
     run_id = _eval(files)
     folder = RunDir(run_id)
     store = RunStore(stored)
@@ -89,10 +95,15 @@ def test_list_show_and_trend_read_the_store(stored: str, files, tmp_path: Path) 
     assert page.count("<svg") == 1 and "<polyline" in page and first in page and second in page
     assert "stored · scripted (fixture answers, not a model)" in page
     missing = CliRunner().invoke(app, ["runs", "show", "20200101-000000-0000"])
-    assert missing.exit_code != 0 and "the run store holds no run 20200101-000000-0000" in missing.output
+    assert (
+        missing.exit_code != 0
+        and "the run store holds no run 20200101-000000-0000" in missing.output
+    )
 
 
-def test_report_compares_two_runs_held_only_in_the_store(stored: str, files, tmp_path: Path) -> None:
+def test_report_compares_two_runs_held_only_in_the_store(
+    stored: str, files, tmp_path: Path
+) -> None:
     base = _eval(files)
     head = _eval(files)
     shutil.rmtree(tmp_path / "reports" / "runs")  # another machine: only the store has them
@@ -114,7 +125,7 @@ def test_two_shards_writing_to_one_store_at_once_lose_nothing(
         try:
             run_eval(config, run_id=RUN_ID, root=tmp_path / f"s{k}", progress=False,
                      shard=Shard(k, 2), on_row=recorder.on_row)  # fmt: skip
-        except BaseException as exc:  # noqa: BLE001  (reported below)
+        except BaseException as exc:
             errors.append(exc)
         finally:
             recorder.finish(RUN_ID)
@@ -160,7 +171,9 @@ def test_a_store_that_fails_never_stops_the_run(files, tmp_path: Path, capsys) -
     )
 
 
-def test_an_unreachable_store_is_one_line_before_anything_runs(files, tmp_path: Path, monkeypatch) -> None:
+def test_an_unreachable_store_is_one_line_before_anything_runs(
+    files, tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.setenv("CONVERSE_REPORTS_DIR", str(tmp_path / "reports"))
     monkeypatch.setenv("CONVERSE_RUNS_URL", "postgresql+psycopg://nobody@127.0.0.1:1/none")
     suite, script = files

@@ -22,7 +22,10 @@ TIMING = ("latency_ms", "finished_at", "run_id")
 def files(tmp_path: Path) -> tuple[Path, Path]:
     script = {
         "turns": [
-            {"message": f"message {i}", "intent": "general_conversation" if i % 3 else "add_knowledge"}
+            {
+                "message": f"message {i}",
+                "intent": "general_conversation" if i % 3 else "add_knowledge",
+            }
             for i in range(0, 30, 2)
         ]
     }
@@ -63,7 +66,10 @@ def test_four_shards_merged_equal_one_unsharded_run(
     whole = _rows(tmp_path / "whole" / "runs" / whole_id)
     sizes = []
     for k in range(1, 5):
-        assert _eval(monkeypatch, tmp_path / f"s{k}", files, "--run-id", RUN_ID, "--shard", f"{k}/4") == RUN_ID
+        assert (
+            _eval(monkeypatch, tmp_path / f"s{k}", files, "--run-id", RUN_ID, "--shard", f"{k}/4")
+            == RUN_ID
+        )
         sizes.append(len(_rows(tmp_path / f"s{k}" / "runs" / RUN_ID)))
     assert sum(sizes) == len(whole) == 60 and all(sizes)
     monkeypatch.setenv("CONVERSE_REPORTS_DIR", str(tmp_path / "merged"))
@@ -85,7 +91,9 @@ def test_a_missing_shard_is_named_and_nothing_is_merged(
     for k in (1, 2):
         _eval(monkeypatch, tmp_path / f"s{k}", files, "--run-id", RUN_ID, "--shard", f"{k}/3")
     monkeypatch.setenv("CONVERSE_REPORTS_DIR", str(tmp_path / "merged"))
-    result = CliRunner().invoke(app, ["runs", "merge", RUN_ID, str(tmp_path / "s1"), str(tmp_path / "s2")])
+    result = CliRunner().invoke(
+        app, ["runs", "merge", RUN_ID, str(tmp_path / "s1"), str(tmp_path / "s2")]
+    )
     assert result.exit_code != 0
     assert "shard(s) 3 of 3 are missing" in result.output
     assert not (tmp_path / "merged" / "runs" / RUN_ID).exists()

@@ -16,7 +16,7 @@ import httpx2
 
 
 def split_urls(base_url: str) -> list[str]:
-    """"http://a/v1, http://b/v1" -> ["http://a/v1", "http://b/v1"] (order kept, no repeats)."""
+    """ "http://a/v1, http://b/v1" -> ["http://a/v1", "http://b/v1"] (order kept, no repeats)."""
     return list(dict.fromkeys(u.strip().rstrip("/") for u in base_url.split(",") if u.strip()))
 
 
@@ -40,7 +40,9 @@ class Spread(httpx2.BaseTransport):
         with self._cond:
             while True:
                 open_ = [
-                    u for u in self.urls if not self.per_endpoint or self.in_flight[u] < self.per_endpoint
+                    u
+                    for u in self.urls
+                    if not self.per_endpoint or self.in_flight[u] < self.per_endpoint
                 ]
                 if open_:
                     chosen = min(open_, key=lambda u: (self.in_flight[u], self.served[u]))
