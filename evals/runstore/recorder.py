@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from evals.runner.results import RunDir
+from evals.runner.results import RunDir, RunError
 from evals.runstore.store import RunStore, runs_url
 
 
@@ -48,8 +48,11 @@ class RunRecorder:
         try:
             if not self.failed:
                 run = RunDir(run_id, self.root)
-                if (run.path / "run.json").is_file():
-                    self.store.sync(run.read_meta(), run.latest_rows())
+                try:
+                    meta = run.read_meta()
+                except RunError:  # no run, or an unreadable one: the command says so itself
+                    return
+                self.store.sync(meta, run.latest_rows())
         except Exception as exc:
             self._fail(exc)
         finally:
