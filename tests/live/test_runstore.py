@@ -59,7 +59,7 @@ def stored(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 def test_a_run_is_stored_with_its_metadata_and_every_row(
-    stored: str, files, tmp_path: Path
+    stored: str, files: tuple[Path, Path], tmp_path: Path
 ) -> None:
     run_id = _eval(files)
     folder = RunDir(run_id)
@@ -79,7 +79,9 @@ def test_a_run_is_stored_with_its_metadata_and_every_row(
     assert by_key == {row_key(r): r for r in folder.latest_rows()} and len(rows) == 40
 
 
-def test_list_show_and_trend_read_the_store(stored: str, files, tmp_path: Path) -> None:
+def test_list_show_and_trend_read_the_store(
+    stored: str, files: tuple[Path, Path], tmp_path: Path
+) -> None:
     # created in the same second: the run id (its time first) orders them
     first = _eval(files, "--run-id", "20261126-130001-0000")
     second = _eval(files, "--run-id", "20261126-130002-0000")
@@ -102,7 +104,7 @@ def test_list_show_and_trend_read_the_store(stored: str, files, tmp_path: Path) 
 
 
 def test_report_compares_two_runs_held_only_in_the_store(
-    stored: str, files, tmp_path: Path
+    stored: str, files: tuple[Path, Path], tmp_path: Path
 ) -> None:
     base = _eval(files)
     head = _eval(files)
@@ -114,7 +116,7 @@ def test_report_compares_two_runs_held_only_in_the_store(
 
 
 def test_two_shards_writing_to_one_store_at_once_lose_nothing(
-    db_url: str, files, tmp_path: Path
+    db_url: str, files: tuple[Path, Path], tmp_path: Path
 ) -> None:
     suite, script = files
     config = RunConfig([load_suite(suite)], ["scripted"], epochs=3, use_cache=False, script=script)
@@ -159,7 +161,9 @@ class Broken:
     engine = type("E", (), {"dispose": staticmethod(lambda: None)})()
 
 
-def test_a_store_that_fails_never_stops_the_run(files, tmp_path: Path, capsys) -> None:
+def test_a_store_that_fails_never_stops_the_run(
+    files: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     suite, script = files
     config = RunConfig([load_suite(suite)], ["scripted"], use_cache=False, script=script)
     recorder = RunRecorder(Broken(), tmp_path)  # type: ignore[arg-type]
@@ -172,7 +176,7 @@ def test_a_store_that_fails_never_stops_the_run(files, tmp_path: Path, capsys) -
 
 
 def test_an_unreachable_store_is_one_line_before_anything_runs(
-    files, tmp_path: Path, monkeypatch
+    files: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CONVERSE_REPORTS_DIR", str(tmp_path / "reports"))
     monkeypatch.setenv("CONVERSE_RUNS_URL", "postgresql+psycopg://nobody@127.0.0.1:1/none")

@@ -39,7 +39,9 @@ def files(tmp_path: Path) -> tuple[Path, Path]:
     return tmp_path / "suite.yaml", tmp_path / "script.yaml"
 
 
-def _eval(monkeypatch: pytest.MonkeyPatch, reports: Path, files: tuple[Path, Path], *extra: str):
+def _eval(
+    monkeypatch: pytest.MonkeyPatch, reports: Path, files: tuple[Path, Path], *extra: str
+) -> str:
     monkeypatch.setenv("CONVERSE_REPORTS_DIR", str(reports))
     suite, script = files
     result = CliRunner().invoke(
@@ -48,7 +50,7 @@ def _eval(monkeypatch: pytest.MonkeyPatch, reports: Path, files: tuple[Path, Pat
          "--epochs", "2", "--no-cache", "--no-report", "--no-progress", "--json", *extra],
     )  # fmt: skip
     assert result.exit_code in (0, 1), result.output
-    return json.loads(result.stdout)["run_id"]
+    return str(json.loads(result.stdout)["run_id"])
 
 
 def _rows(folder: Path) -> dict[tuple[str, str, int], dict[str, object]]:
