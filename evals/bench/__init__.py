@@ -102,8 +102,9 @@ def bench_eval(
     latency_ms: float = typer.Option(200.0, help="The fixed provider latency."),
     concurrency: int = typer.Option(16, help="Concurrency for the fixed-latency run."),
     runs_url: str | None = typer.Option(
-        None, "--runs-url", help="Also time the throughput run with the run store at this URL."
+        None, "--runs-url", help="Also time a run with and without the run store at this URL."
     ),
+    store_cases: int = typer.Option(10_000, help="Cases of the run-store comparison."),
 ) -> None:
     """Eval runner overhead: scripted throughput, and concurrency against a fixed latency."""
     from evals.bench import eval as eval_bench
@@ -114,6 +115,7 @@ def bench_eval(
         latency_ms=latency_ms,
         concurrency=concurrency,
         runs_url=runs_url,
+        store_cases=store_cases,
     )
     _report("eval", figures, as_json, check)
 

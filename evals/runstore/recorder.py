@@ -39,6 +39,8 @@ class RunRecorder:
                 if run_id not in self._started:
                     self.store.record_run(RunDir(run_id, self.root).read_meta())
                     self._started.add(run_id)
+            if self.store.error:
+                raise RuntimeError(self.store.error)
             self.store.add_row(row)
         except Exception as exc:  # the run folder has the row; the store can catch up later
             self._fail(exc)
@@ -57,7 +59,7 @@ class RunRecorder:
             self._fail(exc)
         finally:
             with contextlib.suppress(Exception):  # closing must not mask the run's outcome
-                self.store.engine.dispose()
+                self.store.close()
 
     def _fail(self, exc: Exception) -> None:
         if self.failed is None:

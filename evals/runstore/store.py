@@ -147,7 +147,12 @@ class RunStore:
         self.engine: Engine = create_engine(url, future=True)
         self._buffer: list[dict[str, Any]] = []
         self._lock = threading.Lock()
-        self._flushed = time.monotonic()
+        self._flushing = threading.Lock()  # one batch at a time, in order
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._writer: threading.Thread | None = None
+        self.error: str | None = None  # why the background writer stopped, if it did
+        self.busy = 0.0  # seconds spent writing rows
         self._migrate()
 
     def _migrate(self) -> None:
@@ -194,28 +199,54 @@ class RunStore:
                 return
 
     def add_row(self, row: dict[str, Any]) -> None:
-        """Buffer one row; flush when the buffer is full or a second has passed."""
+        """Buffer one row for the background writer (started by the first row), which writes
+        every FLUSH_SECONDS or FLUSH_ROWS rows: the runner's workers never wait on the
+        database."""
         with self._lock:
             self._buffer.append(_record(row))
-            due = (
-                len(self._buffer) >= FLUSH_ROWS or time.monotonic() - self._flushed >= FLUSH_SECONDS
-            )
-        if due:
-            self.flush()
+            if self._writer is None:
+                self._writer = threading.Thread(
+                    target=self._write_loop, name="runstore-writer", daemon=True
+                )
+                self._writer.start()
+            if len(self._buffer) >= FLUSH_ROWS:
+                self._wake.set()
+
+    def _write_loop(self) -> None:
+        while not self._stopping.is_set():
+            self._wake.wait(FLUSH_SECONDS)
+            self._wake.clear()
+            try:
+                self.flush()
+            except Exception as exc:  # the rows stay in the run folder; `sync` catches up
+                self.error = f"{type(exc).__name__}: {exc}".splitlines()[0]
+                return
 
     def flush(self) -> None:
         """Write the buffered rows in one transaction."""
-        with self._lock:
-            batch, self._buffer = self._buffer, []
-            self._flushed = time.monotonic()
-        if batch:
-            with self.engine.begin() as conn:
-                conn.execute(insert(rows_table), batch)
+        with self._flushing:
+            with self._lock:
+                batch, self._buffer = self._buffer, []
+            if batch:
+                started = time.perf_counter()
+                with self.engine.begin() as conn:
+                    conn.execute(insert(rows_table), batch)
+                self.busy += time.perf_counter() - started
+
+    def stop_writer(self) -> None:
+        """Stop the background writer and write what it had not."""
+        self._stopping.set()
+        self._wake.set()
+        if self._writer is not None:
+            self._writer.join()
+            self._writer = None
+        self._stopping.clear()
+        self.flush()
 
     def sync(self, meta: dict[str, Any], rows: Sequence[dict[str, Any]]) -> int:
         """Make the store hold the run's metadata and every row of its folder; returns how many
         rows were missing."""
-        self.flush()
+        self.stop_writer()
         self.record_run(meta)
         with self.engine.connect() as conn:
             have = {
@@ -272,8 +303,8 @@ class RunStore:
             return int(conn.execute(query.where(rows_table.c.run_id == run_id)).scalar_one())
 
     def close(self) -> None:
-        """Flush and release connections."""
-        self.flush()
+        """Write what is buffered and release connections."""
+        self.stop_writer()
         self.engine.dispose()
 
 
