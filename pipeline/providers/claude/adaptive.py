@@ -80,7 +80,7 @@ class AdaptiveLimit(anthropic.Middleware):
         except BaseException:
             self._leave()
             raise
-        self._learn(response)
+        self._learn(response, read_usage=not request.stream)  # never consume a stream
         self._leave()
         return response
 
@@ -102,11 +102,11 @@ class AdaptiveLimit(anthropic.Middleware):
             self.in_flight -= 1
             self._cond.notify_all()
 
-    def _learn(self, response: APIResponse[Any]) -> None:
+    def _learn(self, response: APIResponse[Any], *, read_usage: bool = True) -> None:
         headers = response.http_response.headers
         status = response.status_code
         with self._cond:
-            self._pace(headers, response if status == 200 else None)
+            self._pace(headers, response if status == 200 and read_usage else None)
             now = self.clock()
             if status in (429, 529):
                 self.refusals += 1

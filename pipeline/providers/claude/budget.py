@@ -97,10 +97,15 @@ class Budget:
             )
         return bound
 
-    def settle(self, model: str, bound: float, usage: Usage | None) -> None:
-        """Replace a call's reservation with what it cost (nothing when it failed)."""
+    def settle(
+        self, model: str, bound: float, usage: Usage | None, *, unread: bool = False
+    ) -> None:
+        """Replace a call's reservation with what it cost: nothing when it failed, the whole
+        reservation when it was answered but its usage could not be read (`unread`)."""
         price = price_of(model)
         spent = price.cost(usage) if price is not None and usage is not None else 0.0
+        if usage is None and unread:
+            spent = bound
         with self._lock:
             self.reserved -= bound
             self.spent += spent
@@ -145,13 +150,15 @@ class BudgetGuard(anthropic.Middleware):
             model, self._input_tokens(request, body, call_next), int(body.get("max_tokens", 0))
         )
         usage: Usage | None = None
+        answered = False
         try:
             response = call_next(request)
-            if response.status_code == 200:
+            answered = response.status_code == 200
+            if answered and not request.stream:  # never consume a stream
                 usage = _usage(response)
             return response
         finally:
-            self.budget.settle(model, bound, usage)
+            self.budget.settle(model, bound, usage, unread=answered)
 
     def _input_tokens(self, request: APIRequest, body: dict[str, Any], call_next: CallNext) -> int:
         if self.budget.estimate == "count_tokens":
