@@ -30,7 +30,6 @@ from evals.runner import (
 from evals.runner.results import RUN_META, check_run_id, new_run_id
 from evals.runner.run import check_cassettes
 from evals.runner.shards import parse_shard
-from evals.runstore import open_recorder
 from pipeline.cli.common import default_script, shown
 from pipeline.errors import ConverseError
 from pipeline.providers.registry import (
@@ -273,6 +272,8 @@ def eval_command(
             f"continue it with --resume {run_id}, or give each shard its own CONVERSE_REPORTS_DIR",
         )
     tables = stderr() if as_json else stdout()
+    from evals.runstore import open_recorder  # SQLAlchemy and Alembic: only for a run
+
     recorder = open_recorder()
     stderr().print(f"[bold]run[/] {run_id}", highlight=False)
     try:
