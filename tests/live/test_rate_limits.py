@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from evals.cli import app
 from evals.loopback import Answer, LoopbackServer, RateLimits
-from pipeline.providers.claude.adaptive import AdaptiveLimit, shared_adaptive_limit
+from pipeline.providers.claude.adaptive import AdaptiveLimit
 
 OK = Answer(kind="classify", tool_input={"intent": "general_conversation"})
 
@@ -73,11 +74,20 @@ def _live_eval(
 def test_429s_are_retried_concurrency_falls_then_rises_and_no_case_is_wrong(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    made: list[AdaptiveLimit] = []
+
+    class Kept(AdaptiveLimit):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr("pipeline.providers.claude.client.AdaptiveLimit", Kept)
     # 600 requests a minute (10 a second) with a burst of 3: eight workers at once are refused
     limits = RateLimits(600, 10_000_000, burst_seconds=0.3)
     with LoopbackServer([OK], limits=limits, latency=0.02) as server:
         rows = _live_eval(tmp_path, monkeypatch, server, 40)
-        limiter = shared_adaptive_limit(server.url)
+    assert len(made) == 1  # the run's eight workers share one limiter
+    limiter = made[0]
     assert [r["status"] for r in rows].count("pass") == 40
     refused = [v for v in limits.log if v.status == 429]
     assert refused, "the limit was never reached: the test shows nothing"

@@ -1,4 +1,5 @@
-"""Concurrency and pace that follow the API's rate-limit answers, shared by a run's workers.
+"""Concurrency and pace that follow the API's rate-limit answers, shared by a run's workers
+(one limiter per SDK client; a run's classifier, responder and workers share one client).
 
 Two controls, one middleware (innermost, so every HTTP attempt passes through them):
 
@@ -153,16 +154,3 @@ def _input_tokens(response: APIResponse[Any]) -> int | None:
         )
     except (KeyError, ValueError, TypeError, AttributeError):
         return None
-
-
-_limits: dict[str, AdaptiveLimit] = {}
-_limits_lock = threading.Lock()
-
-
-def shared_adaptive_limit(key: str, sleep: Sleep = time.sleep) -> AdaptiveLimit:
-    """One limiter per endpoint (base URL) for the whole process: every client, every thread."""
-    with _limits_lock:
-        found = _limits.get(key)
-        if found is None:
-            found = _limits[key] = AdaptiveLimit(sleep=sleep)
-        return found

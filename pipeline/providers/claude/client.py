@@ -14,7 +14,7 @@ from anthropic import MiddlewareInput
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers import intent_schema
 from pipeline.providers.base import Providers
-from pipeline.providers.claude.adaptive import shared_adaptive_limit
+from pipeline.providers.claude.adaptive import AdaptiveLimit
 from pipeline.providers.claude.classifier import ClaudeClassifier
 from pipeline.providers.claude.responder import ClaudeResponder
 from pipeline.providers.claude.retries import CallRetries, RateLimit, Sleep, shared_rate_limit
@@ -34,7 +34,7 @@ def make_client(
     """An SDK client with the settings' key, base URL and timeout.
 
     The SDK's retries are off: `CallRetries` retries whole calls; inside it `AdaptiveLimit`
-    (shared per base URL) paces calls by the rate-limit headers and lowers and raises
+    (one per client) paces calls by the rate-limit headers and lowers and raises
     concurrency on 429/529 answers, and `RateLimit` spaces them when CONVERSE_CLAUDE_RPM is set;
     `middleware` runs outside all three."""
     limit = rate_limit
@@ -45,7 +45,9 @@ def make_client(
     )
     chain: list[MiddlewareInput] = [*middleware, retries]
     if settings.adaptive_limits:
-        chain.append(shared_adaptive_limit(settings.base_url or "", sleep))
+        # One per client: the classifier, responder and every worker of a run share it, and
+        # nothing learnt from one server (or one cassette) holds calls to another.
+        chain.append(AdaptiveLimit(sleep=sleep))
     if limit is not None:
         chain.append(limit)
     return anthropic.Anthropic(
