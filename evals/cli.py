@@ -28,6 +28,17 @@ HARNESS_COMMANDS: dict[str, LazyCommand] = {
         "evals.commands.runs:runs_app",
         "Stored runs: list, show, trend and push (CONVERSE_RUNS_URL); merge shards.",
     ),
+    "view": LazyCommand(
+        "evals.view.command:view_command",
+        "Review eval runs in the browser: failures, verdicts, comparisons, releases.",
+    ),
+    "power": LazyCommand(
+        "evals.commands.power:power_command",
+        "How many cases each suite needs to detect a change in accuracy (McNemar, 80% power).",
+    ),
+    "suites": LazyCommand(
+        "evals.commands.suites:suites_app", "The suite file format: its JSON Schema."
+    ),
     "export": LazyCommand("evals.commands.export:export_app", "Export suites to other eval tools."),
     "record": LazyCommand(
         "evals.record:record",

@@ -34,6 +34,7 @@ from evals.runner.outcome import Outcome
 from evals.runner.providers import Bound
 from evals.runner.sandbox import Sandbox
 from evals.runner.targets import run_classify
+from evals.targets import targets_where
 from pipeline.cli.common import console, handles_errors
 from pipeline.config import PROJECT_ROOT
 from pipeline.errors import ConverseError, ProviderError
@@ -44,8 +45,9 @@ NO_KEY = (
     "export ANTHROPIC_API_KEY=... (it never reaches a cassette), or pass --synthetic ANSWERS "
     "to record from the loopback server",
 )
-# The targets whose cases call a model; memory_block and forget_match run the pipeline's code.
-RECORDED = ("classify", "conversation", "compaction", "closure")
+# The targets whose Claude calls are recorded (evals/targets.py); the others run the
+# pipeline's code.
+RECORDED = targets_where("recorded")
 
 
 def suite_path(suite: str) -> Path:
@@ -220,8 +222,8 @@ def record(
         chosen = load_suite(suite_path(suite))
         if chosen.target not in RECORDED:
             raise ConverseError(
-                f"suite {chosen.name} targets {chosen.target}; only classify, conversation, "
-                "compaction and closure suites are recorded",
+                f"suite {chosen.name} targets {chosen.target}; only "
+                f"{', '.join(RECORDED[:-1])} and {RECORDED[-1]} suites are recorded",
                 "memory_block and forget_match run the pipeline's own code and make no model calls",
             )
         record_suite(chosen, suite, synthetic=synthetic, out=out, overrides=overrides)

@@ -1,10 +1,10 @@
-"""The one orchestration function: context -> memory -> classify -> route (rehearsed) ->
-assemble -> respond -> route and persist both turns in one transaction."""
+"""The one orchestration function: context -> memory -> classify -> decide -> assemble ->
+respond -> apply the decision and persist both turns in one transaction."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -31,7 +31,7 @@ from pipeline.domain import (
 )
 from pipeline.errors import AlreadyAnswered, ConverseError, InvalidMessage, ProviderError
 from pipeline.extraction.trigger import turn_extraction
-from pipeline.intents import HandlerContext, route
+from pipeline.intents import HandlerContext, StaleDecision, apply_decision, route
 from pipeline.links import carried_assertions, stated_before
 from pipeline.memory.block import personal_memory
 from pipeline.memory.delta import with_delta
@@ -231,31 +231,28 @@ def converse(
             now=moment,
         )
 
-        reads: dict[Any, Any] = {}
-
-        def handled(session: Session) -> RouteResult:
-            return route(
-                HandlerContext(
-                    session=session,
-                    person=loaded.person,
-                    project=loaded.project,
-                    classified=classified,
-                    prior_companion=prior_companion,
-                    now=moment,
-                    embedder=embedder,
-                    message=text,
-                    reads=reads,
-                    candidates=extraction.candidates,
-                    max_new_facts=extraction.room,
-                )
+        def decided(session: Session) -> tuple[HandlerContext, RouteResult]:
+            ctx = HandlerContext(
+                session=session,
+                person=loaded.person,
+                project=loaded.project,
+                classified=classified,
+                prior_companion=prior_companion,
+                now=moment,
+                embedder=embedder,
+                message=text,
+                candidates=extraction.candidates,
+                max_new_facts=extraction.room,
             )
+            return ctx, route(ctx)
 
-        # The handler runs twice: rehearsed (rolled back) to give the reply its operation
-        # result, then for real with both turns in one transaction after the reply. A process
-        # killed during the model call so leaves nothing half-stored, and no transaction is
-        # held open across the call (docs/reliability.md, "Erasure and crashes").
-        with store.rehearse() as session:
-            result = handled(session)
+        # Decide once, reading: the reply is built from the decision, and its writes are
+        # applied once, with both turns, in one transaction after the reply. A process killed
+        # during the model call so leaves nothing half-stored, and no transaction is held open
+        # across the call (docs/reliability.md, "Erasure and crashes").
+        with store.read() as session:
+            decision, result = decided(session)
+            revision = _revisions(session, loaded.person.personal_engagement_id, engagement_id)
         # An unsure classification looks the message up once; only what the prompt lacks is added.
         recalled = recall_on_demand(
             store,
@@ -315,7 +312,9 @@ def converse(
                     "another process answered this message first",
                     "nothing was stored twice; read the conversation with `converse chat`",
                 )
-            stored = handled(session)
+            stored, decision, redecided = _applied(
+                session, decided, decision, result, revision, engagement_id
+            )
             loaded.session.record(session, person_id, moment)
             stated = _stating_turns(session, stored, prior_companion, person_id, engagement_id)
             operator_turn = add_turn(
@@ -351,8 +350,9 @@ def converse(
                         **({"tools": tools.meta()} if tools.calls else {}),
                     },
                     **({"recall": recalled.meta()} if recalled else {}),
-                    # Another process changed this person's memory during the model call.
-                    **({"rehearsal_differed": True} if stored != result else {}),
+                    # Another process changed this person's memory during the model call, so
+                    # the turn was decided again on what is stored now.
+                    **({"redecided": True} if redecided else {}),
                     **({"extraction": found} if (found := extraction.meta()) else {}),
                     "elapsed_ms": round((time.perf_counter() - started) * 1000, 3),
                 },
@@ -374,7 +374,7 @@ def converse(
                 engagement_id=engagement_id,
                 classified=classified,
                 result=stored,
-                reads=reads,
+                reads=decision.reads,
             )
             record_events(session, done, moment)
             checkpoint = advanced(
@@ -443,6 +443,35 @@ def _compacted(
         # The turn is stored; the history stays whole and the next turn tries again (a
         # summarizer that failed, or an instructions file gone since the settings were read).
         return None
+
+
+def _revisions(session: Session, *engagement_ids: int | None) -> tuple[int, ...]:
+    """The memory revisions a decision read: personal memory's and the project's notes'."""
+    return tuple(current_revision(session, e) if e is not None else 0 for e in engagement_ids)
+
+
+def _applied(
+    session: Session,
+    decide: Callable[[Session], tuple[HandlerContext, RouteResult]],
+    decision: HandlerContext,
+    result: RouteResult,
+    revision: tuple[int, ...],
+    engagement_id: int | None,
+) -> tuple[RouteResult, HandlerContext, bool]:
+    """Apply the decision in the turn's write transaction; when memory moved since it was
+    read (another process wrote during the model call), decide again on what is stored now
+    and apply that. Returns what was stored, its context, and whether it was decided again."""
+    personal_id = decision.person.personal_engagement_id
+    if _revisions(session, personal_id, engagement_id) == revision:
+        try:
+            with session.begin_nested():
+                apply_decision(session, decision, result)
+            return result, decision, False
+        except StaleDecision:
+            pass
+    again, stored = decide(session)
+    apply_decision(session, again, stored)
+    return stored, again, True
 
 
 def _revision(session: Session, personal_id: int | None) -> int:

@@ -175,11 +175,41 @@ class HistoryTurn(Frozen):
     operation_data: dict[str, Any] = Field(default_factory=dict)
 
 
+class Relation(StrEnum):
+    """How a message answers what the previous companion turn left pending."""
+
+    CONFIRM = "confirm"  # yes to the offer, the retraction or the candidate asked about
+    REJECT = "reject"  # no, outright: drop the offer, keep the matched fact
+    CORRECT = "correct"  # the offer, with something changed (`Reading.corrected`)
+    CHOOSE = "choose"  # some of the items offered or listed (`Reading.chosen`)
+    UNRELATED = "unrelated"  # something else: every pending offer stays as it is
+
+
+class Reading(Frozen):
+    """The message's relation to what was pending, as the classifier read it. The core acts
+    on these fields alone; it never re-reads the message's wording."""
+
+    relation: Relation
+    # CORRECT: the corrected fact (or, for a retraction, description) in the form memory stores
+    corrected: str = ""
+    # CHOOSE: the display numbers of the items meant, among those the companion listed
+    chosen: tuple[int, ...] = ()
+    # "No, just this project": keep the offered fact as the project's note, not personal
+    project_only: bool = False
+
+
 class ClassifiedIntent(Frozen):
     """What the classifier decided the operator wants."""
 
     intent: str
     params: dict[str, str] = Field(default_factory=dict)
+    # None when nothing was pending, or the provider's answer carries no reading (an older
+    # classifier prompt version; docs/intents.md, "Readings")
+    reading: Reading | None = None
+    # The message asks to put back something retracted ("put #2 back")
+    restore: bool = False
+    # The message asks something: it is answered, and never stored as a fact
+    question: bool = False
     confidence: float | None = None
     error: str | None = None
     provider: str = ""

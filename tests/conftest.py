@@ -104,6 +104,9 @@ def script(*entries: dict[str, Any]) -> ScriptedProvider:
                 params=dict(e.get("params") or {}),
                 after=e.get("after"),
                 reply=e.get("reply"),
+                reading=e.get("reading"),
+                restore=e.get("restore") is True,
+                question=e.get("question") is True,
             )
             for e in entries
         ]

@@ -229,4 +229,18 @@ def bench_cli(
     _report("cli", handles_errors(cli_bench.run)(runs=runs), as_json, check)
 
 
+@bench_app.command("view")
+def bench_view(
+    as_json: bool = JsonOption,
+    check: bool = CheckOption,
+    rows: int = typer.Option(2_000, min=10, help="Rows of the synthetic run."),
+    requests: int = typer.Option(50, min=5, help="Measured requests of the run page."),
+) -> None:
+    """`converse view`: spawn to first page, and server time of a run page of N rows."""
+    from evals.bench import view as view_bench
+    from pipeline.cli.common import handles_errors
+
+    _report("view", handles_errors(view_bench.run)(rows=rows, requests=requests), as_json, check)
+
+
 __all__ = ["bench_app"]

@@ -14,9 +14,11 @@ from rich.table import Table
 
 from evals.commands.common import EXIT_GATE, EXIT_INTERRUPTED, handles_errors, stderr, stdout
 from evals.commands.spend import announce_budget_stop, make_budget
-from evals.dataset import load_suites
+from evals.dataset import load_suites, sample_suite
+from evals.perturb import parse_perturbations, split_rows
 from evals.report import build_report
 from evals.report.closure import closure_frames
+from evals.report.robustness import robustness_frame
 from evals.runner import (
     GroupResult,
     RunConfig,
@@ -67,12 +69,13 @@ def summary_table(groups: list[GroupResult], title: str) -> Table:
         table.add_column(name, justify="right" if numeric else "left")
     for g in groups:
         acc = "—" if g.accuracy is None else f"{g.accuracy:.1%}"
+        suite = g.suite + (f" ({g.sample_label()})" if g.sample else "")
         lo, hi = g.ci95
         # a suite without a gate still has the default error gate
         gate = "[green]pass[/]" if g.gate_passed else "[bold red]FAIL[/]"
         prompt = ", ".join(f"{k}={v}" for k, v in sorted(g.prompt.items())) or "-"
         table.add_row(
-            shown(g.suite), shown(g.label), shown(g.model or "—"), shown(prompt), str(g.n),
+            shown(suite), shown(g.label), shown(g.model or "—"), shown(prompt), str(g.n),
             str(g.passed), str(g.errors), str(g.critical_failures), acc,
             f"{lo:.1%}–{hi:.1%}" if g.scored else "—", gate,
         )  # fmt: skip
@@ -81,7 +84,12 @@ def summary_table(groups: list[GroupResult], title: str) -> Table:
 
 def closure_table(suite: str, frame: pd.DataFrame) -> Table:
     """A closure suite's figures, the deterministic baseline beside each model."""
-    table = Table(title=f"{suite}: baseline beside model", title_justify="left")
+    return frame_table(f"{suite}: baseline beside model", frame)
+
+
+def frame_table(title: str, frame: pd.DataFrame) -> Table:
+    """A report frame as a terminal table."""
+    table = Table(title=title, title_justify="left")
     for column in frame.columns:
         table.add_column(shown(str(column)))
     for row in frame.itertuples(index=False):
@@ -148,6 +156,16 @@ def eval_command(
     ),
     epochs: int = typer.Option(
         1, "--epochs", min=1, help="Times each case runs.", envvar="CONVERSE_EVAL_EPOCHS"
+    ),
+    sample: int | None = typer.Option(
+        None,
+        "--sample",
+        min=1,
+        help="Run a tag-stratified sample of N cases of each suite (marked as a sample).",
+        envvar="CONVERSE_EVAL_SAMPLE",
+    ),
+    seed: int | None = typer.Option(
+        None, "--seed", help="Which sample --sample draws (default 0; same seed, same cases)."
     ),
     concurrency: int | None = typer.Option(
         None,
@@ -219,6 +237,16 @@ def eval_command(
         "(four a token, an estimate).",
         envvar="CONVERSE_EVAL_COST_ESTIMATE",
     ),
+    perturb: list[str] = typer.Option(
+        [],
+        "--perturb",
+        help="Also run each message rewritten: transforms or presets, comma-separated "
+        "(e.g. casual,typos; all; none). Default: each suite's own `perturb:`.",
+        envvar="CONVERSE_EVAL_PERTURB",
+    ),
+    perturb_seed: int = typer.Option(
+        0, "--perturb-seed", help="Seed of the perturbations.", envvar="CONVERSE_EVAL_PERTURB_SEED"
+    ),
 ) -> None:
     """Run eval suites on providers and prompt versions; exit 1 when a gate fails."""
     if resume and retry_errors:
@@ -228,18 +256,24 @@ def eval_command(
             "a cassette holds one answer per request, so epochs past the first cannot replay",
             "drop --epochs, or run live with ANTHROPIC_API_KEY",
         )
+    if seed is not None and sample is None:
+        raise ConverseError("--seed chooses which sample --sample draws", "pass --sample N with it")
     existing = resume or retry_errors
     if existing is not None:
         check_run_id(existing)
     config: RunConfig | None = None
     if existing is None:
+        parse_perturbations(perturb)  # a bad name stops the run before anything is read
         providers = list(dict.fromkeys(provider)) or [default_provider()]
         variants = parse_prompt_options(prompt)
         _check_providers(providers, variants)
         options = parse_provider_options(provider_option)
         replays = _replays(providers, cassette, replay)
+        suites = load_suites(suite)
+        if sample is not None:
+            suites = [sample_suite(s, sample, seed or 0) for s in suites]
         config = RunConfig(
-            suites=load_suites(suite),
+            suites=suites,
             providers=providers,
             variants=variants,
             epochs=epochs,
@@ -249,12 +283,16 @@ def eval_command(
             provider_options=options,
             cassette=cassette,
             replay=replays,
+            perturb=tuple(perturb) if perturb else None,
+            perturb_seed=perturb_seed,
+            sample=sample,
+            seed=seed or 0,
         )
         if config.replay:
             # Before anything is printed or written: every suite needs its cassette.
             check_cassettes(config.suites)
             _announce_replay(replay)
-    elif suite or provider or prompt:
+    elif suite or provider or prompt or perturb or sample is not None:
         stderr().print(
             f"[dim]continuing run {existing} with its own suites, providers and prompts[/]"
         )
@@ -305,7 +343,7 @@ def eval_command(
         built = build_report(outcome.run.run_id)
         report_path = str(built.html)
     if junit is not None:
-        write_junit(junit, outcome.rows, outcome.groups)
+        write_junit(junit, split_rows(outcome.rows)[0], outcome.groups)
     _print_summary(tables, outcome.run, outcome.groups, outcome.ran, outcome.skipped, report_path)
     payload = result_object(outcome.run.run_id, report_path, outcome.groups)
     if outcome.budget is not None:
@@ -328,8 +366,26 @@ def _print_summary(
     report: str | None,
 ) -> None:
     console.print(summary_table(groups, f"converse eval — run {run.run_id}"))
+    if any(g.sample for g in groups):
+        console.print(
+            "[bold]a sample[/]: each suite's cases were drawn stratified by tag (--sample); the "
+            "accuracy, interval and gate are the sample's, an estimate of the whole suite",
+            highlight=False,
+        )
+    flaky = [(g, g.flaky) for g in groups if g.flaky]
+    for g, cases in flaky:
+        console.print(
+            f"flaky: {len(cases)} case(s) of {shown(g.suite)} on {shown(g.provider)} disagree "
+            f"across epochs (first: {shown(cases[0])}); the report lists them",
+            highlight=False,
+            soft_wrap=True,
+        )
     for suite, frame in closure_frames(groups):
         console.print(closure_table(suite, frame))
+    robust = robustness_frame(groups)
+    if not robust.empty:
+        title = "robustness: each perturbation against the run as written"
+        console.print(frame_table(title, robust))
     failures = [f for g in groups for f in g.gate_failures]
     if failures:
         console.print("[bold red]gates failed:[/]", highlight=False)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import typer
+from rich.console import Console
 from rich.table import Table
 
-from evals.commands.common import handles_errors, stdout
+from evals.commands.common import handles_errors, stderr, stdout
 from evals.report import add_review, build_report, write_release
-from evals.report.compare import Comparison
+from evals.report.compare import FLAKY_MODES, Comparison
 from evals.report.document import abbreviate
 from evals.runner import RunDir
 from evals.runner.results import RunError, check_run_id
@@ -32,6 +34,16 @@ def report_command(
     release: str | None = typer.Option(
         None, "--release", help="Also write reports/releases/VERSION.md from this run."
     ),
+    flaky: str | None = typer.Option(
+        None,
+        "--flaky",
+        help="Cases whose epochs disagree: count them at their majority verdict (default) or "
+        "exclude them from the comparison (remembered with the baseline).",
+        metavar="count|exclude",
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print the comparison (power, verdicts, tags) as JSON on stdout."
+    ),
 ) -> None:
     """Write report.md and report.html for a run (and a release report with --release)."""
     check_run_id(run_id)
@@ -46,14 +58,33 @@ def report_command(
     for wanted in (run_id, compare):  # a run recorded on another machine comes from the store
         if wanted is not None:
             ensure_local(wanted)
-    built = build_report(run_id, compare=compare, forget_compare=no_compare)
+    if flaky is not None and flaky not in FLAKY_MODES:
+        raise RunError(f"--flaky {flaky!r} is not a mode", "pass --flaky count or --flaky exclude")
+    if flaky is not None and no_compare:
+        raise RunError("--flaky applies to a comparison, and --no-compare drops it", "pass one")
+    built = build_report(run_id, compare=compare, forget_compare=no_compare, flaky=flaky)
+    if flaky is not None and built.comparison is None:
+        raise RunError(
+            f"--flaky applies to a comparison, and run {run_id} has no baseline",
+            f"pass --compare BASELINE_RUN with --flaky {flaky}",
+        )
+    out = stderr() if as_json else stdout()
     if built.comparison is not None:
-        print_comparison(built.comparison)
-    stdout().print(f"report: {shown(built.markdown)}", highlight=False, soft_wrap=True)
-    stdout().print(f"report: {shown(built.html)}", highlight=False, soft_wrap=True)
+        print_comparison(built.comparison, out)
+    out.print(f"report: {shown(built.markdown)}", highlight=False, soft_wrap=True)
+    out.print(f"report: {shown(built.html)}", highlight=False, soft_wrap=True)
+    release_path = None
     if release:
-        path = write_release(run_id, release)
-        stdout().print(f"release report: {shown(path)}", highlight=False, soft_wrap=True)
+        release_path = write_release(run_id, release)
+        out.print(f"release report: {shown(release_path)}", highlight=False, soft_wrap=True)
+    if as_json:
+        payload = {
+            "run_id": run_id,
+            "report": str(built.html),
+            "release": None if release_path is None else str(release_path),
+            "comparison": None if built.comparison is None else built.comparison.as_json(),
+        }
+        print(json.dumps(payload, ensure_ascii=False))
 
 
 _SUMMARY_COLUMNS = {
@@ -66,12 +97,15 @@ _SUMMARY_COLUMNS = {
     "McNemar exact p": "McNemar p",
     "Regressions": "regressions",
     "Fixes": "fixes",
+    "MDE (80% power)": "MDE",
+    "Verdict": "verdict",
 }
 
 
-def print_comparison(comparison: Comparison) -> None:
-    """The comparison's summary: accuracy per suite in both runs, McNemar's p, the counts."""
-    out = stdout()
+def print_comparison(comparison: Comparison, out: Console | None = None) -> None:
+    """The comparison's summary: accuracy per suite in both runs, McNemar's p, the counts,
+    what the comparison could detect and its verdict, then each verdict in words."""
+    out = out or stdout()
     out.print(f"compared with baseline run {shown(comparison.baseline_id)}", highlight=False)
     if comparison.changes.empty:
         out.print("no suite and provider in common with the baseline", highlight=False)
@@ -86,6 +120,16 @@ def print_comparison(comparison: Comparison) -> None:
     out.print(table)
     regressions, fixes = len(comparison.regressions), len(comparison.fixes)
     out.print(f"{regressions} regression(s), {fixes} fix(es) in all", highlight=False)
+    flaky = comparison.flaky_cases
+    how = "left out" if comparison.flaky == "exclude" else "counted at their majority verdict"
+    out.print(f"flaky cases (--flaky {comparison.flaky}): {flaky} {how}", highlight=False)
+    for record in comparison.records:
+        out.print(
+            f"{shown(str(record['suite']))} on {shown(abbreviate(str(record['provider_label'])))}: "
+            f"{shown(str(record['sentence']))}",
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 @handles_errors

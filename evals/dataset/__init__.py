@@ -22,6 +22,7 @@ from evals.dataset.models import (
     Target,
     TextCheck,
 )
+from evals.dataset.sample import SampleInfo, sample_suite
 
 __all__ = [
     "CASE_MODELS",
@@ -36,6 +37,7 @@ __all__ = [
     "Memory",
     "MemoryBlockCase",
     "MessageTurn",
+    "SampleInfo",
     "Suite",
     "SuiteError",
     "Target",
@@ -44,5 +46,6 @@ __all__ = [
     "load_suite",
     "load_suites",
     "resolve_suite",
+    "sample_suite",
     "suites_dir",
 ]

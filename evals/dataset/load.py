@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from evals.dataset.cases import CASE_MODELS, Case
 from evals.dataset.models import CaseBase, Gate, SuiteHeader, Target
+from evals.dataset.sample import SampleInfo
 from pipeline.config import MAX_MESSAGE_CHARS, PROJECT_ROOT
 from pipeline.errors import ConverseError
 from pipeline.text import text_problem
@@ -46,6 +47,10 @@ class Suite:
     gate: Gate | None
     cases: tuple[Case, ...]
     path: Path
+    # the suite's own `perturb:` names, checked when the file is read
+    perturb: tuple[str, ...] = ()
+    # set when the cases are a sample of the file's (`converse eval --sample`)
+    sample: SampleInfo | None = None
 
     @cached_property
     def case_hashes(self) -> dict[str, str]:
@@ -201,11 +206,14 @@ def load_suite(path: Path) -> Suite:
         lines = [f"{path}: field {_where(e['loc'])}: {e['msg']}" for e in exc.errors()]
         raise SuiteError("\n".join(lines), "see the suite contract in docs/evals.md") from exc
     model = CASE_MODELS[header.target]
-    if header.settings is not None and header.target != "conversation":
+    from evals.targets import spec_of  # the specs read the case models of this package
+
+    if header.settings is not None and not spec_of(header.target).settings:
         raise SuiteError(
             f"{path}: field settings: only `conversation` suites run under their own settings",
             "remove `settings:` or use target: conversation",
         )
+    perturb = _perturb_names(path, header)
     problems: list[str] = []
     cases: list[Case] = []
     seen: set[str] = set()
@@ -238,7 +246,28 @@ def load_suite(path: Path) -> Suite:
         gate=header.gate,
         cases=tuple(cases),
         path=path,
+        perturb=perturb,
     )
+
+
+def _perturb_names(path: Path, header: SuiteHeader) -> tuple[str, ...]:
+    """The suite's `perturb:` names, or a SuiteError naming the file and what is wrong."""
+    # the submodules, not the package: evals.perturb imports this package's case models
+    from evals.perturb.cases import PERTURBED_TARGETS
+    from evals.perturb.spec import PerturbError, parse_perturbations
+
+    if header.perturb is None:
+        return ()
+    if header.target not in PERTURBED_TARGETS:
+        raise SuiteError(
+            f"{path}: field perturb: {header.target} suites have no messages to perturb",
+            f"remove `perturb:`; it applies to {', '.join(sorted(PERTURBED_TARGETS))} suites",
+        )
+    try:
+        parse_perturbations(header.perturb)
+    except PerturbError as exc:
+        raise SuiteError(f"{path}: field perturb: {exc.message}", exc.hint) from None
+    return tuple(header.perturb)
 
 
 def resolve_suite(spec: str) -> list[Path]:

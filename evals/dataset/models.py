@@ -80,6 +80,10 @@ class Gate(Strict):
     f1: dict[EntityKind, Annotated[float, Field(ge=0.0, le=1.0)]] | None = None
     # writing suites: the least share of new items passing the writing constraints as written
     first_pass_rate: float | None = Field(default=None, ge=0.0, le=1.0)
+    # perturbed runs (docs/evals.md, "Robustness"): under every perturbation, the least share
+    # of changed cases whose verdict stays, and the most the accuracy may fall
+    invariance: float | None = Field(default=None, ge=0.0, le=1.0)
+    max_accuracy_drop: float | None = Field(default=None, ge=0.0, le=1.0)
 
     @property
     def error_bound(self) -> int | None:
@@ -209,6 +213,9 @@ class ForgetCase(CaseBase):
 class SuiteHeader(Strict):
     """A suite file without its cases (validated first, so cases know their target)."""
 
+    # `$schema: ../suite.schema.json` (or a URL) lets editors validate the file as it is
+    # written (`converse suites schema`); the harness reads no further meaning into it.
+    schema_ref: str | None = Field(default=None, alias="$schema")
     name: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]+$")]
     target: Target
     description: str = ""
@@ -216,4 +223,7 @@ class SuiteHeader(Strict):
     # Pipeline settings every case runs under (the `conversation` target only), e.g.
     # {multi_fact_extraction: true}; a case's own `settings:` win over these.
     settings: dict[str, Any] | None = None
+    # Perturbations every run of the suite adds (classify, forget_match, conversation), e.g.
+    # [casual, filler, typos]; `converse eval --perturb` replaces them.
+    perturb: list[str] | None = None
     cases: list[Any]

@@ -21,6 +21,7 @@ from evals.dataset.models import (
     TextCheck,
 )
 from evals.runner.providers import variant_label
+from evals.targets import spec_of
 from pipeline.errors import ConverseError
 from pipeline.prompting import default_library
 
@@ -262,28 +263,10 @@ def export_promptfoo(
     The scripted provider's fixture is copied beside them, so the folder runs anywhere;
     `python` pins the interpreter promptfoo starts (default: promptfoo's choice).
     """
-    if suite.target == "compaction":
+    refusal = spec_of(suite.target).not_exportable
+    if refusal is not None:
         raise ConverseError(
-            f"suite {suite.name} is a compaction suite; promptfoo scores one answer per test, "
-            "not a summary written after a whole conversation is stored",
-            f"run it with `converse eval --suite {suite.path}`",
-        )
-    if suite.target == "conversation":
-        raise ConverseError(
-            f"suite {suite.name} is a conversation suite; promptfoo scores one answer per test, "
-            "not a memory checked after every turn",
-            f"run it with `converse eval --suite {suite.path}`",
-        )
-    if suite.target == "closure":
-        raise ConverseError(
-            f"suite {suite.name} is a closure suite; its F1 per entity kind is pooled over "
-            "cases, which promptfoo's per-test verdicts cannot gate",
-            f"run it with `converse eval --suite {suite.path}`",
-        )
-    if suite.target == "writing":
-        raise ConverseError(
-            f"suite {suite.name} is a writing suite; its pass rate is pooled over the items "
-            "each write path makes, which promptfoo's per-test verdicts cannot gate",
+            f"suite {suite.name} is a {suite.target} suite; {refusal}",
             f"run it with `converse eval --suite {suite.path}`",
         )
     if script is not None and not script.is_file():

@@ -28,11 +28,13 @@ from evals.report.document import (
     render_html,
     render_markdown,
 )
+from evals.report.flaky import flaky_blocks
 from evals.report.frame import frame
 from evals.report.gates import gate_verdicts
 from evals.report.grouped import failure_blocks, per_tag_blocks
 from evals.report.heatmap import confusion, save_heatmap
 from evals.report.reviews import load_reviews
+from evals.report.robustness import robustness_section
 from evals.report.transcript import conversation_section
 from evals.report.writing import writing_section
 from evals.runner.results import RUN_ID, RunDir, RunError
@@ -138,13 +140,28 @@ def _confusions(run: RunDir, df: pd.DataFrame) -> Section:
     return section
 
 
+def _sample_note(groups: list[GroupResult]) -> list[Text]:
+    sampled = sorted({f"{g.suite} ({g.sample_label()})" for g in groups if g.sample})
+    if not sampled:
+        return []
+    return [
+        Text(
+            "**This run is a sample** (`converse eval --sample`): "
+            + "; ".join(sampled)
+            + ". Each suite's cases were drawn stratified by their first tag; accuracy, its "
+            "95% Wilson interval and the gate are the sample's, an estimate of the whole suite "
+            "(no finite-population correction, so the interval errs wide)."
+        )
+    ]
+
+
 def build_sections(
     run: RunDir, meta: dict[str, Any], df: pd.DataFrame, groups: list[GroupResult]
 ) -> list[Section]:
     """Every section of a run report, failures first after the summary."""
     sections = [
         _gates(run, meta, groups),
-        Section("Summary", [Table(tables.summary(groups), short=_SHORT)]),
+        Section("Summary", [*_sample_note(groups), Table(tables.summary(groups), short=_SHORT)]),
         _failures(run, df),
     ]
     closure = closure_section(groups)
@@ -164,7 +181,9 @@ def build_sections(
     ]
     agreement = tables.agreement(df)
     if not agreement.empty:
-        sections.append(Section("Agreement across epochs", [Table(agreement, short=_SHORT)]))
+        sections.append(
+            Section("Agreement across epochs", [Table(agreement, short=_SHORT), *flaky_blocks(df)])
+        )
     sections += [
         Section("Latency and tokens", [
             Text(
@@ -214,22 +233,40 @@ def stored_baseline(run: RunDir) -> str | None:
     return found if isinstance(found, str) and RUN_ID.fullmatch(found) else None
 
 
-def _baseline(run: RunDir, compare_with: str | None, forget: bool) -> tuple[str | None, bool]:
-    """(the baseline to compare with, whether it was remembered rather than asked for)."""
+def stored_flaky(run: RunDir) -> str:
+    """How the remembered comparison treats flaky cases ("count" unless it said "exclude")."""
+    try:
+        data = json.loads((run.path / BASELINE_FILE).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return "count"
+    return "exclude" if isinstance(data, dict) and data.get("flaky") == "exclude" else "count"
+
+
+def _baseline(
+    run: RunDir, compare_with: str | None, forget: bool, flaky: str | None
+) -> tuple[str | None, bool, str]:
+    """(the baseline to compare with, whether it was remembered rather than asked for, how
+    flaky cases are treated)."""
     path = run.path / BASELINE_FILE
     if forget:
         path.unlink(missing_ok=True)
-        return None, False
+        return None, False, flaky or "count"
+    remembered = stored_baseline(run)
+    asked = compare_with is not None
+    if not asked and flaky is not None:
+        compare_with = remembered  # a new --flaky for the remembered baseline
     if compare_with is not None:
+        mode = flaky or "count"
         tmp = run.path / f".{BASELINE_FILE}.tmp"
-        tmp.write_text(json.dumps({"baseline": compare_with}) + "\n", encoding="utf-8")
+        payload = {"baseline": compare_with, "flaky": mode}
+        tmp.write_text(json.dumps(payload) + "\n", encoding="utf-8")
         tmp.replace(path)
-        return compare_with, False
-    return stored_baseline(run), True
+        return compare_with, not asked, mode
+    return remembered, True, stored_flaky(run)
 
 
 def _comparison(
-    df: pd.DataFrame, baseline_id: str, remembered: bool, root: Path | None
+    df: pd.DataFrame, baseline_id: str, remembered: bool, root: Path | None, flaky: str
 ) -> tuple[Comparison | None, list[Section]]:
     try:
         base_run = RunDir.existing(baseline_id, root)
@@ -243,7 +280,7 @@ def _comparison(
         )
         return None, [Section("Comparison with the baseline", [gone])]
     baseline = frame(base_run.latest_rows(), load_reviews(base_run))
-    comparison = compare(df, baseline, baseline_id)
+    comparison = compare(df, baseline, baseline_id, flaky)
     return comparison, compare_sections(comparison, remembered=remembered)
 
 
@@ -253,20 +290,25 @@ def build_report(
     compare: str | None = None,
     forget_compare: bool = False,
     root: Path | None = None,
+    flaky: str | None = None,
 ) -> BuiltReport:
     """Write report.md and report.html into the run's folder.
 
-    `compare` names a baseline run; it is remembered in the run's folder, so a later build
+    `compare` names a baseline run; it is remembered in the run's folder (with `flaky`, how
+    the comparison treats cases whose epochs disagree: "count" or "exclude"), so a later build
     without it keeps the comparison until `forget_compare`.
     """
     run, meta, df, groups = load_run(run_id, root)
     if compare is not None:
         RunDir.existing(compare, root)  # before it is remembered
-    baseline_id, remembered = _baseline(run, compare, forget_compare)
+    baseline_id, remembered, flaky_mode = _baseline(run, compare, forget_compare, flaky)
     sections = build_sections(run, meta, df, groups)
+    robust = robustness_section(groups, run.latest_rows())
+    if robust is not None:  # right after the summary: it qualifies every figure in it
+        sections.insert(2, robust)
     comparison = None
     if baseline_id is not None:
-        comparison, compared = _comparison(df, baseline_id, remembered, root)
+        comparison, compared = _comparison(df, baseline_id, remembered, root, flaky_mode)
         at = next(i for i, s in enumerate(sections) if s.title == "Accuracy per tag")
         sections[at:at] = compared
     title = f"converse eval report — run {run_id}"

@@ -9,7 +9,9 @@ from typing import Any
 
 import pandas as pd
 
+from evals.perturb import split_rows
 from evals.report.reviews import Review
+from evals.targets import TARGET_SPECS
 
 GROUP = ["suite", "provider_label", "variant"]
 ERROR_LABEL = "(error)"
@@ -22,14 +24,10 @@ def _short(value: Any, limit: int = 160) -> str:
 
 def _label(target: str, side: Mapping[str, Any] | None) -> str | None:
     """The class a row falls into for a confusion matrix (None when the target has none)."""
-    if not side:
+    field = TARGET_SPECS[target].confusion if target in TARGET_SPECS else None
+    if not side or field is None:
         return None
-    if target == "classify":
-        value = side.get("intent")
-    elif target == "forget_match":
-        value = side.get("action")
-    else:
-        return None
+    value = side.get(field)
     return str(value) if value is not None else None
 
 
@@ -103,6 +101,13 @@ def describe_got(target: str, got: Mapping[str, Any]) -> str:
     return _short(got)
 
 
+def _sample(value: Any) -> str:
+    """'sample 40 of 218, seed 3' for a row of a sampled suite (`--sample`), else ''."""
+    if not isinstance(value, dict):
+        return ""
+    return f"sample {value.get('n')} of {value.get('of')}, seed {value.get('seed')}"
+
+
 def earlier_verdicts(history: Sequence[Review]) -> str:
     """The verdicts before the newest, newest first, in a line ("" when there is one)."""
     return "; ".join(
@@ -117,9 +122,11 @@ def frame(
     """One line per row with derived columns: label, expected/got text and reviews.
 
     `reviews` holds every verdict per (suite, case, provider), oldest first; the newest counts.
+    Only the cases as written are lines: perturbed rows (a run with `--perturb`) are figures of
+    the Robustness section, not cases of their own in the tables, comparisons and reviews.
     """
     records = []
-    for row in rows:
+    for row in split_rows(rows)[0]:
         target = row["target"]
         tokens = row.get("tokens") or {}
         history = (reviews or {}).get((row["suite"], row["case_id"], row["provider"])) or []
@@ -162,6 +169,7 @@ def frame(
                 "truncated": int(row.get("truncated") or 0),
                 "cached": bool(row.get("cached")),
                 "cassette": row.get("cassette") or "",
+                "sample": _sample(row.get("sample")),
                 "review": review.verdict if review else "",
                 "review_note": review.note if review else "",
                 "reviewer": review.reviewer if review else "",
@@ -174,7 +182,7 @@ def frame(
         "prompt", "epoch", "status", "passed", "errored", "expected_label", "got_label",
         "input_text", "expected_text", "got_text", "answer", "why", "checks", "error", "latency_ms",
         "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "cost_usd",
-        "truncated", "cached", "cassette", "review", "review_note", "reviewer",
+        "truncated", "cached", "cassette", "sample", "review", "review_note", "reviewer",
         "reviewed_at", "review_history",
     ]  # fmt: skip
     return pd.DataFrame.from_records(records, columns=columns)

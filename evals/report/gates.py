@@ -3,6 +3,8 @@ closure suites, F1 per entity kind."""
 
 from __future__ import annotations
 
+from evals.dataset.models import Gate
+from evals.perturb import robustness_failures
 from evals.report.document import GateState, Verdict
 from evals.report.tables import pct
 from evals.runner.summary import DEFAULT_GATE, GroupResult
@@ -64,4 +66,20 @@ def gate_verdicts(groups: list[GroupResult]) -> list[Verdict]:
         verdicts.append(_verdict("F1 per entity kind", f1_gated, f1, len(groups)))
     if writing_gated:
         verdicts.append(_verdict("writing first-pass rate", writing_gated, writing, len(groups)))
+    robust = [g for g in groups if g.robustness]
+    if robust:  # a perturbed run: its bounds, and errors under a perturbation
+        gated = sum(_bounds_robustness(g.gate) for g in robust)
+        broken = [f for g in robust for f in _robustness_failures(g)]
+        verdicts.append(_verdict("robustness", gated, broken, len(groups)))
     return verdicts
+
+
+def _bounds_robustness(gate: Gate | None) -> bool:
+    return gate is not None and (gate.invariance, gate.max_accuracy_drop) != (None, None)
+
+
+def _robustness_failures(g: GroupResult) -> list[str]:
+    gate = g.gate or DEFAULT_GATE
+    return robustness_failures(
+        _where(g), g.robustness or [], gate.invariance, gate.max_accuracy_drop, gate.error_bound
+    )

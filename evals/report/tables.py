@@ -44,7 +44,7 @@ def summary(groups: list[GroupResult]) -> pd.DataFrame:
         )
         records.append(
             {
-                "Suite": g.suite,
+                "Suite": g.suite + (f" ({g.sample_label()})" if g.sample else ""),
                 "Provider": g.label,
                 "Model": g.model or "—",
                 "Prompt": ", ".join(f"{k}={v}" for k, v in sorted(g.prompt.items())) or "-",
@@ -108,6 +108,8 @@ def agreement(df: pd.DataFrame) -> pd.DataFrame:
             all_pass=("passed", "all"),
             any_pass=("passed", "any"),
         )
+        scored = group[~group["errored"]].groupby("case_id")["passed"].agg(["sum", "size"])
+        flaky = int(((scored["sum"] > 0) & (scored["sum"] < scored["size"])).sum())
         per_case = per_case[per_case["epochs"] > 1]
         if per_case.empty:
             continue
@@ -122,6 +124,7 @@ def agreement(df: pd.DataFrame) -> pd.DataFrame:
                 "Same answer every epoch": pct(float((per_case["answers"] == 1).mean())),
                 "Pass in every epoch": pct(float(per_case["all_pass"].mean())),
                 "Pass in some epoch": pct(float(per_case["any_pass"].mean())),
+                "Flaky cases": flaky,
             }
         )
     return pd.DataFrame.from_records(records)

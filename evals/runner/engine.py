@@ -19,10 +19,11 @@ from evals.dataset.cases import Case
 from evals.dataset.closure import ClosureCase
 from evals.dataset.compaction import CompactionCase
 from evals.dataset.conversation import ConversationCase
-from evals.dataset.load import Suite
+from evals.dataset.load import Suite, case_hash
 from evals.runner.cache import ResultCache, cache_key
 from evals.runner.gitinfo import git_state
 from evals.runner.outcome import Outcome
+from evals.runner.perturbed import perturbed_items
 from evals.runner.providers import DETERMINISTIC, Bound, ProviderPool, prompt_hashes, variant_label
 from evals.runner.results import RunDir
 from evals.runner.sandbox import Sandbox
@@ -31,14 +32,15 @@ from evals.runner.targets import run_case
 if TYPE_CHECKING:
     from pipeline.providers.claude.budget import Budget
 from evals.scorers import SCORERS
+from evals.targets import TARGET_SPECS, spec_of, targets_where
 from pipeline.errors import ConverseError
 from pipeline.prompting import default_library
 
-MODEL_TARGETS = frozenset({"classify", "conversation", "compaction", "writing"})
-# A conversation's outcome depends on the handlers' code as much as on the prompts and the
-# provider, so it is never served from the cache: every run plays it through again.
-CACHED_TARGETS = frozenset({"classify"})
-Key = tuple[str, str, str, str, int]
+# Read from the targets' specs (evals/targets.py): the targets that run on every provider,
+# and those whose answers are cached.
+MODEL_TARGETS = frozenset(t for t, s in TARGET_SPECS.items() if s.runs_on == "providers")
+CACHED_TARGETS = frozenset(targets_where("cached"))
+Key = tuple[str, str, str, str, int, str]
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,8 @@ class WorkItem:
     provider: str
     variant: dict[str, str]
     epoch: int
+    # the perturbation that rewrote `case` ("" for the case as written)
+    perturbation: str = ""
 
     @property
     def key(self) -> Key:
@@ -60,7 +64,15 @@ class WorkItem:
             self.provider,
             variant_label(self.variant),
             self.epoch,
+            self.perturbation,
         )
+
+    @property
+    def case_hash(self) -> str:
+        """The content hash of the case as run (a perturbed case is another input)."""
+        if not self.perturbation:
+            return self.suite.case_hashes[self.case.id]
+        return case_hash(self.suite.target, self.case)
 
 
 @dataclass(frozen=True)
@@ -78,6 +90,12 @@ class RunConfig:
     cassette: Path | None = None
     # Claude replays each suite's recorded cassette (`converse record`) instead of the API.
     replay: bool = False
+    # perturbation names (docs/evals.md, "Robustness"); None: each suite's own `perturb:`
+    perturb: tuple[str, ...] | None = None
+    perturb_seed: int = 0
+    # `--sample N --seed S`: each suite is a tag-stratified sample of N cases (suites carry it)
+    sample: int | None = None
+    seed: int = 0
 
 
 def plan(
@@ -92,12 +110,14 @@ def plan(
     embedding model (`lends_embedder`), since that changes what the handler matches. closure
     runs once on the pipeline (the deterministic fallbacks: the baseline row) and on each
     provider that lends a structured generator (`lends_generator`), on every variant and epoch.
+    Perturbed copies of the items follow, one per perturbation that changes a case.
     """
     items: list[WorkItem] = []
     for suite in config.suites:
-        if suite.target in MODEL_TARGETS:
+        runs_on = spec_of(suite.target).runs_on
+        if runs_on == "providers":
             providers, variants, epochs = config.providers, config.variants, config.epochs
-        elif suite.target == "closure":
+        elif runs_on == "pipeline+generators":
             models = [p for p in config.providers if lends_generator and lends_generator(p)]
             items.extend(_baseline_items(suite))
             for provider in models:
@@ -109,7 +129,7 @@ def plan(
             continue
         else:
             providers, variants, epochs = [DETERMINISTIC], [{}], 1
-            if suite.target == "forget_match" and lends_embedder is not None:
+            if runs_on == "pipeline+embedders" and lends_embedder is not None:
                 providers += [p for p in config.providers if lends_embedder(p)]
         for provider in providers:
             for variant in variants:
@@ -117,7 +137,7 @@ def plan(
                     items.extend(
                         WorkItem(suite, case, provider, variant, epoch) for case in suite.cases
                     )
-    return items
+    return items + perturbed_items(items, config)
 
 
 def _baseline_items(suite: Suite) -> list[WorkItem]:
@@ -235,7 +255,7 @@ def build_row(
         "suite": item.suite.name,
         "target": item.suite.target,
         "case_id": item.case.id,
-        "case_hash": item.suite.case_hashes[item.case.id],
+        "case_hash": item.case_hash,
         "tags": list(item.case.tags),
         "input": case_input(item.case),
         "provider": item.provider,
@@ -245,6 +265,8 @@ def build_row(
         "prompt": prompt,
         "prompts": [ref.model_dump() for ref in outcome.prompt_refs],
         "epoch": item.epoch,
+        # only perturbed rows name their perturbation, so rows of a plain run keep their shape
+        **({"perturbation": item.perturbation} if item.perturbation else {}),
         "expected": score.expected,
         "got": score.got,
         "status": status,
@@ -259,6 +281,7 @@ def build_row(
         "cost_usd": None if outcome.cost_usd is None else round(outcome.cost_usd, 8),
         "cassette": outcome.cassette,
         "cached": cached,
+        **({"sample": item.suite.sample.as_json()} if item.suite.sample else {}),
         "git": git_state(),
         "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
     }
@@ -321,7 +344,7 @@ class Executor:
         if use_cache:
             assert self.cache is not None
             key = cache_key(
-                case_hash=item.suite.case_hashes[item.case.id],
+                case_hash=item.case_hash,
                 provider=bound.name,
                 model=bound.model,
                 fingerprint=bound.fingerprint,

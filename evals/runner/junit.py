@@ -42,6 +42,8 @@ def write_junit(path: Path, rows: Iterable[dict[str, Any]], groups: list[GroupRe
         ET.SubElement(
             props, "property", name="critical_failures", value=str(group.critical_failures)
         )
+        if group.sample:  # `--sample`: the suite's cases were a sample
+            ET.SubElement(props, "property", name="sample", value=group.sample_label())
         for row in members:
             case = ET.SubElement(
                 suite,

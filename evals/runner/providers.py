@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evals.targets import spec_of
 from pipeline.errors import ConverseError
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers.base import (
@@ -87,9 +88,8 @@ def relevant_families(target: str, library: PromptLibrary) -> list[str]:
         families = list(library.active())
     except ConverseError:
         return []
-    if target == "classify":
-        return [f for f in families if f.startswith("classifier")]
-    return []
+    prefixes = spec_of(target).cache_families
+    return [f for f in families if prefixes and f.startswith(prefixes)]
 
 
 def prompt_hashes(target: str, library: PromptLibrary) -> dict[str, str]:

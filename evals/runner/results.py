@@ -51,6 +51,7 @@ _OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
     "latency_ms": (int, float),
     "truncated": (int,),
     "cost_usd": (int, float),
+    "perturbation": (str,),
 }
 _STATUSES = ("pass", "fail", "error")
 _LINES_NAMED = 5
@@ -85,9 +86,17 @@ def check_run_id(run_id: str) -> str:
     return run_id
 
 
-def row_key(row: dict[str, Any]) -> tuple[str, str, str, str, int]:
-    """What identifies a row within a run: suite, case, provider, prompt variant, epoch."""
-    return (row["suite"], row["case_id"], row["provider"], row["variant"], int(row["epoch"]))
+def row_key(row: dict[str, Any]) -> tuple[str, str, str, str, int, str]:
+    """What identifies a row within a run: suite, case, provider, prompt variant, epoch and
+    perturbation ("" for the case as written; rows from before perturbations have none)."""
+    return (
+        row["suite"],
+        row["case_id"],
+        row["provider"],
+        row["variant"],
+        int(row["epoch"]),
+        row.get("perturbation") or "",
+    )
 
 
 class RunDir:
@@ -257,7 +266,7 @@ def read_rows(path: Path, warn: Callable[[str], None] | None = warn_stderr) -> l
 
 def latest(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Keep the last row of each key, in first-seen order."""
-    found: dict[tuple[str, str, str, str, int], dict[str, Any]] = {}
+    found: dict[tuple[str, str, str, str, int, str], dict[str, Any]] = {}
     for row in rows:
         found[row_key(row)] = row
     return list(found.values())

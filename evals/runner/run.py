@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from evals.dataset.load import Suite, load_suite
+from evals.dataset.sample import sample_suite
 from evals.runner.cache import ResultCache
 from evals.runner.engine import (
-    MODEL_TARGETS,
     Executor,
     RunConfig,
     Tally,
@@ -36,6 +36,7 @@ from evals.runner.results import (
 from evals.runner.sandbox import Sandbox
 from evals.runner.shards import Shard, shard_of
 from evals.runner.summary import GroupResult, summarize
+from evals.targets import targets_where
 from pipeline.errors import ConverseError
 from pipeline.providers.registry import REGISTRY
 
@@ -77,6 +78,9 @@ def config_meta(config: RunConfig) -> dict[str, Any]:
         "provider_options": config.provider_options,
         "cassette": str(config.cassette.resolve()) if config.cassette else None,
         "replay": config.replay,
+        "perturb": None if config.perturb is None else list(config.perturb),
+        "perturb_seed": config.perturb_seed,
+        **({"sample": {"n": config.sample, "seed": config.seed}} if config.sample else {}),
     }
 
 
@@ -90,6 +94,9 @@ def config_from_meta(meta: dict[str, Any]) -> RunConfig:
                 f"suite file {path} of this run is gone", "restore it, or start a new run"
             )
         suites.append(load_suite(Path(path)))
+    sample = data.get("sample") or {}
+    if sample:  # the same seed draws the same cases again
+        suites = [sample_suite(s, int(sample["n"]), int(sample["seed"])) for s in suites]
     return RunConfig(
         suites=suites,
         providers=list(data["providers"]),
@@ -101,6 +108,10 @@ def config_from_meta(meta: dict[str, Any]) -> RunConfig:
         provider_options={k: dict(v) for k, v in data.get("provider_options", {}).items()},
         cassette=Path(data["cassette"]) if data.get("cassette") else None,
         replay=bool(data.get("replay", False)),
+        perturb=None if data.get("perturb") is None else tuple(data["perturb"]),
+        perturb_seed=int(data.get("perturb_seed", 0)),
+        sample=int(sample["n"]) if sample else None,
+        seed=int(sample["seed"]) if sample else 0,
     )
 
 
@@ -123,6 +134,8 @@ def _suite_info(suites: list[Suite]) -> list[dict[str, Any]]:
             "description": s.description,
             "cases": len(s.cases),
             "gate": s.gate.model_dump() if s.gate else None,
+            "perturb": list(s.perturb),
+            **({"sample": s.sample.as_json()} if s.sample else {}),
         }
         for s in suites
     ]
@@ -184,7 +197,7 @@ def _phases(
 def check_cassettes(suites: list[Suite]) -> None:
     """A RunError naming the exact record command of each model suite with no cassette; run
     before anything is written, so a run that cannot replay leaves nothing behind."""
-    replayed = MODEL_TARGETS | {"closure"}
+    replayed = set(targets_where("replayed"))
     missing = [s for s in suites if s.target in replayed and suite_cassette(s.name) is None]
     if missing:
         raise RunError(*_no_cassettes(missing))

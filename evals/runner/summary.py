@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from evals.dataset.models import Gate
+from evals.dataset.models import Gate, Target
+from evals.perturb import robustness, robustness_failures, split_rows
 from evals.runner.closure_metrics import closure_metrics, f1_gate_failures
 from evals.runner.writing_metrics import writing_gate_failures, writing_metrics
 from evals.stats import wilson
@@ -34,6 +35,19 @@ class GroupResult:
     # closure suites: pooled entity, routing, resolution and narrative figures; writing
     # suites: the first-pass rate of new items
     metrics: dict[str, Any] | None = None
+    # perturbed runs: each perturbation's accuracy and invariance (evals/perturb/robustness.py)
+    robustness: list[dict[str, Any]] | None = None
+    # `--sample`: {n, of, seed, strata} when the suite's cases were a sample
+    sample: dict[str, int] | None = None
+    # with epochs: the cases whose scored epochs disagree (some pass, some fail)
+    flaky: tuple[str, ...] | None = None
+
+    def sample_label(self) -> str:
+        """'sample 40 of 218, seed 1', or '' when the group ran the whole suite."""
+        if not self.sample:
+            return ""
+        s = self.sample
+        return f"sample {s.get('n')} of {s.get('of')}, seed {s.get('seed')}"
 
     @property
     def scored(self) -> int:
@@ -78,6 +92,9 @@ class GroupResult:
             "accuracy": round(acc, 4) if acc is not None else None,
             "ci95": [round(lo, 4), round(hi, 4)],
             **({} if self.metrics is None else {"metrics": self.metrics}),
+            **({} if self.robustness is None else {"robustness": self.robustness}),
+            **({} if self.sample is None else {"sample": self.sample}),
+            **({} if self.flaky is None else {"flaky_cases": list(self.flaky)}),
             "gate": None
             if self.gate is None
             else {
@@ -87,6 +104,16 @@ class GroupResult:
             },
         }
 
+
+Pool = Callable[[Iterable[Mapping[str, Any]]], dict[str, Any]]
+GateBound = Callable[[str, Mapping[str, Any], Gate | None], list[str]]
+# Targets whose figures are pooled over the cases, with the gate bounds on them (closure's F1
+# per entity kind, writing's first-pass rate); the contract test checks these are the targets
+# whose spec declares pooled metrics.
+POOLED: dict[Target, tuple[Pool, GateBound]] = {
+    "closure": (closure_metrics, f1_gate_failures),
+    "writing": (writing_metrics, writing_gate_failures),
+}
 
 # What a suite without a gate must still meet: no errors (Gate.error_bound).
 DEFAULT_GATE = Gate()
@@ -129,13 +156,33 @@ def is_critical_failure(row: Mapping[str, Any]) -> bool:
     return row["status"] == "fail" and "critical" in (row.get("tags") or [])
 
 
+def flaky_cases(rows: list[dict[str, Any]]) -> tuple[str, ...] | None:
+    """Case ids whose scored epochs disagree; None when no case ran in two epochs."""
+    verdicts: dict[str, set[str]] = defaultdict(set)
+    epochs: dict[str, int] = defaultdict(int)
+    for row in rows:
+        epochs[row["case_id"]] += 1
+        if row["status"] != "error":
+            verdicts[row["case_id"]].add(row["status"])
+    if max(epochs.values(), default=0) < 2:
+        return None
+    return tuple(sorted(case for case, seen in verdicts.items() if len(seen) > 1))
+
+
 def summarize(
     rows: Iterable[dict[str, Any]], gates: Mapping[str, Gate | None] | None = None
 ) -> list[GroupResult]:
-    """Group rows by suite, provider and prompt variant; apply each suite's gate."""
+    """Group rows by suite, provider and prompt variant; apply each suite's gate.
+
+    A group's figures are its unperturbed rows'; perturbed rows give its `robustness`.
+    """
     grouped: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
-    for row in rows:
+    perturbed: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    base_rows, perturbed_rows = split_rows(rows)
+    for row in base_rows:
         grouped[(row["suite"], row["provider"], row["variant"])].append(row)
+    for row in perturbed_rows:
+        perturbed[(row["suite"], row["provider"], row["variant"])].append(row)
     results: list[GroupResult] = []
     for (suite, provider, variant), members in grouped.items():
         models = Counter(r.get("model") or "" for r in members if r.get("model"))
@@ -152,16 +199,30 @@ def summarize(
             passed=sum(1 for r in members if r["status"] == "pass"),
             errors=sum(1 for r in members if r["status"] == "error"),
             critical_failures=sum(1 for r in members if is_critical_failure(r)),
+            sample=members[0].get("sample") or None,
+            flaky=flaky_cases(members),
         )
         gate = (gates or {}).get(suite)
         failures = gate_failures(group, gate)
         metrics = None
-        if group.target == "closure":
-            metrics = closure_metrics(members)
-            failures += tuple(f1_gate_failures(_where(group), metrics, gate))
-        if group.target == "writing":
-            metrics = writing_metrics(members)
-            failures += tuple(writing_gate_failures(_where(group), metrics, gate))
+        pooled = POOLED.get(group.target)  # type: ignore[call-overload]
+        if pooled is not None:
+            pool, bound = pooled
+            metrics = pool(members)
+            failures += tuple(bound(_where(group), metrics, gate))
+        figures = None
+        if perturbed.get((suite, provider, variant)):
+            figures = robustness(members, perturbed[(suite, provider, variant)])
+            bounds = gate or DEFAULT_GATE
+            failures += tuple(
+                robustness_failures(
+                    _where(group),
+                    figures,
+                    bounds.invariance,
+                    bounds.max_accuracy_drop,
+                    bounds.error_bound,
+                )
+            )
         results.append(
             GroupResult(
                 **{
@@ -169,6 +230,7 @@ def summarize(
                     "gate": gate,
                     "gate_failures": failures,
                     "metrics": metrics,
+                    "robustness": figures,
                 }
             )
         )

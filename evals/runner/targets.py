@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from evals.dataset.cases import Case
-from evals.dataset.closure import ClosureCase
-from evals.dataset.compaction import CompactionCase
-from evals.dataset.consolidation import ConsolidationCase
-from evals.dataset.conversation import ConversationCase
-from evals.dataset.models import ClassifyCase, ForgetCase, MemoryBlockCase
-from evals.dataset.writing import WritingCase
+from evals.dataset.models import ClassifyCase, ForgetCase, MemoryBlockCase, Target
 from evals.runner.closure import run_closure
 from evals.runner.compaction import run_compaction
 from evals.runner.consolidation import run_consolidation
@@ -20,6 +16,7 @@ from evals.runner.outcome import NOW, Outcome
 from evals.runner.providers import Bound
 from evals.runner.sandbox import Sandbox
 from evals.runner.writing import run_writing
+from evals.targets import spec_of
 from pipeline.domain import ClassifiedIntent, HistoryTurn, Role
 from pipeline.intents import HandlerContext, route
 from pipeline.memory.block import load_personal_memory
@@ -92,7 +89,7 @@ def run_forget_match(case: ForgetCase, bound: Bound, sandbox: Sandbox) -> Outcom
     )
     embedder = bound.embedder
     started = time.perf_counter()
-    with sandbox.store.write() as session:
+    with sandbox.store.read() as session:  # a forget only matches; nothing is stored
         result = route(
             HandlerContext(
                 session=session,
@@ -118,22 +115,25 @@ def run_forget_match(case: ForgetCase, bound: Bound, sandbox: Sandbox) -> Outcom
     return Outcome(got={"action": action, "matched": matched}, latency_ms=elapsed, model=model)
 
 
+Runner = Callable[[Any, Bound, Sandbox], Outcome]
+
+# One runner per target (evals/targets.py lists the targets; the contract test checks this
+# table covers them). Each takes the case model its target's spec names.
+RUNNERS: dict[Target, Runner] = {
+    "classify": lambda case, bound, _sandbox: run_classify(case, bound),
+    "memory_block": lambda case, _bound, sandbox: run_memory_block(case, sandbox),
+    "forget_match": run_forget_match,
+    "conversation": run_conversation,
+    "compaction": run_compaction,
+    "closure": lambda case, bound, _sandbox: run_closure(case, bound),
+    "consolidation": run_consolidation,
+    "writing": run_writing,
+}
+
+
 def run_case(target: str, case: Case, bound: Bound, sandbox: Sandbox) -> Outcome:
-    """Dispatch on the suite's target."""
-    if target == "classify" and isinstance(case, ClassifyCase):
-        return run_classify(case, bound)
-    if target == "memory_block" and isinstance(case, MemoryBlockCase):
-        return run_memory_block(case, sandbox)
-    if target == "forget_match" and isinstance(case, ForgetCase):
-        return run_forget_match(case, bound, sandbox)
-    if target == "conversation" and isinstance(case, ConversationCase):
-        return run_conversation(case, bound, sandbox)
-    if target == "compaction" and isinstance(case, CompactionCase):
-        return run_compaction(case, bound, sandbox)
-    if target == "closure" and isinstance(case, ClosureCase):
-        return run_closure(case, bound)
-    if target == "consolidation" and isinstance(case, ConsolidationCase):
-        return run_consolidation(case, bound, sandbox)
-    if target == "writing" and isinstance(case, WritingCase):
-        return run_writing(case, bound, sandbox)
-    raise TypeError(f"a {type(case).__name__} cannot run on target {target}")
+    """Run the case with its target's runner."""
+    spec = spec_of(target)
+    if not isinstance(case, spec.case_model):
+        raise TypeError(f"a {type(case).__name__} cannot run on target {target}")
+    return RUNNERS[spec.name](case, bound, sandbox)

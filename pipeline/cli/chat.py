@@ -60,6 +60,13 @@ def chat(
 
     def shown_turn(done: Answered) -> None:
         show_turn(console, done.outcome, providers.label)
+        # The ids `converse explain` and MCP's explain_classification take.
+        mine, reply = done.outcome.operator_turn.id, done.outcome.companion_turn.id
+        console.print(
+            f"  [dim]turn #{mine} (reply #{reply}): `converse explain {mine}` shows what its "
+            "classifier was shown[/]",
+            highlight=False,
+        )
 
     # One message at a time from a terminal: nothing to coalesce, so no window to wait out.
     queue = TurnQueue(

@@ -24,7 +24,12 @@ from pipeline.cli.common import (
     store_for,
 )
 from pipeline.cli.conversation_prompts import embedder_for, interactive_review
-from pipeline.cli.conversation_view import show_preview, status_line
+from pipeline.cli.conversation_view import (
+    preview_json,
+    show_preview,
+    show_transcript,
+    status_line,
+)
 from pipeline.errors import ConverseError, NotFound
 
 if TYPE_CHECKING:
@@ -96,12 +101,10 @@ def conversation_show(
     preview = get_memory_preview(store, person_id, target)
     turns = get_conversation_archive(store, person_id, target)
     if as_json:
-        print(preview.model_dump_json())
+        print(preview_json(preview, turns))
         return
     console.print(status_line(preview.conversation), highlight=False)
-    for _, role, content, when in turns:
-        who = person if role == "operator" else "companion"
-        console.print(f"[dim]{when:%H:%M}[/] {shown(who)}: {shown(content)}", highlight=False)
+    show_transcript(console, turns, person)
     for memory in preview.memories:
         console.print(
             f"Memory {memory.id} ({memory.status.value}, {shown(memory.destination.name)}): "

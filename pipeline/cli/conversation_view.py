@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+from datetime import datetime
+
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.text import Text
@@ -71,3 +75,25 @@ def show_preview(console: Console, preview: Preview) -> None:
     console.print(
         "Destinations: " + ", ".join(shown(d) for d in preview.destinations), highlight=False
     )
+
+
+Transcript = Sequence[tuple[int, str, str, datetime]]
+
+
+def show_transcript(console: Console, turns: Transcript, person: str) -> None:
+    """Each turn with its id: `converse explain ID` takes the id of one of the person's."""
+    for turn_id, role, content, when in turns:
+        who = person if role == "operator" else "companion"
+        console.print(
+            f"[dim]#{turn_id} {when:%H:%M}[/] {shown(who)}: {shown(content)}", highlight=False
+        )
+
+
+def preview_json(preview: Preview, turns: Transcript) -> str:
+    """The preview as JSON, with the transcript's turns (ids included) under `turns`."""
+    data = json.loads(preview.model_dump_json())
+    data["turns"] = [
+        {"turn_id": turn_id, "role": role, "content": content, "at": when.isoformat()}
+        for turn_id, role, content, when in turns
+    ]
+    return json.dumps(data, ensure_ascii=False)

@@ -3,7 +3,7 @@
 With a structured generator (Claude, the embedded generative model) the `fact_extraction`
 template asks for a strict JSON answer, retried once and recorded when unusable, as the
 compression stages do (pipeline/conversations/stages.py); otherwise, or after an unusable
-answer, the deterministic splitter (pipeline/extraction/split.py) answers, labelled as such.
+answer, the deterministic splitter (pipeline/english/split.py) answers, labelled as such.
 Every candidate passes the writing constraints (pipeline/memory/writing.py) before it can be
 offered: trimmed when that saves it, dropped when not, first-pass failures counted.
 """
@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.conversation_models import StageRecord
 from pipeline.conversations.stages import FALLBACK, Stage, ask
-from pipeline.extraction.split import MAX_CANDIDATES, split_facts
+from pipeline.english.split import MAX_CANDIDATES, split_facts
 from pipeline.intents.facts import clean_fact, same_fact
 from pipeline.memory.writing import Admitted, admit
 from pipeline.prompting import PromptLibrary, fence

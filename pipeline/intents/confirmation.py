@@ -1,4 +1,5 @@
-"""Replies to "You want me to stop using X?": one rule for personal facts and project notes."""
+"""Replies to "You want me to stop using X?": one rule for personal facts and project notes,
+decided by the typed reading (pipeline/domain.py, Reading), never by the reply's wording."""
 
 from __future__ import annotations
 
@@ -6,42 +7,63 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from pipeline.domain import Assertion, RouteResult
+from pipeline.domain import Assertion, Reading, Relation, RouteResult
 from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.cues import is_affirmation, is_rejection, names_a_position, without_cues
-from pipeline.memory.matching import keyword_score, keywords
+from pipeline.memory.matching import keyword_score, keywords, match_forget
 from pipeline.store import assertions as repo
 
-_POSITION_WORDS = frozenset(
-    ["first", "second", "third", "fourth", "fifth", "last", "latter", "former", "other", "one"]
-)
+
+def reading_of_confirmation(
+    ctx: HandlerContext, description: str, matched: Assertion | None
+) -> Reading:
+    """How the message answers the retraction question. An answer without a reading (an
+    older classifier prompt version) is read without looking at its words: the same intent
+    describing nothing, or the matched fact again, confirms; another description corrects;
+    anything else is unrelated and keeps the fact."""
+    if ctx.classified.reading is not None:
+        return ctx.classified.reading
+    prior = ctx.prior_companion
+    if prior is None or ctx.classified.intent != prior.intent:
+        return Reading(relation=Relation.UNRELATED)
+    if not keywords(description) or (
+        matched is not None and match_forget(description, [matched]).action != "no_match"
+    ):
+        return Reading(relation=Relation.CONFIRM)
+    return Reading(relation=Relation.CORRECT, corrected=description)
 
 
 def answer_to_confirmation(
     ctx: HandlerContext,
     data: dict[str, Any],
+    description: str,
     *,
     retract: Callable[[int], RouteResult | None],
     confirm: Callable[[Assertion], RouteResult],
     kept: Callable[[str], RouteResult],
 ) -> RouteResult | None:
-    """Yes retracts what was matched, no keeps it, a position that was never offered ("the
-    second one" after a single match) asks again; None when the reply describes something
-    else, to be matched anew (see `corrected_description`)."""
+    """Confirm retracts what was matched, reject keeps it, a choice of something that was
+    never offered ("the second one" after a single match) asks again; None when the reply
+    describes something else, to be matched anew (see `corrected_description`)."""
     matched_id = data.get("matched_assertion_id")
     if not isinstance(matched_id, int):
         return None
-    message = ctx.message
-    if is_rejection(message):
+    try:
+        matched: Assertion | None = repo.get_assertion(ctx.session, matched_id)
+    except NotFound:  # erased or swept since it was matched
+        matched = None
+    reading = reading_of_confirmation(ctx, description, matched)
+    if reading.relation is Relation.REJECT:
         return kept(str(data.get("matched_fact", "")))
-    if not message or is_affirmation(message):
+    number = data.get("assertion_display_number")
+    if reading.relation is Relation.CONFIRM or (
+        reading.relation is Relation.CHOOSE and reading.chosen == (number,)
+    ):
         return retract(matched_id)
-    if names_a_position(message) and not keywords(without_cues(message)) - _POSITION_WORDS:
-        try:
-            again = confirm(repo.get_assertion(ctx.session, matched_id))
-        except NotFound:
+    if reading.relation is Relation.CHOOSE:
+        if matched is None:
             return None
+        again = confirm(matched)
         update = {**again.operation_data, "asked_again": True}
         return again.model_copy(update={"operation_data": update})
     return None
@@ -49,27 +71,28 @@ def answer_to_confirmation(
 
 def corrected_description(ctx: HandlerContext, fallback: str) -> str:
     """What a reply to a confirmation asks for instead ("no, my birthday instead")."""
-    corrected = without_cues(ctx.message)
+    reading = ctx.classified.reading
+    corrected = reading.corrected if reading is not None else ""
     return corrected if keywords(corrected) else fallback
 
 
-_NUMBER = re.compile(r"#?\b(\d{1,6})\b")
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
+_NUMBER = re.compile(r"#\s*(\d{1,6})\b")
 
 
-def pick_candidate(description: str, candidates: list[dict[str, Any]]) -> int | None:
-    """A reply to an ambiguous match that names one candidate: by number ("#2"), position
-    ("the second one") or words only one of them has ("the front squat one")."""
+def pick_candidate(
+    reading: Reading | None, description: str, candidates: list[dict[str, Any]]
+) -> int | None:
+    """The one candidate of an ambiguous match that the reply names: the reading's choice,
+    a `#N` the companion printed, or words only one of them has ("the front squat one")."""
     numbers = {c["display_number"] for c in candidates}
+    if reading is not None and reading.relation is Relation.CHOOSE:
+        picked = [n for n in reading.chosen if n in numbers]
+        if len(picked) == 1:
+            return picked[0]
     for found in _NUMBER.findall(description):
         if int(found) in numbers:
             return int(found)
-    lowered = description.lower()
-    for word, position in _ORDINALS.items():
-        if re.search(rf"\b{word}\b", lowered) and abs(position) <= len(candidates):
-            index = position if position < 0 else position - 1
-            return int(candidates[index]["display_number"])
-    keys = keywords(without_cues(description)) - _POSITION_WORDS
+    keys = keywords(description)
     scored = [(keyword_score(keys, str(c["content"])), c) for c in candidates] if keys else []
     best = max((score for score, _ in scored), default=0)
     chosen = [c for score, c in scored if score == best and best > 0]

@@ -9,12 +9,13 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from pipeline.domain import ClassifiedIntent, Engagement, HistoryTurn, Person
+from pipeline.intents.writes import Writes
 from pipeline.memory.embeddings import Embedder
 
 
 @dataclass(frozen=True)
 class HandlerContext:
-    """One turn's inputs to its handler; the session is inside the turn's write transaction."""
+    """One turn's inputs to its handler: a session to read through, and the writes it decides."""
 
     session: Session
     person: Person
@@ -24,16 +25,22 @@ class HandlerContext:
     now: datetime
     # Semantic matching for forget_about_me and recall; None = keywords only.
     embedder: Embedder | None = None
-    # The operator's message as typed: its form (a cue such as "no," or "actually") decides
-    # whether a reply corrects, confirms or rejects an offer (pipeline/intents/cues.py).
+    # The operator's message as typed: data to store or search, never read for its wording
+    # (whether it confirms, corrects or rejects is the classifier's typed reading).
     message: str = ""
-    # Shared by the turn's rehearsal and apply (pipeline/converse.py): a read-only search
-    # done in the rehearsal is reused, so the stored result is the one the reply was built on.
+    # What the handler's reads found that the turn's events record (a recall's best score).
     reads: dict[Any, Any] = field(default_factory=dict)
     # Multi-fact extraction (pipeline/extraction/): the message's candidate facts, best first,
     # and how many new facts this turn may still hold (the per-turn and daily caps).
     candidates: tuple[str, ...] = ()
     max_new_facts: int = 0
+    # What the handler decides to write (pipeline/intents/writes.py): it writes through this
+    # and never through the session, so deciding stores nothing.
+    writes: Writes = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.writes is None:
+            object.__setattr__(self, "writes", Writes(self.session))
 
     def param(self, name: str) -> str:
         """A classified parameter, stripped; "" when absent."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pipeline.domain import RouteResult
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.cues import limits_to_project
 from pipeline.intents.recall import answer_from_memory
 from pipeline.intents.remember import keep_in_project, offered_held, retract_rejected_offer
 from pipeline.intents.taxonomy import INTENTS, LIVE_INTENTS
@@ -19,11 +18,8 @@ def handle_general_conversation(ctx: HandlerContext) -> RouteResult:
     if ctx.classified.error:
         return RouteResult(intent="general_conversation", operation_data={"action": "none"})
     held = offered_held(ctx)
-    if (
-        held is not None
-        and ctx.project is not None
-        and limits_to_project(ctx.message, ctx.project.name)
-    ):
+    reading = ctx.classified.reading
+    if held is not None and ctx.project is not None and reading and reading.project_only:
         return keep_in_project(ctx, held)
     rejected = retract_rejected_offer(ctx)
     if rejected is not None:

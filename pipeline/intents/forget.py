@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.domain import Assertion, HistoryActor, MemoryChange, NormativeForce, RouteResult
+from pipeline.domain import (
+    Assertion,
+    HistoryActor,
+    MemoryChange,
+    NormativeForce,
+    Relation,
+    RouteResult,
+)
 from pipeline.errors import NotFound
 from pipeline.intents.confirmation import (
     answer_to_confirmation,
@@ -12,7 +19,6 @@ from pipeline.intents.confirmation import (
     pick_candidate,
 )
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.cues import is_rejection, without_cues
 from pipeline.intents.remember import offered_held, reject_offer
 from pipeline.memory.matching import Match, keywords, match_forget
 from pipeline.memory.search import semantic_forget
@@ -45,8 +51,8 @@ def _retract(ctx: HandlerContext, assertion_id: int) -> RouteResult | None:
     if current.force is not NormativeForce.COMMITTED:
         return None
     rationale = f"Operator asked to forget it: {ctx.param('forget_description') or 'confirmed'}"
-    done = repo.set_force(
-        ctx.session, assertion_id, NormativeForce.RETRACTED, rationale, by=HistoryActor.OPERATOR
+    done = ctx.writes.set_force(
+        assertion_id, NormativeForce.RETRACTED, rationale, by=HistoryActor.OPERATOR
     )
     change = MemoryChange.of(done, NormativeForce.COMMITTED)
     return RouteResult(
@@ -84,24 +90,27 @@ def handle_forget(ctx: HandlerContext) -> RouteResult:
     personal_id = ctx.person.personal_engagement_id
     if personal_id is None:
         return RouteResult(intent=INTENT, operation_data={"error": "no_personal_engagement"})
+    reading = ctx.classified.reading
+    rejects = reading is not None and reading.relation is Relation.REJECT
     held = offered_held(ctx)
-    if held is not None and is_rejection(ctx.message):  # "forget it" right after an offer
+    if held is not None and rejects:  # "forget it" right after an offer
         return reject_offer(ctx, held)
     prior = ctx.prior_companion
     data = prior.operation_data if prior is not None and prior.intent == INTENT else {}
-    description = without_cues(ctx.param("forget_description")) or ctx.param("forget_description")
+    description = ctx.param("forget_description")
     if data.get("action") == "confirm_retraction":
         answered = answer_to_confirmation(
-            ctx, data, retract=lambda i: _retract(ctx, i), confirm=_confirm, kept=_kept
+            ctx, data, description, retract=lambda i: _retract(ctx, i), confirm=_confirm, kept=_kept
         )
         if answered is not None:
             return answered
         description = corrected_description(ctx, description)
     if data.get("action") == "ambiguous":
-        number = pick_candidate(description, list(data.get("candidates", [])))
+        candidates = list(data.get("candidates", []))
+        number = pick_candidate(reading, description, candidates)
         if number is not None:
             return _confirm(repo.get_by_number(ctx.session, personal_id, number))
-    if is_rejection(ctx.message) and not keywords(description):
+    if rejects and not keywords(description):
         # "Forget it" with nothing pending means "never mind", not a request to match "it".
         if data.get("action") in ("confirm_retraction", "ambiguous"):
             return _kept(description)

@@ -20,7 +20,6 @@ from pipeline.intents.confirmation import (
     pick_candidate,
 )
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.cues import without_cues
 from pipeline.intents.facts import clean_fact
 from pipeline.memory.matching import keywords, match_forget, match_loosely
 from pipeline.store import assertions as repo
@@ -39,7 +38,7 @@ def handle_add_knowledge(ctx: HandlerContext) -> RouteResult:
     fact = clean_fact(ctx.param("knowledge"))
     if not fact:
         return RouteResult(intent="add_knowledge", operation_data={"error": "no_knowledge"})
-    created = repo.add_assertion(ctx.session, ctx.project.id, fact, ActorKind.OPERATOR)
+    created = ctx.writes.add(ctx.project.id, fact, ActorKind.OPERATOR)
     return RouteResult(
         intent="add_knowledge",
         operation_data={
@@ -77,7 +76,7 @@ def handle_commit_knowledge(ctx: HandlerContext) -> RouteResult:
     held = repo.list_assertions(ctx.session, ctx.project.id, [NormativeForce.HELD])
     numbers = {int(n) for n in _NUMBERS.findall(reference)}
     just_noted = _just_noted(ctx)
-    if not numbers and just_noted is not None and not keywords(without_cues(reference)):
+    if not numbers and just_noted is not None and not keywords(reference):
         numbers = {just_noted}  # "lock that in" right after a note: that note
     if numbers:
         chosen = [a for a in held if a.display_number in numbers]
@@ -92,7 +91,7 @@ def handle_commit_knowledge(ctx: HandlerContext) -> RouteResult:
             operation_data={"action": "no_match", "reference": reference, "held_count": len(held)},
         )
     done = [
-        repo.set_force(ctx.session, a.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
+        ctx.writes.set_force(a.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
         for a in chosen
     ]
     return RouteResult(
@@ -129,8 +128,7 @@ def _retract_note(ctx: HandlerContext, assertion_id: int, reason: str) -> RouteR
         return None
     if target.force is NormativeForce.RETRACTED:
         return None
-    done = repo.set_force(
-        ctx.session,
+    done = ctx.writes.set_force(
         target.id,
         NormativeForce.RETRACTED,
         f"Operator asked to remove: {reason}",
@@ -154,6 +152,7 @@ def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
         answered = answer_to_confirmation(
             ctx,
             data,
+            description,
             retract=lambda i: _retract_note(ctx, i, str(data.get("matched_fact", ""))),
             confirm=_confirm_note,
             kept=_kept_note,
@@ -163,11 +162,12 @@ def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
         description = corrected_description(ctx, description)
     live = repo.list_assertions(ctx.session, ctx.project.id, _LIVE)
     if data.get("action") == "ambiguous":
-        number = pick_candidate(ctx.message or description, list(data.get("candidates", [])))
+        candidates = list(data.get("candidates", []))
+        number = pick_candidate(ctx.classified.reading, description, candidates)
         chosen = [a for a in live if a.display_number == number]
         if chosen:
             return _confirm_note(chosen[0])
-    described = without_cues(description) or description
+    described = description
     match = match_forget(described, live)
     if match.action == "no_match":
         match = match_loosely(described, live)

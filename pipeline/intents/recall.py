@@ -7,14 +7,12 @@ provider lends an embedder, and by keywords otherwise (keyword hits are always k
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from typing import Any
 
 from pipeline.categories import ContextMode, load_categories
 from pipeline.domain import Assertion, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.cues import asks_everything
 from pipeline.memory.matching import keyword_score, keywords, word_form
 from pipeline.memory.search import FORGET_MIN_SIMILARITY, MIN_SIMILARITY, search_memory
 from pipeline.store import assertions as repo
@@ -26,16 +24,9 @@ MAX_CANDIDATES = 500  # newest first: how far back keyword recall looks
 # Where a turn's recall leaves the best similarity its search saw (pipeline/turn_events.py).
 BEST_SIMILARITY = "recall_best_similarity"
 _LIVE = (NormativeForce.HELD, NormativeForce.COMMITTED)
+# Words of a question that never name what is asked about (like STOP_WORDS, English).
 _QUESTION_WORDS = frozenset(
     ["what", "when", "where", "which", "who", "how", "why", "did", "does", "tell", "said", "say"]
-)
-_WH_QUESTION = re.compile(
-    r"^(?:and |so |ok(?:ay)? |oh |wait )*(?:what|when|where|which|who|how)\b.*\?$", re.IGNORECASE
-)
-_SELF_QUESTION = re.compile(
-    r"^(?:and |so |ok(?:ay)? |oh |wait )*(?:what|when|where|which|who|how|do|did|does|is|are|was|"
-    r"were|have|has|can|could)\b.*\b(?:i|my|me|we|our|us|i'm|i've)\b",
-    re.IGNORECASE,
 )
 
 
@@ -136,7 +127,7 @@ def _searched(
 def handle_ask_about_past_input(ctx: HandlerContext) -> RouteResult:
     """What the person told the companion, found in personal memory and the project."""
     query = ctx.param("query")
-    everything = asks_everything(ctx.message or query) or not keywords(query)
+    everything = not keywords(query)
     found = _candidates(ctx, MAX_LISTED) if everything else _search(ctx, query)
     return RouteResult(
         intent=INTENT,
@@ -151,16 +142,12 @@ def handle_ask_about_past_input(ctx: HandlerContext) -> RouteResult:
 
 
 def answer_from_memory(ctx: HandlerContext) -> RouteResult | None:
-    """A question about the person or their project that what is stored answers ("which hand
-    do I write with?" with "You're left-handed" stored) is answered from memory, even when it
-    was read as plain conversation. Meaning must clearly match (the semantic forget floor)."""
-    message = ctx.message.replace("’", "'").strip()
-    prior = ctx.prior_companion
-    follows_recall = prior is not None and prior.intent == INTENT and message.endswith("?")
-    # In a project, the notes are the person's own too: "what's the budget again?".
-    about_project = ctx.project is not None and bool(_WH_QUESTION.match(message))
-    if not _SELF_QUESTION.match(message) and not follows_recall and not about_project:
+    """A question that what is stored answers ("which hand do I write with?" with "You're
+    left-handed" stored) is answered from memory, even when it was read as plain
+    conversation. Meaning must clearly match (the semantic forget floor)."""
+    if not ctx.classified.question:
         return None
+    message = ctx.message.strip()
     # Stricter than an explicit recall: two shared words, or a clear match in meaning.
     found = _search(ctx, message, FORGET_MIN_SIMILARITY, min_keywords=2)
     if not found:

@@ -8,19 +8,13 @@ from pipeline.domain import (
     HistoryActor,
     MemoryChange,
     NormativeForce,
+    Reading,
+    Relation,
     RouteResult,
 )
 from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.cues import (
-    is_affirmation,
-    is_correction,
-    is_cross_promotion_offer,
-    is_first_person_clause,
-    is_rejection,
-    limits_to_project,
-)
-from pipeline.intents.facts import clean_fact, related_facts, same_fact, says_something
+from pipeline.intents.facts import clean_fact, same_fact, says_something
 from pipeline.intents.multi import hold_many
 from pipeline.store import assertions as repo
 
@@ -49,19 +43,6 @@ def offered_held(ctx: HandlerContext) -> Assertion | None:
     return held
 
 
-def _corrects(message: str, fact: str, held: str) -> bool:
-    """Whether the reply corrects the offered fact rather than stating a new one.
-
-    A correction carries a cue ("no", "actually", "I mean", "X, not Y") or is a bare value
-    about the offer ("March 16th", "shrimp only"); "I'm allergic to kiwi" after an offer of
-    "allergic to peanuts" is a second fact, and neither overwrites the other.
-    """
-    if is_correction(message):
-        return True
-    short = len(message.split()) <= 4 and not is_first_person_clause(message)
-    return short and bool(message.strip()) and related_facts(fact, held)
-
-
 def _existing(ctx: HandlerContext, personal_id: int, fact: str) -> Assertion | None:
     """A live personal fact that already says this (restating it stores nothing new)."""
     live = repo.list_assertions(
@@ -70,26 +51,50 @@ def _existing(ctx: HandlerContext, personal_id: int, fact: str) -> Assertion | N
     return next((a for a in live if same_fact(fact, a.content)), None)
 
 
-def _committed(held: Assertion, ctx: HandlerContext, *, promoted: bool = False) -> RouteResult:
-    committed = repo.set_force(
-        ctx.session, held.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR
-    )
+def _committed(
+    held: Assertion, ctx: HandlerContext, *, promoted: bool = False, also: tuple[int, ...] = ()
+) -> RouteResult:
+    """Commit the offered fact, and the other facts the reading names that the companion
+    offered and are still held ("yes, both are right" after two offers)."""
+    committed = ctx.writes.set_force(held.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
+    changes = [MemoryChange.of(committed, held.force)]
+    for other in _still_offered(ctx, also, skip=held.id):
+        done = ctx.writes.set_force(other.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
+        changes.append(MemoryChange.of(done, NormativeForce.HELD))
     data: dict[str, object] = {
         "action": "committed",
         "personal_fact": committed.content,
         "assertion_display_number": committed.display_number,
     }
+    if len(changes) > 1:
+        data["also_committed"] = [
+            {"display_number": c.display_number, "content": c.content} for c in changes[1:]
+        ]
     if promoted:
         data["cross_promoted"] = True
-    return RouteResult(
-        intent=INTENT,
-        operation_data=data,
-        changes=(MemoryChange.of(committed, held.force),),
-    )
+    return RouteResult(intent=INTENT, operation_data=data, changes=tuple(changes))
+
+
+def _still_offered(ctx: HandlerContext, numbers: tuple[int, ...], skip: int) -> list[Assertion]:
+    """The personal facts among `numbers` that the companion offered and are still held."""
+    personal_id = ctx.person.personal_engagement_id
+    found: list[Assertion] = []
+    for number in dict.fromkeys(numbers):
+        try:
+            fact = repo.get_by_number(ctx.session, personal_id or 0, number)
+        except NotFound:
+            continue
+        if (
+            fact.id != skip
+            and fact.force is NormativeForce.HELD
+            and fact.actor is ActorKind.COMPANION
+        ):
+            found.append(fact)
+    return found
 
 
 def _new_fact(ctx: HandlerContext, personal_id: int, fact: str) -> RouteResult:
-    promoted = offers_cross_promotion(ctx) and is_affirmation(ctx.message)
+    promoted = offers_cross_promotion(ctx)
     existing = _existing(ctx, personal_id, fact)
     if existing is not None:
         if promoted and existing.force is NormativeForce.HELD:
@@ -106,7 +111,7 @@ def _new_fact(ctx: HandlerContext, personal_id: int, fact: str) -> RouteResult:
     # After a cross-promotion offer the person has just said yes to this very fact, so it
     # is committed at once instead of being offered a second time.
     force = NormativeForce.COMMITTED if promoted else NormativeForce.HELD
-    created = repo.add_assertion(ctx.session, personal_id, fact, ActorKind.COMPANION, force)
+    created = ctx.writes.add(personal_id, fact, ActorKind.COMPANION, force)
     data: dict[str, object] = {
         "action": "committed" if promoted else "held",
         "personal_fact": created.content,
@@ -119,6 +124,17 @@ def _new_fact(ctx: HandlerContext, personal_id: int, fact: str) -> RouteResult:
     )
 
 
+def reading_of_offer(ctx: HandlerContext, held: Assertion, fact: str) -> Reading:
+    """How the message answers the offered fact. An answer without a reading (an older
+    classifier prompt version) is read without looking at its words: no fact or the same fact
+    again confirms; any other fact is a fact of its own, and the offer stays held."""
+    if ctx.classified.reading is not None:
+        return ctx.classified.reading
+    if not fact or same_fact(fact, held.content):
+        return Reading(relation=Relation.CONFIRM)
+    return Reading(relation=Relation.UNRELATED)
+
+
 def handle_remember(ctx: HandlerContext) -> RouteResult:
     """Hold a new personal fact, or commit / refine the one offered on the previous turn."""
     personal_id = ctx.person.personal_engagement_id
@@ -127,14 +143,19 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
     fact = clean_fact(ctx.param("personal_fact"))
     held = offered_held(ctx)
     if held is not None:
-        if ctx.project is not None and limits_to_project(ctx.message, ctx.project.name):
+        reading = reading_of_offer(ctx, held, fact)
+        if reading.project_only and ctx.project is not None:
             return keep_in_project(ctx, held)
-        if is_rejection(ctx.message):
+        if reading.relation is Relation.REJECT:
             return reject_offer(ctx, held)
-        if not fact or same_fact(fact, held.content) or is_affirmation(ctx.message):
+        if reading.relation in (Relation.CONFIRM, Relation.CHOOSE):
+            return _committed(held, ctx, also=reading.chosen)
+        if reading.relation is Relation.CORRECT:
+            corrected = clean_fact(reading.corrected) or fact
+            if corrected and not same_fact(corrected, held.content):
+                return _refined(ctx, held, corrected)
             return _committed(held, ctx)
-        if _corrects(ctx.message, fact, held.content):
-            return _refined(ctx, held, fact)
+        # UNRELATED: a different fact is held on its own; the offer stays held
     if len(ctx.candidates) >= 2:
         many = hold_many(ctx, personal_id)
         if many is not None:
@@ -145,7 +166,7 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
 
 
 def _refined(ctx: HandlerContext, held: Assertion, fact: str) -> RouteResult:
-    refined = repo.amend_content(ctx.session, held.id, fact, by=HistoryActor.OPERATOR)
+    refined = ctx.writes.amend(held.id, fact, by=HistoryActor.OPERATOR)
     return RouteResult(
         intent=INTENT,
         operation_data={
@@ -160,8 +181,7 @@ def _refined(ctx: HandlerContext, held: Assertion, fact: str) -> RouteResult:
 
 def reject_offer(ctx: HandlerContext, held: Assertion) -> RouteResult:
     """Retract the offered fact the person turned down."""
-    retracted = repo.set_force(
-        ctx.session,
+    retracted = ctx.writes.set_force(
         held.id,
         NormativeForce.RETRACTED,
         "Operator declined the offer to remember it",
@@ -179,16 +199,25 @@ def reject_offer(ctx: HandlerContext, held: Assertion) -> RouteResult:
 
 
 def offers_cross_promotion(ctx: HandlerContext) -> bool:
-    """Whether the previous companion turn offered to remember a project fact everywhere."""
+    """Whether the message says yes to the previous companion turn's offer to remember part of
+    a project note everywhere: a confirming reading after a turn that was not itself an offer
+    to remember (so the only offer it can have made is the cross-promotion one)."""
     prior = ctx.prior_companion
-    return prior is not None and prior.intent != INTENT and is_cross_promotion_offer(prior.content)
+    reading = ctx.classified.reading
+    return (
+        prior is not None
+        and prior.intent != INTENT
+        and reading is not None
+        and reading.relation is Relation.CONFIRM
+    )
 
 
 def retract_rejected_offer(ctx: HandlerContext) -> RouteResult | None:
     """An outright rejection of an offer to remember ("never mind") retracts the held fact;
     anything else unrelated (a question, a project fact) leaves the offer held."""
     held = offered_held(ctx)
-    if held is None or not is_rejection(ctx.message):
+    reading = ctx.classified.reading
+    if held is None or reading is None or reading.relation is not Relation.REJECT:
         return None
     return reject_offer(ctx, held)
 
@@ -197,14 +226,13 @@ def keep_in_project(ctx: HandlerContext, held: Assertion) -> RouteResult:
     """ "No, just this project" after an offer: the fact becomes the project's knowledge (held,
     stated by the operator) and leaves personal memory."""
     assert ctx.project is not None
-    retracted = repo.set_force(
-        ctx.session,
+    retracted = ctx.writes.set_force(
         held.id,
         NormativeForce.RETRACTED,
         "Operator kept it to one project",
         by=HistoryActor.OPERATOR,
     )
-    note = repo.add_assertion(ctx.session, ctx.project.id, held.content, ActorKind.OPERATOR)
+    note = ctx.writes.add(ctx.project.id, held.content, ActorKind.OPERATOR)
     return RouteResult(
         intent="general_conversation",
         operation_data={

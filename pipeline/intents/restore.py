@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from pipeline.domain import Assertion, HistoryActor, MemoryChange, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.cues import without_cues
 from pipeline.memory.matching import Match, keywords, match_forget, match_loosely
 from pipeline.store import assertions as repo
 
@@ -12,8 +13,22 @@ from pipeline.store import assertions as repo
 def _description(ctx: HandlerContext) -> str:
     for name in ("knowledge_description", "forget_description", "knowledge", "personal_fact"):
         if ctx.param(name):
-            return without_cues(ctx.param(name))
-    return without_cues(ctx.message)
+            return ctx.param(name)
+    return ctx.message
+
+
+# The companion prints a personal fact as #N and a project note as notes#N (README): the
+# person may name one the same way ("put #2 back").
+_REFERENCE = re.compile(r"(?<![\w#])(notes)?#(\d{1,9})\b", re.IGNORECASE)
+
+
+def _reference(ctx: HandlerContext) -> tuple[bool, int] | None:
+    """(is a project note, display number) when the request names one by its number."""
+    for text in (_description(ctx), ctx.message):
+        found = _REFERENCE.search(text)
+        if found:
+            return bool(found.group(1)), int(found.group(2))
+    return None
 
 
 def _just_retracted(ctx: HandlerContext) -> tuple[str, int] | None:
@@ -35,7 +50,11 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
     be settled again), else a personal fact (committed, as it was before it was forgotten).
     "Put that back" right after a retraction restores what was just retracted."""
     just = _just_retracted(ctx)
-    if just is not None and not keywords(_description(ctx)):
+    reference = _reference(ctx)
+    if reference is not None:
+        intent = "retract_knowledge" if reference[0] else "forget_about_me"
+        just = (intent, reference[1])
+    elif just is not None and not keywords(_description(ctx)):
         intent = just[0]
     project = intent in ("retract_knowledge", "add_knowledge") and ctx.project is not None
     # The reply is written by the instruction that knows restoring: notes or personal facts.
@@ -44,7 +63,7 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
     if engagement_id is None:
         return RouteResult(intent=intent, operation_data={"error": "no_personal_engagement"})
     retracted = repo.list_assertions(ctx.session, engagement_id, [NormativeForce.RETRACTED])
-    if just is not None and not keywords(_description(ctx)):
+    if just is not None and (reference is not None or not keywords(_description(ctx))):
         retracted = [a for a in retracted if a.display_number == just[1]]
         match = (
             Match("confirm_retraction", tuple(retracted)) if retracted else Match("no_match", ())
@@ -63,7 +82,7 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
         )
     target = match.assertions[0]
     force = NormativeForce.HELD if project else NormativeForce.COMMITTED
-    done = repo.set_force(ctx.session, target.id, force, by=HistoryActor.OPERATOR)
+    done = ctx.writes.set_force(target.id, force, by=HistoryActor.OPERATOR)
     return RouteResult(
         intent=intent,
         operation_data={"action": "restored", "item": _item(done)},

@@ -4,21 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipeline.domain import HistoryActor, NormativeForce, RouteResult
+from sqlalchemy.orm import Session
+
+from pipeline.domain import HistoryActor, NormativeForce, Relation, RouteResult
 from pipeline.intents import conversation, forget, knowledge, multi, recall, remember, restore
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.cues import (
-    asks_something_else,
-    asks_to_forget,
-    asks_to_restore,
-    forget_object,
-    is_affirmation,
-    is_correction,
-    is_first_person_clause,
-    is_rejection,
-    without_cues,
-)
 from pipeline.intents.taxonomy import INTENTS
+from pipeline.intents.writes import apply
 from pipeline.memory.matching import match_forget
 from pipeline.memory.relations import link_changes
 from pipeline.store import assertions as repo
@@ -37,10 +29,11 @@ HANDLERS: dict[str, Handler] = {
     "forget_about_me": forget.handle_forget,
 }
 
-# Intents whose handler would store or drop something: the message's own form can redirect
-# them (a request framed as "forget ..." never stores a fact; "put ... back" restores).
+# Intents whose handler would store or drop something: a reading that asks to put something
+# back restores instead.
 _WRITES = frozenset(["add_knowledge", "remember_about_me", "retract_knowledge", "forget_about_me"])
 _PARAM = {
+    "ask_about_past_input": "query",
     "remember_about_me": "personal_fact",
     "add_knowledge": "knowledge",
     "retract_knowledge": "knowledge_description",
@@ -63,8 +56,10 @@ def _as(ctx: HandlerContext, intent: str, description: str = "") -> HandlerConte
         now=ctx.now,
         embedder=ctx.embedder,
         message=ctx.message,
+        reads=ctx.reads,
         candidates=ctx.candidates,
         max_new_facts=ctx.max_new_facts,
+        writes=ctx.writes,
     )
 
 
@@ -93,56 +88,49 @@ def _prior_action(ctx: HandlerContext) -> tuple[str | None, str | None]:
 
 
 def _redirected(ctx: HandlerContext) -> HandlerContext:
+    """The context re-read for the handler that owns what was pending or what is described:
+    decided from the typed reading and stored state, never from the message's wording."""
     name = ctx.classified.intent
     prior_intent, prior_action = _prior_action(ctx)
+    reading = ctx.classified.reading
+    answers = reading is not None and reading.relation is not Relation.UNRELATED
     if (
-        prior_action == "confirm_retraction"
+        answers
+        and prior_action in ("confirm_retraction", "ambiguous")
         and prior_intent in ("forget_about_me", "retract_knowledge")
         and name != prior_intent
-        and (
-            is_affirmation(ctx.message)
-            or is_rejection(ctx.message)
-            or (is_correction(ctx.message) and not asks_to_restore(ctx.message))
-        )
     ):
-        # "Yes" / "no, keep it" / "no, where I live" answers the question just asked.
-        return _as(ctx, prior_intent, without_cues(ctx.message))
-    if (
-        prior_action == "ambiguous"
-        and prior_intent in ("forget_about_me", "retract_knowledge")
-        and name != prior_intent
-        and len(ctx.message.split()) <= 6
-        and not asks_something_else(ctx.message)
-    ):
-        return _as(ctx, prior_intent)  # "the front squat one" picks among the candidates
-    forgetting = asks_to_forget(ctx.message)
-    if name in ("remember_about_me", "add_knowledge") and forgetting:
-        described = forget_object(ctx.message)
-        fallback = (
-            "forget_about_me"
-            if ctx.project is None or is_first_person_clause(described)
-            else "retract_knowledge"
-        )
-        return _as(ctx, _lives_in(ctx, described) or fallback, described)
+        # "Yes" / "no, keep it" / "no, where I live" / "the second one" answers the question
+        # just asked, whatever intent the classifier gave the message itself.
+        assert reading is not None
+        return _as(ctx, prior_intent, reading.corrected)
+    if name in ("remember_about_me", "add_knowledge") and ctx.classified.question and not answers:
+        # a question never stores a fact: it is answered, from memory when memory answers it
+        return _as(ctx, "general_conversation")
     if name == "retract_knowledge" and ctx.project is None:
         return _as(ctx, "forget_about_me")  # outside a project only personal facts exist
-    if name in ("retract_knowledge", "forget_about_me") and not asks_to_restore(ctx.message):
-        described = ctx.param(_PARAM[name]) or forget_object(ctx.message)
-        elsewhere = _lives_in(ctx, described)
+    if name in ("retract_knowledge", "forget_about_me") and not ctx.classified.restore:
+        described = ctx.param(_PARAM[name])
+        elsewhere = _lives_in(ctx, described) if described else None
         if elsewhere is not None and elsewhere != name:
             return _as(ctx, elsewhere, described)
     return ctx
 
 
 def route(ctx: HandlerContext) -> RouteResult:
-    """Run the intent's handler; project-only intents outside a project change nothing.
-    A personal fact the handler left committed is related to its nearest facts."""
+    """Decide the turn: run the intent's handler once, which reads and records its writes in
+    `ctx.writes` (project-only intents outside a project change nothing). Nothing is stored
+    until `apply_decision`."""
     answered = multi.answer_offer(ctx)  # a reply to several facts offered at once
-    result = answered if answered is not None else _handled(_redirected(ctx))
+    return answered if answered is not None else _handled(_redirected(ctx))
+
+
+def apply_decision(session: Session, ctx: HandlerContext, result: RouteResult) -> None:
+    """Store what `route` decided, once, in the caller's write transaction; a personal fact
+    the turn left committed is related to its nearest facts (the companion's own doing)."""
+    apply(session, ctx.writes.commands)
     personal_id = ctx.person.personal_engagement_id
-    # the companion's own doing, not the person's
-    link_changes(ctx.session, personal_id, result.changes, ctx.embedder, by=HistoryActor.COMPANION)
-    return result
+    link_changes(session, personal_id, result.changes, ctx.embedder, by=HistoryActor.COMPANION)
 
 
 def _handled(ctx: HandlerContext) -> RouteResult:
@@ -150,7 +138,7 @@ def _handled(ctx: HandlerContext) -> RouteResult:
     spec = INTENTS[name]
     if not spec.live:
         return conversation.handle_stub(ctx)
-    if asks_to_restore(ctx.message) and (name in _WRITES or _prior_action(ctx)[1] == "retracted"):
+    if ctx.classified.restore and (name in _WRITES or _prior_action(ctx)[1] == "retracted"):
         return restore.handle_restore(ctx, name)
     if spec.needs_project and ctx.project is None:
         return RouteResult(intent=name, operation_data={"error": "needs_project"})

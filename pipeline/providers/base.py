@@ -17,6 +17,8 @@ from pipeline.domain import (
     HistoryTurn,
     MemoryNote,
     PromptRef,
+    Reading,
+    Relation,
     Reply,
     RouteResult,
     Usage,
@@ -115,8 +117,13 @@ def validated(
     confidence: float | None = None,
     prompt_refs: tuple[PromptRef, ...] = (),
     usage: Usage | None = None,
+    reading: Any = None,
+    restore: Any = False,
+    question: Any = False,
 ) -> ClassifiedIntent:
-    """Check a provider's raw answer against the taxonomy; degrade it if unusable."""
+    """Check a provider's raw answer against the taxonomy; degrade it if unusable. A reading
+    that is malformed is dropped (the core then reads nothing pending as answered), never
+    guessed at."""
     meta: dict[str, Any] = {
         "provider": provider,
         "model": model,
@@ -135,8 +142,11 @@ def validated(
         for k, v in params.items()
         if k in allowed and v is not None and str(v).strip()
     }
+    checked = checked_reading(reading)
+    # An answer to what was pending ("yes" to a retraction question) describes nothing new.
+    answers = checked is not None and checked.relation is not Relation.UNRELATED
     missing = [p for p in REQUIRED_PARAMS.get(intent, ()) if p not in clean]
-    if missing:
+    if missing and not answers:
         return degraded(f"{intent} without its parameter {', '.join(missing)}", **meta)
     return ClassifiedIntent(
         intent=intent,
@@ -146,6 +156,35 @@ def validated(
         model=model,
         prompt_refs=prompt_refs,
         usage=usage or Usage(),
+        reading=checked,
+        restore=restore is True,
+        question=question is True,
+    )
+
+
+def checked_reading(raw: Any) -> Reading | None:
+    """A provider's reading as a typed Reading, or None when it is absent or malformed."""
+    if isinstance(raw, Reading) or raw is None:
+        return raw
+    if not isinstance(raw, Mapping):
+        return None
+    try:
+        relation = Relation(raw.get("relation"))
+    except ValueError:
+        return None
+    chosen = raw.get("chosen") or ()
+    if not isinstance(chosen, list | tuple) or not all(
+        isinstance(n, int) and not isinstance(n, bool) and 0 < n < 2**31 for n in chosen
+    ):
+        return None
+    corrected = raw.get("corrected") or ""
+    if not isinstance(corrected, str):
+        return None
+    return Reading(
+        relation=relation,
+        corrected=" ".join(corrected.split()),
+        chosen=tuple(chosen),
+        project_only=raw.get("project_only") is True,
     )
 
 

@@ -3,7 +3,7 @@ parameter as a JSON schema, built from the taxonomy, and the pydantic model that
 
 Claude receives the schema as a forced tool's input or as `output_config.format` (by model,
 pipeline/providers/claude/models.py); OpenAI-compatible servers receive it as a `json_schema`
-response format. Both parse the answer with `IntentAnswer`, then `validated`.
+response format. Both parse the answer with `IntentAnswer`, then `classification`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
+from pipeline.domain import ClassifiedIntent, Relation
 from pipeline.intents.taxonomy import INTENTS
+from pipeline.providers.base import validated
 
 SCHEMA_NAME = "classify_intent"
 SCHEMA_DESCRIPTION = "Record the intent of the person's last message and its parameters."
@@ -51,12 +53,49 @@ def answer_schema() -> dict[str, Any]:
             "type": "string",
             "description": f"For {users}: {PARAM_HELP.get(param, param)}. Omit when absent.",
         }
+    properties.update(READING_SCHEMA)
     return {
         "type": "object",
         "properties": properties,
         "required": ["intent"],
         "additionalProperties": False,
     }
+
+
+# The typed reading (pipeline/domain.py, Reading) and the message's flags, beside the
+# parameters: optional, so an answer to an older prompt version without them stays valid.
+READING_SCHEMA: dict[str, Any] = {
+    "relation": {
+        "type": "string",
+        "enum": [r.value for r in Relation],
+        "description": "Only when the companion's previous turn left something pending: how "
+        "the last message answers it. Omit when nothing was pending.",
+    },
+    "corrected": {
+        "type": "string",
+        "description": "For relation correct: the whole corrected fact as memory stores it, "
+        "or, after a question whether to forget something, what to forget instead.",
+    },
+    "chosen": {
+        "type": "array",
+        "items": {"type": "integer"},
+        "description": "For relation choose (or confirm of several offers): the display "
+        "numbers of the items meant.",
+    },
+    "project_only": {
+        "type": "boolean",
+        "description": "The person keeps an offered fact to this project only.",
+    },
+    "restore": {
+        "type": "boolean",
+        "description": "The message asks to put back something removed or forgotten.",
+    },
+    "question": {
+        "type": "boolean",
+        "description": "The message asks something; a question is never a fact to store.",
+    },
+}
+READING_FIELDS = ("relation", "corrected", "chosen", "project_only")
 
 
 # The answer as pydantic parses it: strict strings, so a number or a list where text belongs
@@ -66,8 +105,31 @@ IntentAnswer: type[BaseModel] = create_model(
     "IntentAnswer",
     __config__=ConfigDict(extra="ignore", strict=True),
     intent=(str, ...),
+    relation=(str | None, None),
+    corrected=(str | None, None),
+    chosen=(list[int] | None, None),
+    project_only=(bool | None, None),
+    restore=(bool | None, None),
+    question=(bool | None, None),
     **{name: (str | None, None) for name in param_names()},  # type: ignore[call-overload]
 )
+
+
+def classification(parsed: BaseModel, **meta: Any) -> ClassifiedIntent:
+    """A parsed answer as a checked classification: parameters, the reading and the flags
+    apart (an unknown relation drops the reading, see `checked_reading`)."""
+    values = parsed.model_dump()
+    intent = values.pop("intent")
+    reading = {name: values.pop(name) for name in READING_FIELDS}
+    restore, question = values.pop("restore"), values.pop("question")
+    return validated(
+        intent,
+        {k: v for k, v in values.items() if v is not None},
+        reading=reading if reading["relation"] is not None else None,
+        restore=restore,
+        question=question,
+        **meta,
+    )
 
 
 def first_error(exc: ValidationError) -> str:

@@ -8,6 +8,9 @@ optionally, the intent the previous companion turn served:
         after: remember_about_me
         intent: remember_about_me
         params: {}
+        reading: {relation: confirm}   # optional: how it answers what was pending
+        restore: false                 # optional: it asks to put something back
+        question: false                # optional: it asks something (never a fact to store)
         reply: "Got it."        # optional; otherwise a deterministic reply is composed
 """
 
@@ -46,6 +49,9 @@ class ScriptEntry:
     params: dict[str, Any]
     after: str | None = None
     reply: str | None = None
+    reading: dict[str, Any] | None = None
+    restore: bool = False
+    question: bool = False
 
 
 def load_script(path: Path) -> list[ScriptEntry]:
@@ -69,6 +75,9 @@ def load_script(path: Path) -> list[ScriptEntry]:
                 params=dict(raw.get("params") or {}),
                 after=raw.get("after"),
                 reply=raw.get("reply"),
+                reading=raw.get("reading"),
+                restore=raw.get("restore") is True,
+                question=raw.get("question") is True,
             )
         )
     return entries
@@ -105,7 +114,14 @@ class ScriptedProvider:
                 f"no scripted entry for {request.message!r}", provider=NAME, model=self.model
             )
         return validated(
-            entry.intent, entry.params, provider=NAME, model=self.model, confidence=1.0
+            entry.intent,
+            entry.params,
+            provider=NAME,
+            model=self.model,
+            confidence=1.0,
+            reading=entry.reading,
+            restore=entry.restore,
+            question=entry.question,
         )
 
     def respond(self, request: RespondRequest) -> Reply:

@@ -168,17 +168,6 @@ class Store:
             session.flush()
 
     @contextmanager
-    def rehearse(self) -> Iterator[Session]:
-        """A write transaction that is always rolled back: what a handler would do, unstored."""
-        with (
-            self.engine.connect().execution_options(write=True) as conn,
-            conn.begin() as transaction,
-            Session(bind=conn, expire_on_commit=False) as session,
-        ):
-            yield session
-            transaction.rollback()
-
-    @contextmanager
     def person_lock(self, person_id: int) -> Iterator[None]:
         """Serialize turns of one person; other persons are not blocked.
 

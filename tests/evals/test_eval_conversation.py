@@ -23,7 +23,7 @@ SCRIPT = [
                 {"personal_fact": "Your daughter Lila is five and loves picking strawberries"}),
     ScriptEntry("no, actually she's six", "remember_about_me",
                 {"personal_fact": "Your daughter Lila is six and loves picking strawberries"},
-                after="remember_about_me"),
+                after="remember_about_me", reading={"relation": "correct"}),
     ScriptEntry("yes", "remember_about_me", {}, after="remember_about_me"),
     ScriptEntry("Add compost in spring", "add_knowledge", {"knowledge": "Add compost in spring"}),
     ScriptEntry("I <b>love</b> tea", "remember_about_me", {"personal_fact": "You <b>love</b> tea"}),

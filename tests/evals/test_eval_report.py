@@ -151,7 +151,7 @@ def test_compare_lists_regressions_and_fixes_with_mcnemar(ten_cases):
     md = build_report("new", compare="base").markdown.read_text()
     # c0 regressed, c2..c9 fixed: exact McNemar p = 2 * P(X <= 1), X ~ Bin(9, 0.5) = 20/512
     assert (
-        "| ten | scripted (fixture answers, not a model) | - | 10 | 20.0% | 90.0% | +70.0% | 1 | 8 | 0.0391 | better, more than noise |"
+        "| ten | scripted (fixture answers, not a model) | - | 10 | 20.0% | 90.0% | +70.0% | 1 | 8 | 0.0391 | ±74.4 pts | 0 counted | finding: better |"
         in md
     )
     regressions = md.split("### Regressions")[1].split("###")[0]
@@ -167,7 +167,7 @@ def test_compare_within_noise(ten_cases):
     run_with(ten_cases, right={0, 1, 2, 3, 4}, run_id="a")
     run_with(ten_cases, right={1, 2, 3, 4, 5}, run_id="b")
     md = build_report("b", compare="a").markdown.read_text()
-    assert "| 1 | 1 | 1.0000 | within noise |" in md
+    assert "| 1 | 1 | 1.0000 | ±61.6 pts | 0 counted | within noise |" in md
 
 
 def test_the_comparison_is_remembered_until_forgotten(ten_cases, reports_root):
@@ -213,11 +213,19 @@ def test_report_compare_prints_the_summary_in_the_terminal(ten_cases):
     lines = result.stdout.splitlines()
     assert lines[0] == "compared with baseline run 20260101-000000-0001"
     assert lines[1].split() == ["suite", "provider", "shared", "baseline", "this", "run",
-                                "change", "McNemar", "p", "regressions", "fixes"]  # fmt: skip
+                                "change", "McNemar", "p", "regressions", "fixes", "MDE",
+                                "verdict"]  # fmt: skip
     assert lines[2].split() == ["ten", "scripted", "(…)", "10", "20.0%", "90.0%", "+70.0%",
-                                "0.0391", "1", "8"]  # fmt: skip
+                                "0.0391", "1", "8", "±74.4", "pts", "finding:",
+                                "better"]  # fmt: skip
     assert lines[3] == "1 regression(s), 8 fix(es) in all"
-    assert lines[4].startswith("report: ")
+    assert lines[4] == "flaky cases (--flaky count): 0 counted at their majority verdict"
+    assert lines[5] == (
+        "ten on scripted (…): finding: better: +70.0 points (McNemar exact p 0.0391); at 10 "
+        "shared cases and observed discordance 90%, changes of 74.4 points or more are "
+        "detectable (80% power, α 0.05, Connor (1987) normal approximation for McNemar's test)"
+    )
+    assert lines[6].startswith("report: ")
 
 
 def test_a_failed_gate_heads_the_report_with_what_broke_it(make_suite):

@@ -67,7 +67,10 @@ def test_retraction_offer_keeps_the_matched_fact_or_the_description() -> None:
         )
     )
     assert with_data == Offer(
-        "retraction", fact="You live in Miami", description="You live in Miami"
+        "retraction",
+        fact="You live in Miami",
+        description="You live in Miami",
+        intent="forget_about_me",
     )
     from_text = offer_after(
         operator("please forget my knee surgery"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.providers.local.extract import (
+from pipeline.english.extract import (
     forget_description,
     knowledge,
     note_reference,

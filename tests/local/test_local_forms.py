@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.providers.local.forms import form_intent
+from pipeline.english.forms import form_intent
 from pipeline.providers.local.responder import personal_clause
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.providers.local.refine import correction_body, refine_fact
+from pipeline.english.refine import correction_body, refine_fact
 
 
 @pytest.mark.parametrize(
@@ -118,7 +118,7 @@ def test_value_number_word_time_narrowing_and_identifier_corrections(
 
 
 def test_an_addition_is_a_second_fact_shaped_like_the_first() -> None:
-    from pipeline.providers.local.refine import parallel_fact
+    from pipeline.english.refine import parallel_fact
 
     assert parallel_fact("You've got a ginger cat called Miso", "a greyhound called Rufus") == (
         "You've got a greyhound called Rufus"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from pipeline.english.status import detect_status
 from pipeline.memory.status import topic_key
-from pipeline.providers.local.status import detect_status
 
 
 @pytest.mark.parametrize(

@@ -30,10 +30,21 @@ def _facts(store: Any) -> dict[str, NormativeForce]:
     return {a.content: a.force for a in found}
 
 
+# How a model reads each reply to the offer of #1 Priya, #2 cats, #3 running (the core
+# acts on the reading; tests/multi_fact/test_choices.py has the local provider's reading).
+READINGS: dict[str, dict[str, Any]] = {
+    "yes": {"relation": "confirm"},
+    "yes, all of them": {"relation": "confirm"},
+    "keep them, but not the cats one": {"relation": "choose", "chosen": [1, 3]},
+    "only the second": {"relation": "choose", "chosen": [2]},
+    "no, none of them": {"relation": "reject"},
+}
+
+
 def _provider(*replies: str, long: str = LONG) -> Any:
     return script(
         {"message": long, "intent": R, "params": {"personal_fact": long}},
-        *({"message": r, "intent": R} for r in replies),
+        *({"message": r, "intent": R, "reading": READINGS[r]} for r in replies),
     )
 
 

@@ -3,7 +3,7 @@ questions, requests and framing are left out."""
 
 from __future__ import annotations
 
-from pipeline.extraction.split import MAX_CANDIDATES, clauses, split_facts
+from pipeline.english.split import MAX_CANDIDATES, clauses, split_facts
 
 
 def test_a_sentence_of_three_clauses_gives_three_facts() -> None:

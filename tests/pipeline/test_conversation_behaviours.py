@@ -1,6 +1,7 @@
 """Whole conversations through converse(): what memory holds afterwards, one test per behaviour
-class of docs/intents.md ("Cues"). The scripted provider plays a classifier that extracts the
-fact well, so a failure here is the handlers' fault, never the model's."""
+class of docs/intents.md ("Readings"). The scripted provider plays a classifier that extracts
+the fact and reads the reply well (its typed reading), so a failure here is the handlers'
+fault, never the model's."""
 
 from __future__ import annotations
 
@@ -62,8 +63,13 @@ def test_value_correction_refines_the_offer_and_commits_it(store, make_person, s
             "intent": R,
             "params": {"personal_fact": lila},
         },
-        {"message": "no, actually she's six", "intent": R, "params": {"personal_fact": six}},
-        {"message": "yes", "intent": R},
+        {
+            "message": "no, actually she's six",
+            "intent": R,
+            "params": {"personal_fact": six},
+            "reading": {"relation": "correct", "corrected": six},
+        },
+        {"message": "yes", "intent": R, "reading": {"relation": "confirm"}},
     )
     say(store, p, "My daughter Lila is five and loves picking strawberries", project="Garden")
     refined = say(store, p, "no, actually she's six", project="Garden")
@@ -137,7 +143,7 @@ def test_outright_rejection_retracts_the_offer(store, make_person, say):
             "intent": R,
             "params": {"personal_fact": "You're vegetarian"},
         },
-        {"message": "no thanks, don't bother", "intent": G},
+        {"message": "no thanks, don't bother", "intent": G, "reading": {"relation": "reject"}},
     )
     say(store, p, "I'm vegetarian")
     assert say(store, p, "no thanks, don't bother").route.operation_data["action"] == "rejected"
@@ -158,9 +164,15 @@ def test_correction_during_forget_confirmation_matches_again(store, make_person,
             "message": "no, my birthday instead",
             "intent": F,
             "params": {"forget_description": "peanut allergy"},
+            "reading": {"relation": "correct", "corrected": "my birthday"},
         },
-        {"message": "the second one", "intent": F, "params": {"forget_description": "second"}},
-        {"message": "yes", "intent": F},
+        {
+            "message": "the second one",
+            "intent": F,
+            "params": {"forget_description": "second"},
+            "reading": {"relation": "choose"},
+        },
+        {"message": "yes", "intent": F, "reading": {"relation": "confirm"}},
     )
     say(store, p, "forget my peanut allergy")
     again = say(store, p, "no, my birthday instead")
@@ -184,47 +196,13 @@ def test_forget_it_after_a_declined_offer_retracts_nothing(store, make_person, s
             "intent": R,
             "params": {"personal_fact": "You're vegetarian"},
         },
-        {"message": "never mind", "intent": G},
+        {"message": "never mind", "intent": G, "reading": {"relation": "reject"}},
         {"message": "forget it", "intent": F, "params": {"forget_description": "it"}},
     )
     say(store, p, "I'm vegetarian")
     say(store, p, "never mind")
     say(store, p, "forget it")
     assert _live(store) == {"You're allergic to peanuts"}
-
-
-# 5. A forget request phrased as a first-person clause is a forget, never a new fact.
-def test_forget_request_misread_as_a_fact_stores_nothing(store, make_person, say):
-    make_person(store)
-    _seed(store, "You're a new dad")
-    p = script(
-        {
-            "message": "Please forget that I'm a new dad",
-            "intent": R,
-            "params": {"personal_fact": "You're a new dad"},
-        },
-        {"message": "yes", "intent": F},
-    )
-    outcome = say(store, p, "Please forget that I'm a new dad")
-    assert outcome.route.intent == F
-    assert outcome.route.operation_data["action"] == "confirm_retraction"
-    say(store, p, "yes")
-    assert _facts(store) == {("You're a new dad", NormativeForce.RETRACTED)}
-
-
-def test_forgetting_a_project_note_adds_no_note(store, make_person, say):
-    make_person(store)
-    _seed_note(store, "The clay soil needs compost")
-    p = script(
-        {
-            "message": "Forget that the clay soil needs compost",
-            "intent": "add_knowledge",
-            "params": {"knowledge": "the clay soil needs compost"},
-        }
-    )
-    outcome = say(store, p, "Forget that the clay soil needs compost", project="Garden")
-    assert outcome.route.intent == "retract_knowledge"
-    assert _notes(store) == {("The clay soil needs compost", NormativeForce.COMMITTED)}
 
 
 # 6. Project knowledge is retracted only after a confirmation, matched on content words.
@@ -240,11 +218,12 @@ def test_project_note_is_retracted_after_confirmation_and_restored_on_request(
             "intent": "retract_knowledge",
             "params": {"knowledge_description": "the irrigation note"},
         },
-        {"message": "yes", "intent": "retract_knowledge"},
+        {"message": "yes", "intent": "retract_knowledge", "reading": {"relation": "confirm"}},
         {
             "message": "put the irrigation note back",
             "intent": "retract_knowledge",
             "params": {"knowledge_description": "the irrigation note"},
+            "restore": True,
         },
     )
     asked = say(store, p, "remove the irrigation note", project="Garden")
@@ -322,6 +301,7 @@ def test_cross_promotion_yes_commits_a_personal_fact(store, make_person, say):
             "message": "sure, go ahead",
             "intent": R,
             "params": {"personal_fact": "You don't eat pork"},
+            "reading": {"relation": "confirm"},
         },
     )
     say(store, p, "I don't eat pork", project="Garden")
@@ -338,7 +318,11 @@ def test_just_this_project_keeps_an_offered_fact_as_project_knowledge(store, mak
             "intent": R,
             "params": {"personal_fact": "You're vegetarian"},
         },
-        {"message": "no, just this project", "intent": G},
+        {
+            "message": "no, just this project",
+            "intent": G,
+            "reading": {"relation": "reject", "project_only": True},
+        },
     )
     say(store, p, "I'm vegetarian", project="Garden")
     say(store, p, "no, just this project", project="Garden")
@@ -382,8 +366,8 @@ def test_a_question_about_oneself_is_answered_from_memory(store, make_person, sa
     make_person(store)
     _seed(store, "You go to the climbing gym on Tuesdays and Thursdays")
     p = script(
-        {"message": "which days do I go to the climbing gym?", "intent": G},
-        {"message": "what should we talk about?", "intent": G},
+        {"message": "which days do I go to the climbing gym?", "intent": G, "question": True},
+        {"message": "what should we talk about?", "intent": G, "question": True},
     )
     outcome = say(store, p, "which days do I go to the climbing gym?")
     assert outcome.route.intent == "ask_about_past_input"
@@ -405,8 +389,9 @@ def test_picking_an_ambiguous_note_by_its_words_then_confirming(store, make_pers
             "message": "the front squat one",
             "intent": "add_knowledge",
             "params": {"knowledge": "The front squat one"},
+            "reading": {"relation": "choose"},
         },
-        {"message": "yes", "intent": G},
+        {"message": "yes", "intent": G, "reading": {"relation": "confirm"}},
     )
     assert (
         say(store, p, "scrap the squat note", project="Garden").route.operation_data["action"]
@@ -455,6 +440,7 @@ def test_a_correction_to_a_forget_question_is_matched_again_whatever_it_was_read
             "message": "no no, where I live",
             "intent": R,
             "params": {"personal_fact": "No no, where you live"},
+            "reading": {"relation": "correct", "corrected": "where I live"},
         },
     )
     say(store, p, "please forget about my son")
@@ -475,7 +461,7 @@ def test_a_note_is_found_by_its_singular_and_a_project_question_by_its_notes(
             "intent": "retract_knowledge",
             "params": {"knowledge_description": "the vent note"},
         },
-        {"message": "what's the kitchen budget again?", "intent": G},
+        {"message": "what's the kitchen budget again?", "intent": G, "question": True},
     )
     asked = say(store, p, "delete the vent note", project="Garden")
     assert asked.route.operation_data["matched_fact"] == "The greenhouse vents open at 24 degrees"

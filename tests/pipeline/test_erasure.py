@@ -38,6 +38,7 @@ provider = script(
         "after": "remember_about_me",
         "intent": "remember_about_me",
         "params": {"personal_fact": REFINED},
+        "reading": {"relation": "correct", "corrected": REFINED},
         "reply": "Got it: tamarillos, not kumquats. Is that right?",
     },
     {
@@ -62,7 +63,11 @@ provider = script(
         "intent": "forget_about_me",
         "params": {"forget_description": "tamarillo allergy"},
     },
-    {"message": "never mind", "intent": "general_conversation"},
+    {
+        "message": "never mind",
+        "intent": "general_conversation",
+        "reading": {"relation": "reject"},
+    },
     {
         "message": "What do you remember about me?",
         "intent": "ask_about_past_input",

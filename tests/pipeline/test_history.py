@@ -39,6 +39,7 @@ provider = script(
         "after": "remember_about_me",
         "intent": "remember_about_me",
         "params": {"personal_fact": REFINED},
+        "reading": {"relation": "correct"},
     },
     {"message": "yes", "after": "remember_about_me", "intent": "remember_about_me"},
     {
@@ -121,7 +122,7 @@ def test_a_history_row_is_stored_with_its_write_or_not_at_all(
             session, person.personal_engagement_id, "You like figs", ActorKind.OPERATOR
         )
         raise RuntimeError("the transaction fails after the write")
-    # A turn runs its handler twice (rehearsed and rolled back, then applied): one ADD.
+    # A turn decides once and applies once: one ADD.
     _talk(store, say, "I'm allergic to cherimoyas")
     with store.read() as session:
         ops = session.execute(select(HistoryRow.display_number, HistoryRow.op)).all()

@@ -16,7 +16,12 @@ remember = script(
         "intent": "remember_about_me",
         "params": {"personal_fact": ALLERGY},
     },
-    {"message": "yes", "after": "remember_about_me", "intent": "remember_about_me"},
+    {
+        "message": "yes",
+        "after": "remember_about_me",
+        "intent": "remember_about_me",
+        "reading": {"relation": "confirm"},
+    },
     {
         "message": "that's right",
         "after": "remember_about_me",
@@ -28,8 +33,13 @@ remember = script(
         "after": "remember_about_me",
         "intent": "remember_about_me",
         "params": {"personal_fact": "You're allergic to shrimp"},
+        "reading": {"relation": "correct", "corrected": "You're allergic to shrimp"},
     },
-    {"message": "never mind", "intent": "general_conversation"},
+    {
+        "message": "never mind",
+        "intent": "general_conversation",
+        "reading": {"relation": "reject"},
+    },
     {"message": "how are you?", "intent": "general_conversation"},
 )
 
@@ -145,12 +155,14 @@ forget = script(
         "after": "forget_about_me",
         "intent": "forget_about_me",
         "params": {"forget_description": "Miami"},
+        "reading": {"relation": "confirm"},
     },
     {
         "message": "the second one",
         "after": "forget_about_me",
         "intent": "forget_about_me",
         "params": {"forget_description": "the second one"},
+        "reading": {"relation": "choose", "chosen": [2]},
     },
 )
 
@@ -213,7 +225,10 @@ def test_choosing_a_candidate_after_ambiguity_asks_to_confirm_it(store, make_per
     candidates = say(store, forget, "forget my diet stuff").route.operation_data["candidates"]
     data = say(store, forget, "the second one").route.operation_data
     assert data["action"] == "confirm_retraction"
-    assert data["matched_fact"] == candidates[1]["content"]
+    # the scripted reading chose #2
+    assert (
+        data["matched_fact"] == next(c for c in candidates if c["display_number"] == 2)["content"]
+    )
 
 
 def test_held_and_retracted_assertions_are_never_forget_candidates(store, make_person, say):
@@ -279,6 +294,7 @@ def test_a_value_only_correction_after_an_offer_is_a_refinement(store, make_pers
             "after": "remember_about_me",
             "intent": "remember_about_me",
             "params": {"personal_fact": "You're 43"},
+            "reading": {"relation": "correct", "corrected": "You're 43"},
         },
     )
     say(store, provider, "I'm 42")

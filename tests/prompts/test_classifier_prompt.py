@@ -10,13 +10,19 @@ from pipeline.assemble import classifier_prompt
 from pipeline.intents.taxonomy import INTENTS, LIVE_INTENTS, STUB_INTENTS
 from pipeline.prompting import default_library
 from pipeline.providers.claude import TOOL_NAME, tool_definition
+from pipeline.providers.intent_schema import READING_SCHEMA, param_names
 from pipeline.providers.intent_schema import IntentAnswer as ToolInput
-from pipeline.providers.intent_schema import param_names
 
 
 @pytest.fixture(scope="module")
 def text() -> str:
     return classifier_prompt(default_library(), project_name=None).text
+
+
+@pytest.fixture(scope="module")
+def v1_text() -> str:
+    library = default_library({"classifier": "v1"})
+    return classifier_prompt(library, project_name=None).text
 
 
 def intent_line(text: str, name: str) -> tuple[str, str]:
@@ -44,8 +50,8 @@ def test_the_specifications_boundary_examples(text: str) -> None:
         assert f'"{example}" → {intent}' in text
 
 
-def test_the_six_continuation_rules(text: str) -> None:
-    rules = text.split("CONTINUATIONS")[1]
+def test_v1_has_the_six_continuation_rules(v1_text: str) -> None:
+    rules = v1_text.split("CONTINUATIONS")[1]
     expected = [
         ("1. After an offer to remember", '"yes"', "→ remember_about_me"),
         ("2. After such an offer, a refinement", '"no, just shrimp"', "→ remember_about_me"),
@@ -75,8 +81,18 @@ def test_the_project_is_named_inside_a_fence() -> None:
     assert outside.endswith("This conversation happens outside any project.")
 
 
-def test_the_prompt_names_the_tool_whose_schema_is_the_taxonomy(text: str) -> None:
-    assert f"call the `{TOOL_NAME}` tool" in text
+def test_the_active_prompt_asks_for_every_relation_of_the_reading(text: str) -> None:
+    section = text.split("CONTINUATIONS")[1].split("CONVERSATION")[0]
+    for relation in READING_SCHEMA["relation"]["enum"]:
+        assert f"- {relation}: " in section, relation
+    for field in ("`corrected`", "`chosen`", "`project_only: true`", "`restore: true`"):
+        assert field in text, field
+    assert "`question: true`" in text and "never a fact to remember" in text
+
+
+def test_the_prompt_names_the_tool_whose_schema_is_the_taxonomy(text: str, v1_text: str) -> None:
+    assert f"call the `{TOOL_NAME}` tool" in v1_text
+    assert f"answer with `{TOOL_NAME}`" in text
     tool = tool_definition()
     schema = tool["input_schema"]
     assert isinstance(schema, dict)
@@ -84,6 +100,6 @@ def test_the_prompt_names_the_tool_whose_schema_is_the_taxonomy(text: str) -> No
     assert isinstance(properties, dict)
     assert properties["intent"]["enum"] == list(INTENTS)
     every_param = {p for spec in INTENTS.values() for p in spec.params}
-    assert set(properties) == {"intent"} | every_param
+    assert set(properties) == {"intent"} | every_param | set(READING_SCHEMA)
     assert set(param_names()) == every_param
-    assert set(ToolInput.model_fields) == {"intent"} | every_param
+    assert set(ToolInput.model_fields) == {"intent"} | every_param | set(READING_SCHEMA)

@@ -32,7 +32,7 @@ def test_list_shows_every_family_its_versions_and_active_hash(prompts: Path) -> 
     assert result.exit_code == 0, result.output
     sha = PromptLibrary(prompts).source("classifier")[1].sha256[:12]
     rows = {line.split("│")[1].strip(): line for line in result.output.splitlines() if "│" in line}
-    assert sha in rows["classifier"] and "v1" in rows["classifier"]
+    assert sha in rows["classifier"] and "v3" in rows["classifier"]
     assert "v1, v2" in rows["persona"]
     assert len(rows) == len(PromptLibrary(prompts).families())
 

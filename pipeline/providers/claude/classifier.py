@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from pipeline.domain import ClassifiedIntent
 from pipeline.prompting import PromptLibrary
-from pipeline.providers.base import ClassifyRequest, degraded, validated
+from pipeline.providers.base import ClassifyRequest, degraded
 from pipeline.providers.classifier_system import classifier_system_prompt
 from pipeline.providers.claude.calls import CallFailed, WireMessage, create_message
 from pipeline.providers.claude.models import Shape, classifier_shape, thinking_plan
@@ -28,6 +28,7 @@ from pipeline.providers.intent_schema import (
     SCHEMA_NAME,
     IntentAnswer,
     answer_schema,
+    classification,
     first_error,
 )
 
@@ -120,9 +121,7 @@ class ClaudeClassifier:
             parsed = ToolInput.model_validate(raw)
         except ValidationError as exc:
             return degraded(f"{what} does not match its schema: {first_error(exc)}", **meta)
-        values = parsed.model_dump()
-        intent = values.pop("intent")
-        return validated(intent, {k: v for k, v in values.items() if v is not None}, **meta)
+        return classification(parsed, **meta)
 
 
 def _tool_call(response: WireMessage, max_tokens: int) -> tuple[str, Any]:

@@ -56,14 +56,18 @@ def classifier_note(turn: HistoryTurn) -> str:
         for key in _NOTE_KEYS
         if isinstance(data.get(key), str) and data[key]
     ]
-    candidates = data.get("candidates")
-    if isinstance(candidates, list) and candidates:
-        listed = "; ".join(
-            f"#{c.get('display_number')} {c.get('content')}"
-            for c in candidates
-            if isinstance(c, dict)
-        )
-        details.append(f"candidates: {listed}")
+    number = data.get("assertion_display_number")
+    if isinstance(number, int) and not isinstance(number, bool):
+        details.append(f"number: #{number}")
+    for key in ("candidates", "facts"):  # what a choice or a confirmation picks among
+        listed_items = data.get(key)
+        if isinstance(listed_items, list) and listed_items:
+            listed = "; ".join(
+                f"#{c.get('display_number')} {c.get('content')}"
+                for c in listed_items
+                if isinstance(c, dict)
+            )
+            details.append(f"{key}: {listed}")
     detail = f" — {'; '.join(details)}" if details else ""
     return f"[this turn served {turn.intent}{detail}]"
 

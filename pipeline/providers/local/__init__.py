@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pipeline import english
 from pipeline.errors import ConverseError
 from pipeline.providers.base import Providers
 from pipeline.providers.local.classifier import MIN_CONFIDENCE, LocalClassifier
@@ -14,6 +15,7 @@ from pipeline.providers.local.examples import examples_path
 from pipeline.providers.local.model import MODEL_NAME, MiniLMEmbedder, loaded_model
 from pipeline.providers.local.responder import LocalResponder
 
+ENGLISH_MODULES = tuple(sorted(Path(english.__file__).parent.glob("*.py")))
 LABEL = f"local ({MODEL_NAME} classifier, template replies — not an LLM)"
 
 
@@ -44,7 +46,8 @@ def local_providers(
         LABEL,
         model=classifier.model,
         embedder=classifier.embedder,  # lent to the pipeline for semantic forget and recall
-        data_files=(path or examples_path(),),
+        # the English rules it reads with live in pipeline/english: they key its answers too
+        data_files=(path or examples_path(), *ENGLISH_MODULES),
         warm_up=classifier.warm_up,
     )
 

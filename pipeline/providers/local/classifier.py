@@ -9,10 +9,12 @@ general_conversation (asking nothing of memory is the safe default).
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -20,19 +22,46 @@ import numpy as np
 import numpy.typing as npt
 
 from pipeline.domain import ClassifiedIntent, PromptRef
-from pipeline.intents.cues import is_correction, is_first_person_clause
+from pipeline.english.choices import chosen_indexes, pick_one
+from pipeline.english.cues import (
+    asks_everything,
+    asks_to_forget,
+    asks_to_restore,
+    forget_object,
+    is_correction,
+    is_first_person_clause,
+    limits_to_project,
+    names_only_a_position,
+    without_cues,
+)
+from pipeline.english.extract import forget_description, params_for, personal_fact
+from pipeline.english.forms import form_intent
+from pipeline.english.language import (
+    FEATURE_NAMES,
+    VERB_CUES,
+    cue_features,
+    cue_matrix,
+    is_question,
+)
+from pipeline.english.refine import parallel_fact, refine_fact
+from pipeline.english.surface import plain
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, LOW_CONFIDENCE
 from pipeline.memory.embeddings import Embedder, Vectors
+from pipeline.memory.matching import keywords
 from pipeline.providers.base import ClassifyRequest, validated
 from pipeline.providers.local import probe
-from pipeline.providers.local.continuation import Offer, ReplyKind, pending_offer, read_reply
+from pipeline.providers.local.continuation import (
+    Offer,
+    ReplyKind,
+    earlier_offers,
+    offered_many,
+    pending_offer,
+    read_reply,
+)
 from pipeline.providers.local.examples import Examples, cached_arrays, load_examples
-from pipeline.providers.local.extract import forget_description, params_for, personal_fact
-from pipeline.providers.local.forms import form_intent
-from pipeline.providers.local.language import FEATURE_NAMES, VERB_CUES, cue_features, cue_matrix
 from pipeline.providers.local.model import MiniLMEmbedder
 from pipeline.providers.local.nearest import Groups
-from pipeline.providers.local.refine import parallel_fact, refine_fact
+from pipeline.providers.local.onnx import TOKENIZER_DIR
 
 NAME = "local"
 KNN_WEIGHT = 2.0
@@ -147,71 +176,167 @@ class LocalClassifier:
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify one message in its context; never raises for an odd message."""
         state = self._ready()
+        # "yws", "thaf's it", a trailing "tbh" or an emoji must not change what a message says
+        request = replace(request, message=plain(request.message, known_words()))
         vector = self.embedder.embed([request.message])[0]
         meta: dict[str, Any] = {
             "provider": NAME,
             "model": self.model,
             "prompt_refs": (state.prompt_ref,),
         }
-        offer = pending_offer(request)
+        restore = asks_to_restore(request.message)
+        meta["question"] = is_question(request.message)
+        pending = _reading_of_many(request)
+        offer = pending_offer(request) if pending is None else None
         if offer is not None:
             kind = read_reply(request.message, offer, self.reply_scores(vector))
-            resolved = _resolve(offer, kind, request.message)
+            resolved = _resolve(offer, kind, request)
             if resolved is not None:
-                intent, params, confidence = resolved
-                return validated(intent, params, confidence=confidence, **meta)
+                intent, params, reading = resolved
+                return validated(
+                    intent,
+                    params,
+                    confidence=CONTINUATION_CONFIDENCE,
+                    reading=reading,
+                    restore=restore,
+                    **meta,
+                )
+            pending = {"relation": "unrelated"}
+        if pending is not None and pending["relation"] != "unrelated":
+            return validated(
+                "remember_about_me",
+                {},
+                confidence=CONTINUATION_CONFIDENCE,
+                reading=pending,
+                **meta,
+            )
+        intent, params, confidence = self._fresh(request, vector)
+        return validated(
+            intent, params, confidence=confidence, reading=pending, restore=restore, **meta
+        )
+
+    def _fresh(
+        self, request: ClassifyRequest, vector: Vectors
+    ) -> tuple[str, dict[str, str], float]:
+        """The intent of a message that answers nothing pending (or answers it unrelatedly)."""
         has_project = request.project_name is not None
-        formed = form_intent(request.message, has_project)
+        message = request.message
+        if asks_to_forget(message):
+            return (*_forget_framed("forget_about_me", {}, message, has_project), FORM_CONFIDENCE)
+        formed = form_intent(message, has_project)
         if formed is not None:
-            params = params_for(formed, request.message)
-            return validated(formed, params, confidence=FORM_CONFIDENCE, **meta)
-        probs = self.intent_scores(request.message, vector, has_project)
+            params = params_for(formed, message)
+            intent, params = _forget_framed(formed, params, message, has_project)
+            return intent, params, FORM_CONFIDENCE
+        probs = self.intent_scores(message, vector, has_project)
         intent = max(probs, key=lambda k: probs[k])
         confidence = probs[intent]
-        if intent == "add_knowledge" and not has_project and _ABOUT_SPEAKER.search(request.message):
+        if intent == "add_knowledge" and not has_project and _ABOUT_SPEAKER.search(message):
             # Outside a project a statement about the speaker's own life can only be personal.
             intent, confidence = "remember_about_me", max(confidence, probs["remember_about_me"])
         if confidence < self.min_confidence:
-            return validated(FALLBACK_INTENT, {}, confidence=round(confidence, 4), **meta)
-        return validated(
-            intent, params_for(intent, request.message), confidence=round(confidence, 4), **meta
-        )
+            return FALLBACK_INTENT, {}, round(confidence, 4)
+        intent, params = _forget_framed(intent, params_for(intent, message), message, has_project)
+        return intent, params, round(confidence, 4)
+
+
+def _forget_framed(
+    intent: str, params: dict[str, str], message: str, has_project: bool
+) -> tuple[str, dict[str, str]]:
+    """A request framed as "forget ..." never stores anything: it asks to forget what it
+    describes (a personal fact, or in a project a note unless it is about the speaker).
+    A recall that asks for everything ("what's on file about me?") carries no query."""
+    if intent == "ask_about_past_input" and asks_everything(message):
+        return intent, {}
+    forgets = intent in ("remember_about_me", "add_knowledge", "forget_about_me")
+    if not forgets or not asks_to_forget(message):
+        return intent, params
+    described = forget_object(message)
+    if has_project and not is_first_person_clause(described):
+        return "retract_knowledge", {"knowledge_description": described}
+    return "forget_about_me", {"forget_description": described}
+
+
+def _reading_of_many(request: ClassifyRequest) -> dict[str, Any] | None:
+    """The reading of a reply to several facts offered at once, or None when none were."""
+    offered = offered_many(request)
+    if not offered:
+        return None
+    kept = chosen_indexes(request.message, [text for _, text in offered])
+    if kept is None:
+        return {"relation": "unrelated"}
+    if not kept:
+        return {"relation": "reject"}
+    if len(kept) == len(offered):
+        return {"relation": "confirm"}
+    return {"relation": "choose", "chosen": [offered[i][0] for i in sorted(kept)]}
+
+
+@cache
+def known_words() -> frozenset[str]:
+    """The words of the model's vocabulary: a token among them is a word, never a typo."""
+    vocab = json.loads((TOKENIZER_DIR / "tokenizer.json").read_text(encoding="utf-8"))
+    return frozenset(word for word in vocab["model"]["vocab"] if word.isalpha())
 
 
 # Confidence reported for a continuation decided by the prior turn and the reply's form, and
-# for an intent decided by the message's own form (pipeline/providers/local/forms.py).
+# for an intent decided by the message's own form (pipeline/english/forms.py).
 CONTINUATION_CONFIDENCE = 0.9
 FORM_CONFIDENCE = 0.9
 
 
 def _resolve(
-    offer: Offer, kind: ReplyKind, message: str
-) -> tuple[str, dict[str, str], float] | None:
-    """The intent and parameters a reply to an offer means; None when it is a new message."""
-    c = CONTINUATION_CONFIDENCE
+    offer: Offer, kind: ReplyKind, request: ClassifyRequest
+) -> tuple[str, dict[str, str], dict[str, Any]] | None:
+    """The intent, parameters and reading a reply to an offer means; None when it is a new
+    message (an unrelated reading: the offer stays held)."""
+    message = request.message
     if kind == "other":
         return None
     if kind in ("reject", "decline"):
-        return FALLBACK_INTENT, {}, c
+        scoped = request.project_name is not None and (
+            kind == "decline" or limits_to_project(message, request.project_name or "")
+        )
+        reading = {"relation": "reject", "project_only": scoped and offer.kind == "remember"}
+        return FALLBACK_INTENT, {}, reading
+    param = "knowledge_description" if offer.intent == "retract_knowledge" else "forget_description"
     if offer.kind == "ambiguous":
-        return "forget_about_me", {"forget_description": message.strip()}, c
+        picked = pick_one(message, offer.items)
+        chosen = [picked] if picked is not None else []
+        return offer.intent, {param: message.strip()}, {"relation": "choose", "chosen": chosen}
     if offer.kind == "retraction":
         if kind == "confirm":
-            return "forget_about_me", {"forget_description": offer.description or offer.fact}, c
-        return "forget_about_me", {"forget_description": forget_description(message)}, c
+            return offer.intent, {param: offer.description or offer.fact}, {"relation": "confirm"}
+        if kind == "choose" or names_only_a_position(message):
+            # "the second one" after a single match: the question is asked again
+            return offer.intent, {param: offer.description}, {"relation": "choose"}
+        described = without_cues(message)
+        if not keywords(described):
+            described = without_cues(forget_description(message))
+        return offer.intent, {param: described}, {"relation": "correct", "corrected": described}
     if kind == "confirm":
-        return "remember_about_me", ({"personal_fact": offer.fact} if offer.fact else {}), c
-    if kind in ("refine", "choose"):
-        if not is_correction(message):
-            addition = _ADDITION.match(message)
-            rest = message[addition.end() :] if addition else message
-            if is_first_person_clause(rest):  # "my father is 81": a fact of its own
-                return "remember_about_me", {"personal_fact": personal_fact(rest)}, c
-            if addition:  # "and a greyhound called Rufus": a second fact shaped like the first
-                return "remember_about_me", {"personal_fact": parallel_fact(offer.fact, rest)}, c
-        return "remember_about_me", {"personal_fact": refine_fact(offer.fact, message)}, c
-    return None
+        params = {"personal_fact": offer.fact} if offer.fact else {}
+        reading: dict[str, Any] = {"relation": "confirm"}
+        if _ALL.search(message):  # "yes, both are right" after two single offers
+            reading["chosen"] = list(earlier_offers(request))
+        return "remember_about_me", params, reading
+    if not is_correction(message):
+        addition = _ADDITION.match(message)
+        rest = message[addition.end() :] if addition else message
+        if is_first_person_clause(rest):  # "my father is 81": a fact of its own
+            fact = personal_fact(rest)
+            return "remember_about_me", {"personal_fact": fact}, {"relation": "unrelated"}
+        if addition:  # "and a greyhound called Rufus": a second fact shaped like the first
+            fact = parallel_fact(offer.fact, rest)
+            return "remember_about_me", {"personal_fact": fact}, {"relation": "unrelated"}
+    corrected = refine_fact(offer.fact, message)
+    return (
+        "remember_about_me",
+        {"personal_fact": corrected},
+        {"relation": "correct", "corrected": corrected},
+    )
 
 
+_ALL = re.compile(r"\b(?:both|all of (?:them|those|these)|all three|each of them)\b", re.I)
 _ABOUT_SPEAKER = re.compile(r"\b(?:i|i'm|i've|my|we|we're|we've|our)\b", re.IGNORECASE)
 _ADDITION = re.compile(r"^\s*(?:oh,? )?(?:and|also|plus|as well as)\b[\s,]*(?:also\s+)?", re.I)

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pipeline.domain import HistoryTurn, Role
-from pipeline.intents.cues import asks_something_else
+from pipeline.english.cues import asks_something_else
+from pipeline.english.extract import forget_description, personal_fact
+from pipeline.english.language import is_question, words, wordset
+from pipeline.english.refine import correction_body, shares_content, without_interjections
 from pipeline.providers.base import ClassifyRequest
-from pipeline.providers.local.extract import forget_description, personal_fact
-from pipeline.providers.local.language import is_question, words, wordset
-from pipeline.providers.local.refine import correction_body, shares_content, without_interjections
 
 OfferKind = Literal["remember", "retraction", "ambiguous", "cross_promotion"]
 ReplyKind = Literal["confirm", "reject", "decline", "refine", "choose", "other"]
@@ -106,6 +106,12 @@ class Offer:
     kind: OfferKind
     fact: str = ""
     description: str = ""
+    # The intent that asked (forget_about_me or retract_knowledge for a retraction question)
+    intent: str = "remember_about_me"
+    # What the offer listed: display numbers and texts (candidates of an ambiguous match)
+    items: tuple[tuple[int, str], ...] = ()
+    # The display number of the one fact or note the offer is about, when known
+    number: int | None = None
 
 
 def _previous_operator(history: tuple[HistoryTurn, ...]) -> HistoryTurn | None:
@@ -151,7 +157,7 @@ def pending_offer(request: ClassifyRequest) -> Offer | None:
     action = data.get("action")
     text = prior.content
     asks = bool(_ASKS.search(text))
-    if prior.intent == "forget_about_me":
+    if prior.intent in ("forget_about_me", "retract_knowledge"):
         if action == "confirm_retraction" or (
             action is None and asks and not _CANDIDATES.search(text)
         ):
@@ -163,9 +169,21 @@ def pending_offer(request: ClassifyRequest) -> Offer | None:
                 matched = ""
             operator = _previous_operator(request.history)
             described = forget_description(operator.content) if operator is not None else ""
-            return Offer("retraction", fact=matched, description=matched or described)
+            number = data.get("assertion_display_number")
+            return Offer(
+                "retraction",
+                fact=matched,
+                description=matched or described,
+                intent=str(prior.intent),
+                number=number if isinstance(number, int) else None,
+            )
         if action == "ambiguous" or (action is None and _CANDIDATES.search(text)):
-            return Offer("ambiguous", description=str(data.get("forget_description") or ""))
+            return Offer(
+                "ambiguous",
+                description=str(data.get("forget_description") or ""),
+                intent=str(prior.intent),
+                items=_listed(data.get("candidates")),
+            )
         return None
     if _CROSS_PROMOTION.search(text) and asks:
         # The offer names the personal part of a project note; the note itself may be mostly
@@ -176,6 +194,58 @@ def pending_offer(request: ClassifyRequest) -> Offer | None:
     if prior.intent == "remember_about_me" and offered:
         return Offer("remember", fact=_offered_fact(prior, request.history))
     return None
+
+
+def _listed(raw: object) -> tuple[tuple[int, str], ...]:
+    """(display number, text) of the items an operation data list names."""
+    if not isinstance(raw, list):
+        return ()
+    return tuple(
+        (item["display_number"], str(item.get("content", "")))
+        for item in raw
+        if isinstance(item, dict) and isinstance(item.get("display_number"), int)
+    )
+
+
+def offered_many(request: ClassifyRequest) -> tuple[tuple[int, str], ...]:
+    """The facts the prior companion turn offered together (several at once), if it did."""
+    prior = request.prior_companion
+    if prior is None or prior.operation_data.get("action") != "held_many":
+        return ()
+    return _listed(prior.operation_data.get("facts"))
+
+
+def earlier_offers(request: ClassifyRequest) -> tuple[int, ...]:
+    """Display numbers of single facts that recent companion turns offered and no later turn
+    settled: what "yes, both are right" confirms besides the newest offer."""
+    offered: dict[int, None] = {}
+    for turn in request.history:
+        data = turn.operation_data
+        number = data.get("assertion_display_number")
+        if turn.role is not Role.COMPANION or not isinstance(number, int):
+            continue
+        if turn.intent == "remember_about_me" and data.get("action") in ("held", "refined"):
+            offered[number] = None
+        else:  # committed, rejected, or a note's number: never confirmed by a later "both"
+            offered.pop(number, None)
+    return tuple(offered)
+
+
+_VALUE_KINDS = (
+    re.compile(
+        r"\b(?:\d+(?:st|nd|rd|th)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+        r"twelve|twenty|thirty|forty|fifty|hundred|half|dozen)\b",
+        _F,
+    ),
+    re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\bweekends?\b", _F),
+    re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", _F),
+)
+
+
+def same_kind_of_value(body: str, fact: str) -> bool:
+    """Whether a reply names a value of a kind the fact holds (a number, a weekday, a month):
+    "five of us now" corrects "you cook for four people"."""
+    return any(kind.search(body) and kind.search(fact) for kind in _VALUE_KINDS)
 
 
 def found_you(text: str) -> bool:
@@ -228,6 +298,8 @@ def read_reply(message: str, offer: Offer, reply_scores: dict[str, float]) -> Re
         return "decline"
     if REFUSAL.search(text) and not (AFFIRM.match(text) and offer.kind == "retraction"):
         return "reject"
+    if new_content and text.rstrip().endswith("?"):
+        return "other"  # "no clue what to wear tomorrow, any ideas?" asks something new
     if correcting and new_content:
         return "refine"
     if AFFIRM.match(text):
@@ -236,7 +308,14 @@ def read_reply(message: str, offer: Offer, reply_scores: dict[str, float]) -> Re
         return "confirm"
     if NEGATE.match(text):
         if new_content and offer.kind != "retraction":
-            return "refine"
+            # "no, just shrimp" corrects; "nah, my flight got moved to friday and ..." that
+            # shares nothing with the offer says something else, and the offer stays held
+            related = (
+                len(words(body)) <= 4
+                or shares_content(body, offer.fact)
+                or same_kind_of_value(body, offer.fact)
+            )
+            return "refine" if related else "other"
         return "reject"
     if new_content and _CONTRAST.search(text) and len(tokens) <= 12:
         return "refine"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from pipeline.domain import Reply
+from pipeline.english.extract import to_second_person
+from pipeline.english.status import detect_status
 from pipeline.providers.base import RespondRequest
-from pipeline.providers.local.extract import to_second_person
-from pipeline.providers.local.status import detect_status
 from pipeline.providers.replies import as_clause, compose_reply
 
 NAME = "local"

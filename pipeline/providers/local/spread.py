@@ -23,10 +23,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pipeline.english.language import cue_matrix
 from pipeline.memory.embeddings import Vectors
 from pipeline.providers.local import probe
 from pipeline.providers.local.examples import Examples, load_examples
-from pipeline.providers.local.language import cue_matrix
 from pipeline.providers.local.model import MiniLMEmbedder
 from pipeline.providers.local.nearest import Groups
 

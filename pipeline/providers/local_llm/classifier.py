@@ -12,14 +12,16 @@ from pydantic import ValidationError
 from pipeline.domain import ClassifiedIntent, HistoryTurn
 from pipeline.intents.taxonomy import INTENTS, REQUIRED_PARAMS
 from pipeline.prompting import PromptLibrary
-from pipeline.providers.base import ClassifyRequest, degraded, validated
+from pipeline.providers.base import ClassifyRequest, degraded
 from pipeline.providers.classifier_system import classifier_system_prompt
 from pipeline.providers.claude.wire import history_messages
 from pipeline.providers.intent_schema import (
+    READING_SCHEMA,
     SCHEMA_DESCRIPTION,
     SCHEMA_NAME,
     IntentAnswer,
     answer_schema,
+    classification,
     first_error,
 )
 from pipeline.providers.local_llm.runtime import Completion, Engine, GenerationFailed, Message
@@ -106,9 +108,7 @@ def parse_answer(
         parsed = IntentAnswer.model_validate(raw)
     except ValidationError as exc:
         return degraded(f"the answer does not match its schema: {first_error(exc)}", **meta)
-    values = parsed.model_dump()
-    intent = values.pop("intent")
-    return validated(intent, {k: v for k, v in values.items() if v is not None}, **meta)
+    return classification(parsed, **meta)
 
 
 def intent_branches_schema() -> dict[str, Any]:
@@ -120,6 +120,7 @@ def intent_branches_schema() -> dict[str, Any]:
     for name, spec in INTENTS.items():
         properties: dict[str, Any] = {"intent": {"type": "string", "const": name}}
         properties.update({p: base[p] for p in spec.params})
+        properties.update({name: base[name] for name in READING_SCHEMA})
         branches.append(
             {
                 "type": "object",

@@ -11,13 +11,14 @@ from pydantic import ValidationError
 
 from pipeline.domain import ClassifiedIntent
 from pipeline.prompting import PromptLibrary
-from pipeline.providers.base import ClassifyRequest, degraded, validated
+from pipeline.providers.base import ClassifyRequest, degraded
 from pipeline.providers.classifier_system import classifier_system_prompt
 from pipeline.providers.intent_schema import (
     SCHEMA_DESCRIPTION,
     SCHEMA_NAME,
     IntentAnswer,
     answer_schema,
+    classification,
     first_error,
 )
 from pipeline.providers.openai_compat.calls import (
@@ -89,9 +90,7 @@ class OpenAIClassifier:
             parsed = IntentAnswer.model_validate(raw)
         except ValidationError as exc:
             return degraded(f"the answer does not match its schema: {first_error(exc)}", **meta)
-        values = parsed.model_dump()
-        intent = values.pop("intent")
-        return validated(intent, {k: v for k, v in values.items() if v is not None}, **meta)
+        return classification(parsed, **meta)
 
 
 def _answer(response: WireCompletion, max_tokens: int) -> tuple[str, Any]:

@@ -88,11 +88,18 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower().replace("’", "'"))
 
 
+# Words that lead into a question without being part of it: "and where do I live again".
+QUESTION_LEAD = wordset("and so ok okay oh but hang on wait also then hey hmm um well right")
+
+
 def is_question(text: str) -> bool:
-    """A question by punctuation or by its first word."""
-    tokens = words(text)
+    """A question by punctuation or by its first word after any lead-in ("and", "hang on"):
+    "and which hand do I write with" asks, with or without its question mark."""
     if text.rstrip().endswith("?"):
         return True
+    tokens = words(text)
+    while tokens and tokens[0] in QUESTION_LEAD:
+        tokens = tokens[1:]
     return bool(tokens) and (tokens[0] in WH_WORDS or tokens[0] in AUX_START)
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pipeline.providers.local.extract import to_second_person
+from pipeline.english.extract import to_second_person
 
 _DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _TIME = (

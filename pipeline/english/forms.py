@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from pipeline.intents.cues import asks_everything, asks_to_forget
-from pipeline.providers.local.language import words
+from pipeline.english.cues import asks_everything, asks_to_forget
+from pipeline.english.language import words
 
 _F = re.IGNORECASE
 _CAPABILITY = re.compile(

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from pipeline.intents.cues import is_first_person_clause
+from pipeline.english.cues import is_first_person_clause
+from pipeline.english.extract import personal_fact, strip_framing
 from pipeline.intents.facts import same_fact, says_something
-from pipeline.providers.local.extract import personal_fact, strip_framing
 
 MAX_CANDIDATES = 5
 _F = re.IGNORECASE

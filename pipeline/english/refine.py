@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import re
 
-from pipeline.providers.local.extract import to_second_person
-from pipeline.providers.local.language import wordset
+from pipeline.english.extract import to_second_person
+from pipeline.english.language import wordset
+from pipeline.english.surface import FILLER_LEAD, FILLER_TAIL
 
 _F = re.IGNORECASE
 _MONTH = (
@@ -70,7 +71,7 @@ _TYPED = (
 _LEAD_MARKERS = re.compile(
     r"^(?:(?:no|nope|nah|not quite|not exactly|not really|close|almost|nearly|actually|well|wait"
     r"|sorry|oops|hmm|correction|i mean|rather|yes|yeah|yep|sure|ok|okay|right|kind of|sort of"
-    r"|more like|make (?:that|it)|change (?:that|it) to|it should be|should be|but|oh)\b"
+    r"|more like|make (?:that|it)|change (?:that|it) to|it should be|should be|but|oh|and)\b"
     r"[\s,.:;!—–-]*)+",
     _F,
 )
@@ -131,8 +132,12 @@ _ASIDE = re.compile(
 
 
 def without_interjections(text: str) -> str:
-    """The text without a leading "oh," / "hmm," / "eh,"."""
-    return INTERJECTIONS.sub("", " ".join(text.split())).strip()
+    """The text without a leading "oh," / "hmm," / "tbh," and a trailing "tbh" / "lol"."""
+    text = " ".join(text.split())
+    for _ in range(2):
+        text = FILLER_LEAD.sub("", INTERJECTIONS.sub("", text)).strip()
+        text = FILLER_TAIL.sub("", text).strip()
+    return text
 
 
 def _strip_markers(clause: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.providers.local.language import wordset
+from pipeline.english.language import wordset
 
 _FLAGS = re.IGNORECASE
 

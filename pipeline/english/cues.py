@@ -1,13 +1,15 @@
-"""What an operator's message says about the previous offer, read from its form.
+"""What an operator's message says about the previous offer, read from its English form.
 
-Handlers use these with every provider: a classifier extracts the fact, but whether a reply
-corrects the offer, confirms it, rejects it or asks for something else is decided here, the
-same way for Claude, the local model and scripted answers (docs/intents.md, "Cues").
+The local provider reads these to give its typed reading (confirm, reject, correct, choose,
+unrelated); a model provider's reading comes from the model. The core never calls them
+(docs/intents.md, "Readings").
 """
 
 from __future__ import annotations
 
 import re
+
+from pipeline.memory.matching import keywords
 
 _F = re.IGNORECASE
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -37,7 +39,10 @@ _CORRECTION_LEAD = re.compile(
 _CORRECTION_ANYWHERE = re.compile(
     r",\s*not\s+\w|\bnot\s+\w+(?:\s+\w+)?,\s*(?:but\s+)?\w|\brather than\b|\binstead of\b|"
     r"\binstead[.!]*$|\bactually[.!]*$|\bi meant\b|\byou got (?:that|it) wrong\b|"
-    r"\bthat's not (?:right|correct|quite right)\b|\bcorrection\b|\bi misspoke\b|\btypo\b",
+    r"\bthat's not (?:right|correct|quite right)\b|\bcorrection\b|\bi misspoke\b|\btypo\b|"
+    # "it's the 12th not the 11th", "half 7 not 7": a value, then the one it replaces
+    r"[\w']\s+not\s+(?!(?:sure|really|yet|quite|exactly|now|today|again)\b)"
+    r"(?:the\s+|a\s+|an\s+)?[\w'.:-]+[.!]*$",
     _F,
 )
 
@@ -276,3 +281,13 @@ _POSITION = re.compile(
 def names_a_position(text: str) -> bool:
     """Whether a reply picks a candidate by number or position ("the second one", "#3")."""
     return bool(_POSITION.search(_norm(text)))
+
+
+_POSITION_WORDS = frozenset(
+    ["first", "second", "third", "fourth", "fifth", "last", "latter", "former", "other", "one"]
+)
+
+
+def names_only_a_position(text: str) -> bool:
+    """Whether a reply picks by number or position and says nothing else ("the second one")."""
+    return names_a_position(text) and not keywords(without_cues(text)) - _POSITION_WORDS

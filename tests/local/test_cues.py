@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.intents.cues import (
+from pipeline.english.cues import (
     asks_everything,
     asks_to_forget,
     asks_to_restore,

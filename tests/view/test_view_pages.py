@@ -1,0 +1,183 @@
+"""Every page of `converse view` through Starlette's test client, on run folders in tmp."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from evals.report import load_reviews
+from evals.runner import RunDir
+from tests.view.conftest import BASE, CONVO, RUN
+
+
+def test_runs_page_lists_every_run_with_its_provenance(client, runs, convo_run):
+    page = client.get("/")
+    assert page.status_code == 200
+    text = page.text
+    for run_id in (BASE, RUN, CONVO):
+        assert f'href="/runs/{run_id}"' in text
+    assert "0123456789ab" in text and "classifier=v1" in text and "classifier=v2" in text
+    assert "synthetic_classify" in text and 'class="badge dirty"' in text  # the convo run
+    assert "1 template(s)</summary>classifier/v2" in text  # what each run's rows used
+    assert text.index(CONVO) < text.index(RUN) < text.index(BASE)  # newest first
+
+
+def test_runs_page_filters_by_suite_and_provider(client, runs, convo_run):
+    by_suite = client.get("/", params={"suite": "convo"}).text
+    assert CONVO in by_suite and f"/runs/{RUN}" not in by_suite
+    by_provider = client.get("/", params={"provider": "synthetic"}).text
+    assert f"/runs/{RUN}" in by_provider and f"/runs/{CONVO}" not in by_provider
+    assert "No run matches" in client.get("/", params={"provider": "nobody"}).text
+
+
+def test_run_page_puts_gates_and_failures_before_the_tables(client, runs):
+    text = client.get(f"/runs/{RUN}").text
+    order = [text.index(h) for h in ('id="gates"', 'id="failures"', 'id="summary"',
+                                     'id="tags"', 'id="confusion"')]  # fmt: skip
+    assert order == sorted(order)
+    assert 'class="card pass"' in text and "accuracy: PASS" in text
+    assert "(0 of 4 reviewed)" in text
+    for case in ("case-00007", "case-00017", "case-00027", "case-00037"):
+        assert case in text
+    assert "95% CI" in text and "76.9% – 96.0%" in text  # Wilson interval of 36/40
+    assert "tag-7" in text  # per-tag tables
+    assert "expected \\ got" in text and "forget_about_me" in text  # confusion matrix
+
+
+def test_case_page_of_a_single_message_shows_prompt_refs_and_answer(client, runs):
+    page = client.get(
+        f"/runs/{RUN}/case",
+        params={"suite": "synthetic_classify", "case": "case-00007", "provider": "synthetic"},
+    )
+    assert page.status_code == 200
+    assert "classifier/v2" in page.text and "synthetic message number 7" in page.text
+    assert "remember_about_me" in page.text  # the answer the row keeps
+    assert "intent remember_about_me != forget_about_me" in page.text
+    assert f'href="/runs/{RUN}/review?i=0"' in page.text  # the first failure of four
+
+
+def test_case_page_of_a_conversation_shows_turns_memory_and_the_failed_check(client, convo_run):
+    page = client.get(
+        f"/runs/{CONVO}/case",
+        params={"suite": "convo", "case": "refine-allergy", "provider": "local"},
+    )
+    assert page.status_code == 200
+    text = page.text
+    assert "+ #1 held: You&#39;re allergic to shellfish" in text  # memory change on turn 1
+    assert "2 ✗" in text and "✗ memory has no held fact with [shrimp]" in text
+    assert "no, just shrimp" in text and "persona/v1" in text
+
+
+def test_review_saves_through_converse_reviews_file_and_moves_on(client, runs):
+    page = client.get(f"/runs/{RUN}/review")
+    assert "0 of 4 reviewed" in page.text and "case-00007" in page.text
+    form = {"suite": "synthetic_classify", "case": "case-00007", "provider": "synthetic",
+            "i": "0", "kind": "label error", "note": "v2 is right here"}  # fmt: skip
+    saved = client.post(f"/runs/{RUN}/review", data=form, follow_redirects=False)
+    assert saved.status_code == 303 and saved.headers["location"].endswith("review?i=1")
+    after = client.get(saved.headers["location"]).text
+    assert "1 of 4 reviewed" in after and "case-00017" in after
+    (review,) = load_reviews(RunDir.existing(RUN))[
+        ("synthetic_classify", "case-00007", "synthetic")
+    ]
+    assert (review.verdict, review.note, review.reviewer) == (
+        "pass", "label error: v2 is right here", "rev-a")  # fmt: skip
+    # a second verdict on the same case is kept beside the first, the newest counting
+    client.post(f"/runs/{RUN}/review", data={**form, "kind": "model error", "note": ""})
+    history = load_reviews(RunDir.existing(RUN))[("synthetic_classify", "case-00007", "synthetic")]
+    assert [r.verdict for r in history] == ["pass", "fail"] and history[-1].note == "model error"
+    run_page = client.get(f"/runs/{RUN}").text
+    assert "(1 of 4 reviewed)" in run_page and 'class="badge model-error"' in run_page
+
+
+def test_compare_shows_mcnemar_regressions_fixes_and_the_prompt_diff(client, runs):
+    text = client.get("/compare", params={"a": RUN, "b": BASE}).text
+    assert "McNemar exact p" in text and "1.0000" in text  # 4 regressions, 4 fixes
+    regressions = text[text.index('id="regressions"') : text.index('id="fixes"')]
+    assert "case-00007" in regressions and "case-00000" not in regressions
+    fixes = text[text.index('id="fixes"') :]
+    assert "case-00000" in fixes
+    diff = text[text.index('id="prompts"') : text.index('id="per-tag"')]
+    assert "classifier: v1" in diff and "v2" in diff
+    assert re.search(r'<span class="add">\+', diff) and re.search(r'<span class="del">-', diff)
+
+
+def test_compare_without_runs_offers_a_choice(client, runs):
+    page = client.get("/compare")
+    assert page.status_code == 200 and f'<option value="{RUN}"' in page.text
+
+
+def test_release_lists_blockers_and_writes_only_when_every_failure_is_reviewed(client, runs, root):
+    page = client.get(f"/runs/{RUN}/release").text
+    assert "Failing cases without a verdict (4)" in page
+    refused = client.post(f"/runs/{RUN}/release", data={"version": "1.2.0"})
+    assert refused.status_code == 409 and "have no reviewer verdict" in refused.text
+    assert not (root / "releases" / "1.2.0.md").exists()
+    for i, case in enumerate(("case-00007", "case-00017", "case-00027", "case-00037")):
+        form = {"suite": "synthetic_classify", "case": case, "provider": "synthetic",
+                "i": str(i), "kind": "accepted", "note": ""}  # fmt: skip
+        assert client.post(f"/runs/{RUN}/review", data=form).status_code == 200
+    written = client.post(f"/runs/{RUN}/release", data={"version": "1.2.0"})
+    assert written.status_code == 200 and "Release report written" in written.text
+    report = (root / "releases" / "1.2.0.md").read_text(encoding="utf-8")
+    assert report.startswith("# Release 1.2.0") and "accepted" in report
+    again = client.post(f"/runs/{RUN}/release", data={"version": "1.2.0"})
+    assert again.status_code == 409 and "already exists" in again.text
+    assert (root / "releases" / "1.2.0.md").read_text(encoding="utf-8") == report
+
+
+def test_the_review_file_written_is_the_one_converse_review_reads(client, runs):
+    form = {"suite": "synthetic_classify", "case": "case-00017", "provider": "synthetic",
+            "i": "1", "kind": "model error", "note": "wrong intent"}  # fmt: skip
+    client.post(f"/runs/{RUN}/review", data=form)
+    lines = (RunDir.existing(RUN).path / "reviews.jsonl").read_text().splitlines()
+    assert [json.loads(line)["verdict"] for line in lines] == ["fail"]
+
+
+def test_reviews_applied_to_a_kept_frame_equal_the_reports_own_frame(runs):
+    from evals.report import add_review
+    from evals.report.frame import frame
+    from evals.view.run_data import with_reviews
+
+    run = RunDir.existing(RUN)
+    for verdict, note in (("pass", "first"), ("fail", "second")):
+        add_review(run, "case-00007", verdict, note, suite="synthetic_classify")
+    add_review(run, "case-00017", "pass", "only", suite="synthetic_classify")
+    rows = run.latest_rows()
+    reviews = load_reviews(run)
+    assert with_reviews(frame(rows), reviews).equals(frame(rows, reviews))
+    assert (frame(rows, reviews)["review_history"] != "").sum() == 1
+
+
+def test_untracked_prompt_files_mark_a_run_dirty_and_are_named(client, runs, root):
+    meta_path = root / "runs" / RUN / "run.json"
+    meta = json.loads(meta_path.read_text())
+    meta["git"] = {"commit": "c" * 40, "dirty": True, "untracked_prompts": ["prompts/x/v9.j2"]}
+    meta_path.write_text(json.dumps(meta))
+    listing = client.get("/").text
+    assert "1 untracked prompt file(s)" in listing and 'title="prompts/x/v9.j2"' in listing
+    assert "untracked prompt files: prompts/x/v9.j2" in client.get(f"/runs/{RUN}").text
+    meta["git"] = "not an object"
+    meta_path.write_text(json.dumps(meta))
+    assert client.get(f"/runs/{RUN}").status_code == 200
+
+
+def test_git_state_counts_untracked_prompt_files_as_dirty(monkeypatch):
+    from evals.runner import gitinfo
+
+    answers = {"rev-parse": "abc", "status": "", "ls-files": "prompts/persona/v9.j2\n"}
+    monkeypatch.setattr(gitinfo, "_git", lambda *args: answers[args[0]])
+    state = gitinfo.git_state.__wrapped__()
+    assert state == {"commit": "abc", "dirty": True, "untracked_prompts": ["prompts/persona/v9.j2"]}
+    answers["ls-files"] = ""
+    assert gitinfo.git_state.__wrapped__() == {"commit": "abc", "dirty": False}
+
+
+def test_review_starts_at_the_first_failure_without_a_verdict(client, runs):
+    form = {"suite": "synthetic_classify", "case": "case-00007", "provider": "synthetic",
+            "i": "0", "kind": "accepted", "note": ""}  # fmt: skip
+    client.post(f"/runs/{RUN}/review", data=form)
+    page = client.get(f"/runs/{RUN}/review").text
+    assert "failure 2 of 4" in page and "case-00017" in page
+    assert "failure 1 of 4" in client.get(f"/runs/{RUN}/review", params={"i": "0"}).text
+    assert "failure 4 of 4" in client.get(f"/runs/{RUN}/review", params={"i": "99"}).text
