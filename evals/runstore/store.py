@@ -10,6 +10,7 @@ the local copy; `sync` fills in anything the store missed (a crash between flush
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 import time
@@ -27,6 +28,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     create_engine,
     func,
     insert,
@@ -72,6 +74,7 @@ rows_table = Table(
     Column("provider_label", String(300), nullable=False),
     Column("variant", String(300), nullable=False),
     Column("epoch", Integer, nullable=False),
+    Column("row_key", Text, nullable=False),
     Column("status", String(10), nullable=False),
     Column("cost_usd", Float),
     Column("finished_at", String(40), nullable=False),
@@ -97,11 +100,16 @@ def _record(row: dict[str, Any]) -> dict[str, Any]:
         "provider_label": row.get("provider_label") or row["provider"],
         "variant": row["variant"],
         "epoch": int(row["epoch"]),
+        "row_key": _key_text(row),
         "status": row["status"],
         "cost_usd": row.get("cost_usd"),
         "finished_at": str(row.get("finished_at") or ""),
         "row": row,
     }
+
+
+def _key_text(row: dict[str, Any]) -> str:
+    return json.dumps(row_key(row), ensure_ascii=False)
 
 
 def summarize_meta(meta: dict[str, Any], rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -250,16 +258,15 @@ class RunStore:
         self.record_run(meta)
         with self.engine.connect() as conn:
             have = {
-                (r.suite, r.case_id, r.provider, r.variant, r.epoch, r.finished_at)
+                (r.row_key, r.finished_at)
                 for r in conn.execute(
-                    select(
-                        rows_table.c.suite, rows_table.c.case_id, rows_table.c.provider,
-                        rows_table.c.variant, rows_table.c.epoch, rows_table.c.finished_at,
-                    ).where(rows_table.c.run_id == meta["run_id"])
+                    select(rows_table.c.row_key, rows_table.c.finished_at).where(
+                        rows_table.c.run_id == meta["run_id"]
+                    )
                 )
-            }  # fmt: skip
+            }
         missing = [
-            _record(r) for r in rows if (*row_key(r), str(r.get("finished_at") or "")) not in have
+            _record(r) for r in rows if (_key_text(r), str(r.get("finished_at") or "")) not in have
         ]
         if missing:
             with self.engine.begin() as conn:

@@ -67,8 +67,12 @@ def test_a_run_is_stored_with_its_metadata_and_every_row(
     try:
         run = store.get_run(run_id)
         rows = store.rows_of([run_id])[run_id]
+        stored_rows = store.count_rows(run_id)
     finally:
         store.close()
+    assert stored_rows == 40  # written as the run went; the final sync added none twice
+    pushed = CliRunner().invoke(app, ["runs", "push", run_id])
+    assert pushed.exit_code == 0 and f"run {run_id}: 0 rows added" in pushed.output
     assert run is not None
     assert run["rows"] == 40 and run["providers"] == ["scripted"]
     assert run["models"] == ["scripted-fixture"]

@@ -50,6 +50,8 @@ def upgrade() -> None:
         sa.Column("provider_label", sa.String(300), nullable=False),
         sa.Column("variant", sa.String(300), nullable=False),
         sa.Column("epoch", sa.Integer, nullable=False),
+        # the row's whole key (results.row_key) as JSON: what `sync` compares
+        sa.Column("row_key", sa.Text, nullable=False),
         sa.Column("status", sa.String(10), nullable=False),
         sa.Column("cost_usd", sa.Float),
         sa.Column("finished_at", sa.String(40), nullable=False),
