@@ -24,6 +24,10 @@ HARNESS_COMMANDS: dict[str, LazyCommand] = {
         "evals.commands.report:review_command",
         "Record a reviewer's verdict on a case; reports show it, and every earlier one.",
     ),
+    "runs": LazyCommand(
+        "evals.commands.runs:runs_app",
+        "Stored runs: list, show, trend and push (CONVERSE_RUNS_URL); merge shards.",
+    ),
     "view": LazyCommand(
         "evals.view.command:view_command",
         "Review eval runs in the browser: failures, verdicts, comparisons, releases.",

@@ -101,14 +101,46 @@ def bench_eval(
     latency_cases: int = typer.Option(160, help="Cases on the fixed-latency provider."),
     latency_ms: float = typer.Option(200.0, help="The fixed provider latency."),
     concurrency: int = typer.Option(16, help="Concurrency for the fixed-latency run."),
+    runs_url: str | None = typer.Option(
+        None, "--runs-url", help="Also time a run with and without the run store at this URL."
+    ),
+    store_cases: int = typer.Option(10_000, help="Cases of the run-store comparison."),
 ) -> None:
     """Eval runner overhead: scripted throughput, and concurrency against a fixed latency."""
     from evals.bench import eval as eval_bench
 
     figures = eval_bench.run(
-        cases=cases, latency_cases=latency_cases, latency_ms=latency_ms, concurrency=concurrency
+        cases=cases,
+        latency_cases=latency_cases,
+        latency_ms=latency_ms,
+        concurrency=concurrency,
+        runs_url=runs_url,
+        store_cases=store_cases,
     )
     _report("eval", figures, as_json, check)
+
+
+@bench_app.command("ratelimit")
+def bench_ratelimit(
+    as_json: bool = JsonOption,
+    check: bool = CheckOption,
+    cases: int = typer.Option(2000, min=1, help="Classify cases run live against the loopback."),
+    rpm: int = typer.Option(120, min=1, help="Requests a minute the loopback allows."),
+    itpm: int = typer.Option(200_000, min=1, help="Input tokens a minute the loopback allows."),
+    scale: float = typer.Option(
+        1.0, min=0.01, help="Multiply both limits (a long run in proportionally less time)."
+    ),
+    latency: float = typer.Option(1.0, min=0.0, help="Seconds the loopback takes to answer."),
+    concurrency: int = typer.Option(32, min=1, help="Cases in flight at most."),
+) -> None:
+    """A live classify run through a rate-limited loopback server: throughput against the
+    limit, cases scored wrong, and calls refused after the first minute."""
+    from evals.bench import ratelimit
+
+    figures = ratelimit.run(
+        cases=cases, rpm=rpm, itpm=itpm, scale=scale, latency=latency, concurrency=concurrency
+    )
+    _report("ratelimit", figures, as_json, check)
 
 
 @bench_app.command("local")

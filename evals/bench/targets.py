@@ -38,6 +38,11 @@ TARGETS: dict[str, dict[str, Target]] = {
     "conversation": {
         "flatness_ratio": Target("<=", 1.5),
     },
+    "ratelimit": {
+        "throughput_pct": Target(">=", 90, "%"),
+        "scored_wrong": Target("<=", 0),
+        "refused_after_first_minute": Target("<=", 0),
+    },
     "local": {
         "median_ms": Target("<=", 5, "ms"),
         "load_s": Target("<=", 1.0, "s"),
@@ -67,6 +72,7 @@ TARGETS: dict[str, dict[str, Target]] = {
     "eval": {
         "cases_per_s": Target(">=", 200),
         "overhead_ratio": Target("<=", 1.3),
+        "runs_store_overhead_pct": Target("<=", 5, "%"),
     },
     "cli": {
         "help_ms": Target("<=", 300, "ms"),

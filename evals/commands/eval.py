@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from evals.commands.common import EXIT_GATE, EXIT_INTERRUPTED, handles_errors, stderr, stdout
+from evals.commands.spend import announce_budget_stop, make_budget
 from evals.dataset import load_suites, sample_suite
 from evals.perturb import parse_perturbations, split_rows
 from evals.report import build_report
@@ -31,6 +32,7 @@ from evals.runner import (
 from evals.runner.meta import MAX_CONCURRENCY, MAX_EPOCHS
 from evals.runner.results import RUN_META, check_run_id, new_run_id
 from evals.runner.run import check_cassettes
+from evals.runner.shards import parse_shard
 from pipeline.cli.common import default_script, shown
 from pipeline.cli.params import bounded_option
 from pipeline.errors import ConverseError
@@ -219,6 +221,33 @@ def eval_command(
         True, "--report/--no-report", help="Write report.md and report.html."
     ),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Show the progress bar."),
+    max_cost: float | None = typer.Option(
+        None,
+        "--max-cost",
+        min=0.0,
+        help="Stop before live Claude calls would cost more than USD; --resume continues.",
+        envvar="CONVERSE_EVAL_MAX_COST",
+    ),
+    shard: str | None = typer.Option(
+        None,
+        "--shard",
+        help="K/N: run slice K of N of the plan (give every shard the same --run-id; merge "
+        "with `converse runs merge`).",
+        envvar="CONVERSE_EVAL_SHARD",
+    ),
+    run_id_option: str | None = typer.Option(
+        None,
+        "--run-id",
+        help="The new run's id (shards of one run share it).",
+        envvar="CONVERSE_EVAL_RUN_ID",
+    ),
+    cost_estimate: str = typer.Option(
+        "count_tokens",
+        "--cost-estimate",
+        help="How --max-cost sizes a call's input: count_tokens (the API) or characters "
+        "(four a token, an estimate).",
+        envvar="CONVERSE_EVAL_COST_ESTIMATE",
+    ),
     perturb: list[str] = typer.Option(
         [],
         "--perturb",
@@ -286,8 +315,23 @@ def eval_command(
         stderr().print(
             f"[dim]continuing run {existing} with its own suites, providers and prompts[/]"
         )
-    run_id = existing or new_run_id()
+    budget = make_budget(max_cost, cost_estimate, config)
+    if existing is not None and (shard or run_id_option):
+        raise ConverseError(
+            "--shard and --run-id start a run; a resumed run keeps its own",
+            f"drop them: converse eval --resume {existing}",
+        )
+    slice_ = parse_shard(shard) if shard else None
+    run_id = existing or (check_run_id(run_id_option) if run_id_option else new_run_id())
+    if existing is None and (RunDir(run_id).path / RUN_META).is_file():
+        raise ConverseError(
+            f"run {run_id} already exists under {RunDir(run_id).path.parent}",
+            f"continue it with --resume {run_id}, or give each shard its own CONVERSE_REPORTS_DIR",
+        )
     tables = stderr() if as_json else stdout()
+    from evals.runstore import open_recorder  # SQLAlchemy and Alembic: only for a run
+
+    recorder = open_recorder()
     stderr().print(f"[bold]run[/] {run_id}", highlight=False)
     try:
         outcome = run_eval(
@@ -298,6 +342,9 @@ def eval_command(
             progress=progress and sys.stderr.isatty(),
             console=stderr(),
             argv=sys.argv[1:],
+            budget=budget,
+            shard=slice_,
+            on_row=recorder.on_row if recorder is not None else None,
         )
     except KeyboardInterrupt:
         if (RunDir(run_id).path / RUN_META).is_file():
@@ -307,6 +354,9 @@ def eval_command(
         else:  # stopped before the run started: there is nothing to resume
             stderr().print("\ninterrupted before the run started; nothing was saved")
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        if recorder is not None:
+            recorder.finish(run_id)
     report_path: str | None = None
     if report:
         built = build_report(outcome.run.run_id)
@@ -315,8 +365,13 @@ def eval_command(
         write_junit(junit, split_rows(outcome.rows)[0], outcome.groups)
     _print_summary(tables, outcome.run, outcome.groups, outcome.ran, outcome.skipped, report_path)
     payload = result_object(outcome.run.run_id, report_path, outcome.groups)
+    if outcome.budget is not None:
+        payload["budget"] = outcome.budget
     if as_json:
         print(json.dumps(payload, ensure_ascii=False))
+    if outcome.stopped_by_budget:
+        announce_budget_stop(outcome)
+        raise typer.Exit(EXIT_INTERRUPTED)
     if not payload["gates_passed"]:
         raise typer.Exit(EXIT_GATE)
 

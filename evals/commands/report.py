@@ -53,6 +53,11 @@ def report_command(
         raise RunError(f"{release!r} is not a release version", "use a version such as 0.2.0")
     if compare is not None and no_compare:
         raise RunError("--compare and --no-compare contradict each other", "pass one of them")
+    from evals.runstore.local import ensure_local
+
+    for wanted in (run_id, compare):  # a run recorded on another machine comes from the store
+        if wanted is not None:
+            ensure_local(wanted)
     if flaky is not None and flaky not in FLAKY_MODES:
         raise RunError(f"--flaky {flaky!r} is not a mode", "pass --flaky count or --flaky exclude")
     if flaky is not None and no_compare:

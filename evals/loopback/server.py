@@ -23,6 +23,7 @@ import hashlib
 import json
 import math
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -30,6 +31,7 @@ from types import TracebackType
 from typing import Any
 
 from evals.loopback.answers import Answer
+from evals.loopback.ratelimit import RateLimits
 from pipeline.providers.claude.caching import engages
 from pipeline.providers.claude.models import ModelCaps, caps_of
 
@@ -77,8 +79,19 @@ def _text(content: Any) -> str:
 class LoopbackServer:
     """The server, run in a background thread; use it as a context manager."""
 
-    def __init__(self, answers: Sequence[Answer], host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        answers: Sequence[Answer],
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        limits: RateLimits | None = None,
+        latency: float = 0.0,
+    ) -> None:
         self._answers = list(answers)
+        # Rate limits (evals/loopback/ratelimit.py) and the seconds an accepted request takes.
+        self.limits = limits
+        self.latency = latency
         self._lock = threading.Lock()
         self._cache: set[str] = set()
         self._served: dict[int, int] = {}  # answer index -> errors served (for error.times)
@@ -162,6 +175,33 @@ class LoopbackServer:
             return 200, found.body_raw, {}
         return 200, json.dumps(self._message(body, found), ensure_ascii=False), {}
 
+    def limited_answer(self, body: Any) -> tuple[int, str, dict[str, str]]:
+        """`answer`, behind the rate limits and the latency when they are set."""
+        if self.limits is None:
+            if self.latency:
+                time.sleep(self.latency)
+            return self.answer(body)
+        tokens = 0
+        if not (_wire_problem(body) or _model_problem(body)):
+            # what counts against the input-token limit: uncached input and cache writes
+            usage = self._usage(body, record=False)
+            tokens = usage["input_tokens"] + usage["cache_creation_input_tokens"]
+        verdict = self.limits.take(tokens)
+        if verdict.status == 429:
+            status, text, _ = _error(
+                429,
+                "rate_limit_error",
+                "Number of requests or input tokens has exceeded your per-minute rate limit",
+            )
+            return status, text, verdict.headers
+        if verdict.status == 529:
+            status, text, _ = _error(529, "overloaded_error", "Overloaded")
+            return status, text, verdict.headers
+        if self.latency:
+            time.sleep(self.latency)
+        status, text, headers = self.answer(body)
+        return status, text, verdict.headers | headers
+
     def count_tokens(self, body: Any) -> tuple[int, str, dict[str, str]]:
         """The token-counting endpoint: tools, system and messages at four characters a token."""
         if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
@@ -238,7 +278,7 @@ class LoopbackServer:
             "usage": {**self._usage(body), "output_tokens": tokens(output) if content else 0},
         }
 
-    def _usage(self, body: dict[str, Any]) -> dict[str, int]:
+    def _usage(self, body: dict[str, Any], *, record: bool = True) -> dict[str, int]:
         tools = json.dumps(body["tools"], sort_keys=True) if body.get("tools") else ""
         system = body.get("system") or []
         blocks = [system] if isinstance(system, str) else list(system)
@@ -264,7 +304,8 @@ class LoopbackServer:
         key = hashlib.sha256(prefix.encode()).hexdigest()
         with self._lock:
             hit = key in self._cache
-            self._cache.add(key)
+            if record:
+                self._cache.add(key)
         usage["cache_read_input_tokens" if hit else "cache_creation_input_tokens"] = tokens(prefix)
         return usage
 
@@ -418,7 +459,7 @@ def _handler_for(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
                 return self._send(*_error(400, "invalid_request_error", "the body is not JSON"))
             if path == COUNT_TOKENS_PATH:
                 return self._send(*server.count_tokens(body))
-            self._send(*server.answer(body))
+            self._send(*server.limited_answer(body))
 
         def _send(self, status: int, text: str, headers: dict[str, str]) -> None:
             data = text.encode("utf-8")

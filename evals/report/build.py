@@ -17,6 +17,7 @@ import pandas as pd
 from evals.report import tables
 from evals.report.closure import closure_section
 from evals.report.compare import Comparison, compare, compare_sections
+from evals.report.costs import cost_tables
 from evals.report.document import (
     Details,
     Image,
@@ -52,7 +53,7 @@ LABEL_NOTE = (
 # Which baseline a report was last compared with, kept in the run's folder so that a report
 # rebuilt without --compare keeps its comparison.
 BASELINE_FILE = "baseline.json"
-_SHORT = ("Provider", "Prompt")
+_SHORT = ("Provider", "Providers", "Prompt")
 
 
 @dataclass(frozen=True)
@@ -189,10 +190,19 @@ def build_sections(
                 "Latency counts answers computed in this run; cached answers are excluded. "
                 "Tokens are totals, cache reads and writes apart from other input; the cost is "
                 f"at the Claude prices of {PRICES_VERSION} ({PRICES_SOURCE}), 5-minute cache "
-                "writes, and — when a model has no price (synthetic answers, local providers). "
+                'writes, and "unpriced" when a model has no price (synthetic answers, local '
+                "providers). "
                 "Cut off: replies that stopped at max_tokens, accepted as they were."
             ),
             Table(tables.latency_tokens(df), short=_SHORT),
+        ]),
+        Section("Cost", [
+            Text(
+                f"At the Claude prices of {PRICES_VERSION} (each model's source page is named in "
+                "pipeline/providers/claude/prices.py). A group with a row whose model has no "
+                "price shows \"unpriced\", with the priced part and the unpriced rows beside it."
+            ),
+            *(Table(table, caption=title, short=_SHORT) for title, table in cost_tables(df)),
         ]),
         Section("Reviews", [Table(tables.reviews(df), short=_SHORT)]),
         _header(run, meta, df),

@@ -6,6 +6,7 @@ import pandas as pd
 
 from evals.runner.summary import GroupResult
 from evals.stats import wilson
+from pipeline.providers.claude.prices import shown_cost
 
 GROUP = ["suite", "provider_label", "prompt"]
 GROUP_NAMES = {"suite": "Suite", "provider_label": "Provider", "prompt": "Prompt"}
@@ -156,10 +157,9 @@ def latency_tokens(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def _cost(costs: pd.Series) -> str:
-    """The group's cost, "—" when a row has no price (synthetic answers, local providers)."""
-    if costs.isna().any():
-        return "—"
-    return f"{costs.sum():.4f}"
+    """The group's cost, "unpriced" when a row has no price (synthetic answers, local
+    providers): never 0."""
+    return shown_cost(None if costs.isna().any() else float(costs.sum()))
 
 
 def _review_cell(row: pd.Series) -> str:

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -28,6 +28,9 @@ from evals.runner.providers import DETERMINISTIC, Bound, ProviderPool, prompt_ha
 from evals.runner.results import RunDir
 from evals.runner.sandbox import Sandbox
 from evals.runner.targets import run_case
+
+if TYPE_CHECKING:
+    from pipeline.providers.claude.budget import Budget
 from evals.scorers import SCORERS
 from evals.targets import TARGET_SPECS, spec_of, targets_where
 from pipeline.errors import ConverseError
@@ -294,8 +297,10 @@ class Executor:
         cache: ResultCache | None,
         on_row: Callable[[dict[str, Any]], None] | None = None,
         sandbox: Sandbox | None = None,
+        budget: Budget | None = None,
     ) -> None:
         self.run = run
+        self.budget = budget
         self.pool = pool
         self.cache = cache
         self.sandbox = sandbox or Sandbox()
@@ -310,14 +315,19 @@ class Executor:
                 self._hashes[key] = prompt_hashes(target, bound.library)
             return self._hashes[key]
 
-    def one(self, item: WorkItem) -> dict[str, Any]:
-        """Run, score and record one item; exceptions become error rows."""
+    def one(self, item: WorkItem) -> dict[str, Any] | None:
+        """Run, score and record one item; exceptions become error rows. None, and no row, when
+        the spending bound refused one of the item's calls: `--resume` runs it again."""
         bound: Bound | None = None
+        if self.budget is not None:
+            self.budget.start_item()
         try:
             bound = self.pool.get(item.provider, item.variant)
             outcome, cached = self._outcome(item, bound)
         except Exception as exc:  # an exception is an error result, never a crash of the run
             outcome, cached = Outcome(got={}, error=f"{type(exc).__name__}: {exc}"), False
+        if self.budget is not None and self.budget.refused_here():
+            return None
         if bound is None:
             bound = Bound(
                 item.provider, item.provider, "", "", None, None, default_library(item.variant)
@@ -390,8 +400,9 @@ def execute(
     out = console or Console(stderr=True)
     with _progress(len(items), progress, out) as advance:
         pool = ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="eval")
-        pending: set[Future[dict[str, Any]]] = set()
+        pending: set[Future[dict[str, Any] | None]] = set()
         queue = iter(items)
+        budget = executor.budget
         try:
             # Submit a bounded window so a Ctrl-C leaves little queued work to cancel.
             for item in queue:
@@ -401,8 +412,12 @@ def execute(
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
-                    tally.add(future.result())
-                    advance(tally)
+                    row = future.result()
+                    if row is not None:
+                        tally.add(row)
+                        advance(tally)
+                if budget is not None and budget.stopped:
+                    continue  # the bound is reached: finish what is in flight, start nothing
                 for item in queue:
                     pending.add(pool.submit(executor.one, item))
                     if len(pending) >= concurrency * 4:

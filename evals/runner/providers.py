@@ -136,8 +136,10 @@ class ProviderPool:
         options: Mapping[str, Mapping[str, str]] | None = None,
         registry: Registry = REGISTRY,
         cassette: Path | None = None,
+        middleware: Sequence[Any] = (),
     ) -> None:
         self._script = script
+        self._middleware = tuple(middleware)
         self._cassette = cassette
         self._stack = ExitStack()
         self._options = {k: dict(v) for k, v in (options or {}).items()}
@@ -213,7 +215,12 @@ class ProviderPool:
     ) -> Providers:
         settings: dict[str, Any] = dict(self._options.get(spec.name, {}))
         if cassette is None:
-            options = ProviderOptions(settings=settings, library=library, script=self._script)
+            options = ProviderOptions(
+                settings=settings,
+                library=library,
+                script=self._script,
+                middleware=self._middleware,
+            )
             return spec.factory(options)
         # Cassettes are recorded from the Claude wire format, the one provider declaring them.
         from evals.cassettes.session import cassette_claude

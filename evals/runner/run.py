@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
@@ -34,10 +34,14 @@ from evals.runner.results import (
     row_key,
 )
 from evals.runner.sandbox import Sandbox
+from evals.runner.shards import Shard, shard_of
 from evals.runner.summary import GroupResult, summarize
 from evals.targets import targets_where
 from pipeline.errors import ConverseError
 from pipeline.providers.registry import REGISTRY
+
+if TYPE_CHECKING:
+    from pipeline.providers.claude.budget import Budget
 
 CACHE_FILE = "cache/answers.sqlite"
 
@@ -52,6 +56,13 @@ class RunOutcome:
     tally: Tally
     groups: list[GroupResult]
     rows: list[dict[str, Any]]
+    # The spending bound's account (`--max-cost`), when the run had one.
+    budget: dict[str, Any] | None = None
+
+    @property
+    def stopped_by_budget(self) -> bool:
+        """Whether the bound stopped the run before every case ran."""
+        return bool(self.budget and self.budget["stopped"])
 
 
 def config_meta(config: RunConfig) -> dict[str, Any]:
@@ -252,6 +263,8 @@ def run_eval(
     registry: Registry = REGISTRY,
     argv: list[str] | None = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
+    budget: Budget | None = None,
+    shard: Shard | None = None,
 ) -> RunOutcome:
     """Start a run from `config`, or continue the run named by `resume` / `retry_errors`."""
     existing_id = resume or retry_errors
@@ -259,6 +272,7 @@ def run_eval(
         run = RunDir.existing(existing_id, root)
         meta = run.read_meta()
         config = config_from_meta(meta)
+        shard = shard_of(meta)
         run.repair()
     else:
         if config is None:
@@ -272,12 +286,23 @@ def run_eval(
             "config": config_meta(config),
             "suite_info": _suite_info(config.suites),
         }
-    pool = ProviderPool(config.script, config.provider_options, registry, config.cassette)
+        if shard is not None:
+            meta["shard"] = shard.as_meta()
+    guard: list[Any] = []
+    if budget is not None:
+        from pipeline.providers.claude.budget import BudgetGuard
+
+        guard.append(BudgetGuard(budget))
+    pool = ProviderPool(
+        config.script, config.provider_options, registry, config.cassette, middleware=guard
+    )
     items = plan(
         config,
         lambda name: _lends_embedder(pool, name),
         lambda name: _lends_generator(pool, name),
     )
+    if shard is not None:
+        items = [i for i in items if shard.holds(i.key)]
     done = {row_key(r): r for r in run.latest_rows()}
     todo: list[WorkItem]
     if retry_errors:
@@ -301,7 +326,7 @@ def run_eval(
                 # start must not be offered for resuming (`converse report`, `--resume`).
                 run.write_meta(meta)
                 started = True
-            executor = Executor(run, phase_pool, cache, on_row, sandbox)
+            executor = Executor(run, phase_pool, cache, on_row, sandbox, budget)
             done_now = execute(
                 phase_items, executor, config.concurrency, progress=progress, console=console
             )
@@ -323,5 +348,11 @@ def run_eval(
     groups = summarize(rows, gates_of(meta))
     meta["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
     meta["gates_passed"] = all(g.gate_passed for g in groups)
+    account = budget.summary() if budget is not None else None
+    if account is not None:
+        meta.setdefault("budgets", []).append(account)
     run.write_meta(meta)
-    return RunOutcome(run, len(todo), len(items) - len(todo), tally, groups, rows)
+    ran = len(todo)
+    if account is not None and account["stopped"]:
+        ran -= len(items) - len(rows)  # the cases the bound left for --resume
+    return RunOutcome(run, ran, len(items) - len(todo), tally, groups, rows, account)

@@ -197,6 +197,8 @@ class ProviderOptions:
     settings: Mapping[str, Any] = field(default_factory=dict)
     library: PromptLibrary | None = None
     script: Path | None = None
+    # SDK middleware for providers on the Anthropic wire (the eval runner's spending bound).
+    middleware: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,9 @@ def _local(options: ProviderOptions) -> Providers:
 def _claude(options: ProviderOptions) -> Providers:
     from pipeline.providers.claude import claude_providers
 
-    return claude_providers(library=options.library, **options.settings)
+    return claude_providers(
+        library=options.library, middleware=options.middleware, **options.settings
+    )
 
 
 def _openai_compatible(options: ProviderOptions) -> Providers:

@@ -45,10 +45,20 @@ def layered(
     return replace(cls(), **values)  # type: ignore[type-var]
 
 
+_BOOLS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+
 def _parse(cls: type[Any], name: str, value: Any, source: str, strip_text: bool) -> Any:
     kind = {f.name: f.type for f in fields(cls)}[name]
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text not in _BOOLS:
+            raise ConverseError(f"{source} must be true or false, not {value!r}", f"fix {source}")
+        return _BOOLS[text]
     try:
-        if kind == "int":
+        if kind in ("int", "int | None"):
             number = int(value)
             if number < 0:
                 raise ValueError(value)

@@ -41,7 +41,9 @@ def server() -> Iterator[LoopbackServer]:
 
 
 def providers(server: LoopbackServer, retries: int = 2) -> Providers:
-    return claude_providers(api_key="loopback", base_url=server.url, max_retries=retries)
+    return claude_providers(
+        api_key="loopback", base_url=server.url, max_retries=retries, rate_limit_retries=retries
+    )
 
 
 def test_a_failure_the_server_says_not_to_retry_is_not_called_retried(

@@ -74,7 +74,7 @@ def test_a_wait_longer_than_allowed_is_not_waited_for_and_says_so() -> None:
 def test_retries_run_out_after_the_setting_and_the_error_counts_them() -> None:
     time = FakeTime()
     with LoopbackServer([rate_limited(3, times=None)]) as server:
-        got = providers(server, time, max_retries=2).classifier.classify(
+        got = providers(server, time, max_retries=2, rate_limit_retries=2).classifier.classify(
             ClassifyRequest(message="hello")
         )
         assert len(server.seen) == 3

@@ -66,7 +66,7 @@ def test_report_has_every_table_with_provider_labels(ten_cases):
     # failures come right after the summary; the detail follows
     assert headings == ["## Gates", "## Summary", "## Failed cases", "## Errors",
                         "## Accuracy per tag", "## Confusion matrices", "## Agreement across epochs",
-                        "## Latency and tokens", "## Reviews", "## Run"]  # fmt: skip
+                        "## Latency and tokens", "## Cost", "## Reviews", "## Run"]  # fmt: skip
     assert "- **accuracy**: PASS — held in 1 of 1 suite × provider group(s)" in md
     assert "- **critical_failures**: no bound — no suite sets this bound" in md
     # 14 of 20 rows pass; Wilson 95% interval of 14/20 is 48.1% – 85.5%

@@ -31,4 +31,4 @@ def test_token_totals_count_cache_tokens_and_price_them() -> None:
     assert claude["Cost (USD)"] == "0.0150"
     assert claude["Cut off"] == 1
     # one row without a price: no total is claimed for the group
-    assert table.loc["synthetic"]["Cost (USD)"] == "—"
+    assert table.loc["synthetic"]["Cost (USD)"] == "unpriced"

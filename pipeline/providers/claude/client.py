@@ -14,6 +14,7 @@ from anthropic import MiddlewareInput
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers import intent_schema
 from pipeline.providers.base import Providers
+from pipeline.providers.claude.adaptive import AdaptiveLimit
 from pipeline.providers.claude.classifier import ClaudeClassifier
 from pipeline.providers.claude.responder import ClaudeResponder
 from pipeline.providers.claude.retries import CallRetries, RateLimit, Sleep, shared_rate_limit
@@ -32,13 +33,21 @@ def make_client(
 ) -> anthropic.Anthropic:
     """An SDK client with the settings' key, base URL and timeout.
 
-    The SDK's retries are off: `CallRetries` (innermost but one) retries whole calls, and
-    `RateLimit` (innermost) spaces them when CONVERSE_CLAUDE_RPM is set; `middleware` runs
-    outside both."""
+    The SDK's retries are off: `CallRetries` retries whole calls; inside it `AdaptiveLimit`
+    (one per client) paces calls by the rate-limit headers and lowers and raises
+    concurrency on 429/529 answers, and `RateLimit` spaces them when CONVERSE_CLAUDE_RPM is set;
+    `middleware` runs outside all three."""
     limit = rate_limit
     if limit is None and settings.requests_per_minute:
         limit = shared_rate_limit(settings.base_url or "", settings.requests_per_minute)
-    chain: list[MiddlewareInput] = [*middleware, CallRetries(settings.max_retries, sleep=sleep)]
+    retries = CallRetries(
+        settings.max_retries, sleep=sleep, limited_attempts=settings.limited_attempts
+    )
+    chain: list[MiddlewareInput] = [*middleware, retries]
+    if settings.adaptive_limits:
+        # One per client: the classifier, responder and every worker of a run share it, and
+        # nothing learnt from one server (or one cassette) holds calls to another.
+        chain.append(AdaptiveLimit(sleep=sleep))
     if limit is not None:
         chain.append(limit)
     return anthropic.Anthropic(

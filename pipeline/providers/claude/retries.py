@@ -4,7 +4,8 @@ The SDK's own retries are off (`max_retries=0` on the client); `CallRetries` ret
 the waits are ours to test and the error text can say how often a call was really retried:
 
 - a 408, 409, 429 or 5xx answer, a timeout or a lost connection is retried at most `attempts`
-  times; an answer with `x-should-retry: false` never is (the SDK's rule);
+  times (429 and 529, rate limit and overload, at most `limited_attempts` times); an answer
+  with `x-should-retry: false` never is (the SDK's rule);
 - the wait is what `retry-after-ms` / `retry-after` asks for, else 0.5 s doubling up to 8 s;
   a server asking for more than `max_wait` seconds is not retried (the call fails at once
   rather than hold a run for minutes);
@@ -58,9 +59,16 @@ class CallRetries(anthropic.Middleware):
     """Whole-call retries for live calls, honouring retry-after and x-should-retry."""
 
     def __init__(
-        self, attempts: int, *, max_wait: float = MAX_WAIT, sleep: Sleep = time.sleep
+        self,
+        attempts: int,
+        *,
+        max_wait: float = MAX_WAIT,
+        sleep: Sleep = time.sleep,
+        limited_attempts: int | None = None,
     ) -> None:
         self.attempts = attempts
+        # 429 and 529 answers say "later", not "wrong": they may get more retries than others.
+        self.limited_attempts = attempts if limited_attempts is None else limited_attempts
         self.max_wait = max_wait
         self.sleep = sleep
 
@@ -80,10 +88,11 @@ class CallRetries(anthropic.Middleware):
             status = response.status_code
             headers = response.http_response.headers
             wait = requested_wait(headers)
+            budget = self.limited_attempts if status in (429, 529) else self.attempts
             if (
                 not retryable(status)
                 or headers.get("x-should-retry") == "false"
-                or retries >= self.attempts
+                or retries >= budget
                 or (wait is not None and wait > self.max_wait)
             ):
                 headers[RETRIES_HEADER] = str(retries)

@@ -12,6 +12,9 @@ from pipeline.providers.claude.models import DEFAULT_CLASSIFIER_MODEL, DEFAULT_R
 from pipeline.providers.settings import layered
 
 SHAPES = ("auto", "forced_tool", "structured_output")
+# A rate-limited call waits as the server asks and tries again; with the waits capped at 60 s,
+# six retries outlast a minute's limit.
+RATE_LIMIT_RETRIES = 6
 
 # Each setting and the environment variable that sets it; CLI options override both.
 ENV_VARS: dict[str, str] = {
@@ -23,6 +26,8 @@ ENV_VARS: dict[str, str] = {
     "max_retries": "CONVERSE_CLAUDE_MAX_RETRIES",
     "classifier_shape": "CONVERSE_CLAUDE_CLASSIFIER_SHAPE",
     "requests_per_minute": "CONVERSE_CLAUDE_RPM",
+    "rate_limit_retries": "CONVERSE_CLAUDE_RATE_LIMIT_RETRIES",
+    "adaptive_limits": "CONVERSE_CLAUDE_ADAPTIVE_LIMITS",
     "base_url": "ANTHROPIC_BASE_URL",
     "api_key": "ANTHROPIC_API_KEY",
 }
@@ -54,6 +59,10 @@ class ClaudeSettings:
     classifier_shape: str = "auto"
     # Calls started per minute, across every thread of the process; 0: no limit.
     requests_per_minute: int = 0
+    # Retries of a 429 or 529 answer; None: at least RATE_LIMIT_RETRIES when retries are on.
+    rate_limit_retries: int | None = None
+    # Pace and concurrency follow the rate-limit headers and 429/529 answers (adaptive.py).
+    adaptive_limits: bool = True
     base_url: str | None = None
     # Never printed: the repr leaves it out, so settings can be logged safely.
     api_key: str | None = field(default=None, repr=False)
@@ -84,6 +93,13 @@ class ClaudeSettings:
                 "fix CONVERSE_CLAUDE_CLASSIFIER_SHAPE or the classifier_shape option",
             )
         return settings
+
+    @property
+    def limited_attempts(self) -> int:
+        """How often a 429 or 529 answer is retried."""
+        if self.rate_limit_retries is not None:
+            return self.rate_limit_retries
+        return max(self.max_retries, RATE_LIMIT_RETRIES) if self.max_retries else 0
 
     def require_key(self) -> str:
         """The API key, or an error that says how to provide one."""

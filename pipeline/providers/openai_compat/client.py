@@ -14,6 +14,7 @@ from pipeline.providers import intent_schema
 from pipeline.providers.base import Providers, code_fingerprint
 from pipeline.providers.claude import wire
 from pipeline.providers.openai_compat.classifier import OpenAIClassifier
+from pipeline.providers.openai_compat.endpoints import Spread, split_urls
 from pipeline.providers.openai_compat.responder import OpenAIResponder
 from pipeline.providers.openai_compat.settings import NO_KEY, PROVIDER, OpenAISettings
 
@@ -22,10 +23,16 @@ def make_client(
     settings: OpenAISettings, *, http_client: httpx2.Client | None = None
 ) -> openai.OpenAI:
     """An SDK client with the settings' server, key (a placeholder when none), timeout and
-    retries (the SDK's: 408, 409, 429, 5xx and timeouts, with backoff)."""
+    retries (the SDK's: 408, 409, 429, 5xx and timeouts, with backoff). Several servers in
+    `base_url`, or a per-server bound, send each call through `Spread` (endpoints.py)."""
+    urls = split_urls(settings.base_url)
+    if http_client is None and (len(urls) > 1 or settings.per_endpoint_concurrency):
+        http_client = httpx2.Client(
+            transport=Spread(urls, settings.per_endpoint_concurrency), timeout=settings.timeout
+        )
     return openai.OpenAI(
         api_key=settings.api_key or NO_KEY,
-        base_url=settings.base_url,
+        base_url=urls[0],
         timeout=settings.timeout,
         max_retries=settings.max_retries,
         http_client=http_client,

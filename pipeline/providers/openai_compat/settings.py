@@ -19,6 +19,7 @@ PROVIDER = "openai-compatible"
 # Each setting and the environment variable that sets it; options override both.
 ENV_VARS: dict[str, str] = {
     "base_url": "CONVERSE_OPENAI_BASE_URL",
+    "per_endpoint_concurrency": "CONVERSE_OPENAI_PER_ENDPOINT_CONCURRENCY",
     "model": "CONVERSE_OPENAI_MODEL",
     "api_key": "OPENAI_API_KEY",
     "classifier_max_tokens": "CONVERSE_OPENAI_CLASSIFIER_MAX_TOKENS",
@@ -47,7 +48,10 @@ NO_KEY = "no-key"
 class OpenAISettings:
     """How the providers call a Chat Completions server."""
 
+    # One server, or several separated by commas (calls are spread over them: endpoints.py).
     base_url: str = ""
+    # Calls in flight at most on each server; 0: no bound.
+    per_endpoint_concurrency: int = 0
     model: str = ""
     classifier_max_tokens: int = 512
     responder_max_tokens: int = 1024

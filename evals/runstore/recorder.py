@@ -1,0 +1,79 @@
+"""Feeding a run into the run store while it runs, without ever stopping the run.
+
+The run folder is written first and stays the local copy; the store gets each row as the
+runner finishes it (buffered), the run's metadata when its first row arrives and again at the
+end, and at the end every row of the folder it does not hold yet. A store that fails is named
+in one warning and left alone for the rest of the run; the next `--resume`, or
+`converse runs push RUN`, brings it up to date.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from evals.runner.results import RunDir, RunError
+from evals.runstore.store import RunStore, runs_url
+
+
+class RunRecorder:
+    """The store side of one `converse eval`."""
+
+    def __init__(self, store: RunStore, root: Path | None = None) -> None:
+        self.store = store
+        self.root = root
+        self.failed: str | None = None
+        self._started: set[str] = set()
+        self._lock = threading.Lock()
+
+    def on_row(self, row: dict[str, Any]) -> None:
+        """The runner's callback: one finished row (already in the run folder)."""
+        if self.failed:
+            return
+        try:
+            run_id = str(row["run_id"])
+            with self._lock:
+                if run_id not in self._started:
+                    self.store.record_run(RunDir(run_id, self.root).read_meta())
+                    self._started.add(run_id)
+            if self.store.error:
+                raise RuntimeError(self.store.error)
+            self.store.add_row(row)
+        except Exception as exc:  # the run folder has the row; the store can catch up later
+            self._fail(exc)
+
+    def finish(self, run_id: str) -> None:
+        """Bring the store level with the run folder, and close it."""
+        try:
+            if not self.failed:
+                run = RunDir(run_id, self.root)
+                try:
+                    meta = run.read_meta()
+                except RunError:  # no run, or an unreadable one: the command says so itself
+                    return
+                self.store.sync(meta, run.latest_rows())
+        except Exception as exc:
+            self._fail(exc)
+        finally:
+            with contextlib.suppress(Exception):  # closing must not mask the run's outcome
+                self.store.close()
+
+    def _fail(self, exc: Exception) -> None:
+        if self.failed is None:
+            self.failed = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            print(
+                f"warning: the run store stopped receiving this run ({self.failed}); the run "
+                "folder has every row — `converse runs push RUN` copies it later",
+                file=sys.stderr,
+            )
+
+
+def open_recorder(root: Path | None = None) -> RunRecorder | None:
+    """A recorder for CONVERSE_RUNS_URL, or None when recording is off."""
+    url = runs_url()
+    if url is None:
+        return None
+    return RunRecorder(RunStore(url), root)

@@ -1,0 +1,343 @@
+"""A team's run history: every run's metadata and rows in SQLite or PostgreSQL.
+
+`CONVERSE_RUNS_URL` names the database (any SQLAlchemy URL; default: SQLite at
+`reports/runs.sqlite`; `none` turns recording off). The schema grows only by the named
+migrations in evals/runstore/migrations, with a version table of its own. Rows are append-only:
+a case run again (resume, retry of errors) adds a row, and the latest per key counts, as in a
+run folder, so concurrent writers (shards of one run) only ever insert. The run folder stays
+the local copy; `sync` fills in anything the store missed (a crash between flushes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
+
+from evals.runner.results import RunError, reports_dir, row_key
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+OFF = ("none", "off", "")
+FLUSH_ROWS = 200
+FLUSH_SECONDS = 1.0
+_MIGRATING = threading.Lock()
+
+metadata = MetaData()
+runs = Table(
+    "eval_runs",
+    metadata,
+    Column("run_id", String(64), primary_key=True),
+    Column("created_at", String(40), nullable=False),
+    Column("finished_at", String(40)),
+    Column("git_commit", String(64)),
+    Column("git_dirty", Boolean),
+    Column("providers", JSON, nullable=False),
+    Column("models", JSON, nullable=False),
+    Column("prompts", JSON, nullable=False),
+    Column("cost_usd", Float),
+    Column("unpriced_rows", Integer, nullable=False),
+    Column("rows", Integer, nullable=False),
+    Column("gates_passed", Boolean),
+    Column("meta", JSON, nullable=False),
+)
+rows_table = Table(
+    "eval_rows",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("run_id", String(64), nullable=False),
+    Column("suite", String(200), nullable=False),
+    Column("case_id", String(200), nullable=False),
+    Column("provider", String(100), nullable=False),
+    Column("provider_label", String(300), nullable=False),
+    Column("variant", String(300), nullable=False),
+    Column("epoch", Integer, nullable=False),
+    Column("row_key", Text, nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("cost_usd", Float),
+    Column("finished_at", String(40), nullable=False),
+    Column("row", JSON, nullable=False),
+)
+
+
+def runs_url(environ: dict[str, str] | None = None) -> str | None:
+    """The run store's URL, or None when recording is turned off."""
+    env = os.environ if environ is None else environ
+    value = env.get("CONVERSE_RUNS_URL")
+    if value is None:
+        return f"sqlite:///{reports_dir() / 'runs.sqlite'}"
+    return None if value.strip().lower() in OFF else value.strip()
+
+
+def _record(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "run_id": row["run_id"],
+        "suite": row["suite"],
+        "case_id": row["case_id"],
+        "provider": row["provider"],
+        "provider_label": row.get("provider_label") or row["provider"],
+        "variant": row["variant"],
+        "epoch": int(row["epoch"]),
+        "row_key": _key_text(row),
+        "status": row["status"],
+        "cost_usd": row.get("cost_usd"),
+        "finished_at": str(row.get("finished_at") or ""),
+        "row": row,
+    }
+
+
+def _key_text(row: dict[str, Any]) -> str:
+    return json.dumps(row_key(row), ensure_ascii=False)
+
+
+def summarize_meta(meta: dict[str, Any], rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The run's columns: git state, providers, models, prompt versions and hashes, cost."""
+    git = meta.get("git") or {}
+    prompts: dict[str, dict[str, str]] = {}
+    for row in rows:
+        for ref in row.get("prompts") or []:
+            prompts[f"{ref['family']}={ref['version']}"] = {
+                "family": ref["family"],
+                "version": ref["version"],
+                "sha256": ref.get("sha256", ""),
+            }
+    priced = [r["cost_usd"] for r in rows if r.get("cost_usd") is not None]
+    return {
+        "created_at": str(meta.get("created_at") or ""),
+        "finished_at": meta.get("finished_at"),
+        "git_commit": git.get("commit"),
+        "git_dirty": git.get("dirty"),
+        "providers": sorted(
+            {r["provider"] for r in rows} | set(meta.get("config", {}).get("providers", []))
+        ),
+        "models": sorted({str(r.get("model")) for r in rows if r.get("model")}),
+        "prompts": sorted(prompts.values(), key=lambda p: (p["family"], p["version"])),
+        "cost_usd": round(sum(priced), 8) if priced else None,
+        "unpriced_rows": sum(r.get("cost_usd") is None for r in rows),
+        "rows": len(rows),
+        "gates_passed": meta.get("gates_passed"),
+        "meta": meta,
+    }
+
+
+class RunStore:
+    """The database of runs; thread-safe; rows are buffered and flushed in batches."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        from sqlalchemy.engine import make_url
+
+        parsed = make_url(url)
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        self.engine: Engine = create_engine(url, future=True)
+        self._buffer: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._flushing = threading.Lock()  # one batch at a time, in order
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._writer: threading.Thread | None = None
+        self.error: str | None = None  # why the background writer stopped, if it did
+        self.busy = 0.0  # seconds spent writing rows
+        self._migrate()
+
+    def _migrate(self) -> None:
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        try:
+            with _MIGRATING, self.engine.begin() as conn:  # Alembic's context is process-global
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+        except (OperationalError, IntegrityError) as exc:
+            if _exists(exc):  # another process created the tables at the same moment
+                return
+            raise _unavailable(self.url, exc) from exc
+        except SQLAlchemyError as exc:
+            raise _unavailable(self.url, exc) from exc
+
+    # -- writing -------------------------------------------------------------------------
+
+    def record_run(self, meta: dict[str, Any], rows: Sequence[dict[str, Any]] = ()) -> None:
+        """Insert or update the run's metadata (shards of one run merge their shard lists)."""
+        values = summarize_meta(meta, rows)
+        run_id = str(meta["run_id"])
+        shard = meta.get("shard")
+        for _ in range(3):
+            with self.engine.begin() as conn:
+                found = conn.execute(
+                    select(runs.c.meta).where(runs.c.run_id == run_id).with_for_update()
+                ).first()
+                if found is None:
+                    try:
+                        values["meta"] = _with_shard(dict(meta), None, shard)
+                        conn.execute(insert(runs).values(run_id=run_id, **values))
+                        return
+                    except IntegrityError:
+                        continue  # a shard inserted it first: update instead
+                earlier = dict(found.meta)
+                values["meta"] = _with_shard(dict(meta), earlier, shard)
+                if shard is not None:  # one shard's gates judge its slice, not the run
+                    values.pop("gates_passed", None)
+                conn.execute(update(runs).where(runs.c.run_id == run_id).values(**values))
+                return
+
+    def add_row(self, row: dict[str, Any]) -> None:
+        """Buffer one row for the background writer (started by the first row), which writes
+        every FLUSH_SECONDS or FLUSH_ROWS rows: the runner's workers never wait on the
+        database."""
+        with self._lock:
+            self._buffer.append(_record(row))
+            if self._writer is None:
+                self._writer = threading.Thread(
+                    target=self._write_loop, name="runstore-writer", daemon=True
+                )
+                self._writer.start()
+            if len(self._buffer) >= FLUSH_ROWS:
+                self._wake.set()
+
+    def _write_loop(self) -> None:
+        while not self._stopping.is_set():
+            self._wake.wait(FLUSH_SECONDS)
+            self._wake.clear()
+            try:
+                self.flush()
+            except Exception as exc:  # the rows stay in the run folder; `sync` catches up
+                self.error = f"{type(exc).__name__}: {exc}".splitlines()[0]
+                return
+
+    def flush(self) -> None:
+        """Write the buffered rows in one transaction."""
+        with self._flushing:
+            with self._lock:
+                batch, self._buffer = self._buffer, []
+            if batch:
+                started = time.perf_counter()
+                with self.engine.begin() as conn:
+                    conn.execute(insert(rows_table), batch)
+                self.busy += time.perf_counter() - started
+
+    def stop_writer(self) -> None:
+        """Stop the background writer and write what it had not."""
+        self._stopping.set()
+        self._wake.set()
+        if self._writer is not None:
+            self._writer.join()
+            self._writer = None
+        self._stopping.clear()
+        self.flush()
+
+    def sync(self, meta: dict[str, Any], rows: Sequence[dict[str, Any]]) -> int:
+        """Make the store hold the run's metadata and every row of its folder; returns how many
+        rows were missing."""
+        self.stop_writer()
+        self.record_run(meta)
+        with self.engine.connect() as conn:
+            have = {
+                (r.row_key, r.finished_at)
+                for r in conn.execute(
+                    select(rows_table.c.row_key, rows_table.c.finished_at).where(
+                        rows_table.c.run_id == meta["run_id"]
+                    )
+                )
+            }
+        missing = [
+            _record(r) for r in rows if (_key_text(r), str(r.get("finished_at") or "")) not in have
+        ]
+        if missing:
+            with self.engine.begin() as conn:
+                conn.execute(insert(rows_table), missing)
+        # a shard's folder holds its slice: the run's figures come from every stored row
+        whole = self.rows_of([meta["run_id"]])[meta["run_id"]] if meta.get("shard") else rows
+        self.record_run(meta, whole)
+        return len(missing)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def list_runs(self, limit: int = 20, suite: str | None = None) -> list[dict[str, Any]]:
+        """The newest runs first (those with rows of `suite`, when given)."""
+        query = select(runs).order_by(runs.c.created_at.desc(), runs.c.run_id.desc()).limit(limit)
+        if suite is not None:
+            having = select(rows_table.c.run_id).where(rows_table.c.suite == suite).distinct()
+            query = query.where(runs.c.run_id.in_(having))
+        with self.engine.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(query)]
+
+    def get_run(self, run_id: str) -> dict[str, Any] | None:
+        """A run's columns, or None."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(runs).where(runs.c.run_id == run_id)).first()
+        return dict(found._mapping) if found is not None else None
+
+    def rows_of(self, run_ids: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
+        """Run id -> its latest row per key, in the order first written."""
+        wanted = list(run_ids)
+        out: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {r: {} for r in wanted}
+        query = select(rows_table.c.run_id, rows_table.c.row).where(rows_table.c.run_id.in_(wanted))
+        with self.engine.connect() as conn:
+            for found in conn.execute(query.order_by(rows_table.c.id)):
+                out[found.run_id][row_key(found.row)] = found.row
+        return {r: list(keyed.values()) for r, keyed in out.items()}
+
+    def count_rows(self, run_id: str) -> int:
+        """Rows stored for a run (every version of a retried case)."""
+        with self.engine.connect() as conn:
+            query = select(func.count()).select_from(rows_table)
+            return int(conn.execute(query.where(rows_table.c.run_id == run_id)).scalar_one())
+
+    def close(self) -> None:
+        """Write what is buffered and release connections."""
+        self.stop_writer()
+        self.engine.dispose()
+
+
+def _with_shard(
+    meta: dict[str, Any], earlier: dict[str, Any] | None, shard: dict[str, int] | None
+) -> dict[str, Any]:
+    shards = list((earlier or {}).get("shards", []))
+    if shard is not None and shard not in shards:
+        shards.append(shard)
+    meta.pop("shard", None)
+    if shards:
+        meta["shards"] = sorted(shards, key=lambda s: (s["n"], s["k"]))
+    return meta
+
+
+def _exists(exc: SQLAlchemyError) -> bool:
+    text = str(exc).lower()
+    return "already exists" in text or "duplicate" in text or "unique" in text
+
+
+def _unavailable(url: str, exc: SQLAlchemyError) -> RunError:
+    from sqlalchemy.engine import make_url
+
+    shown = make_url(url).render_as_string(hide_password=True)
+    reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+    return RunError(
+        f"cannot open the run store {shown}: {reason}",
+        "check CONVERSE_RUNS_URL (or set it to none to record runs only in their folders)",
+    )
