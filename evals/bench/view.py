@@ -60,7 +60,14 @@ def synthetic_run(
         "created_at": "2026-11-26T12:00:00+00:00",
         "finished_at": "2026-11-26T12:01:00+00:00",
         "git": {"commit": "0123456789abcdef0123456789abcdef01234567", "dirty": False},
-        "config": {"providers": ["synthetic"], "epochs": 1},
+        "config": {
+            "suites": [suite],
+            "providers": ["synthetic"],
+            "variants": [{}],
+            "epochs": 1,
+            "concurrency": 1,
+            "use_cache": False,
+        },
         "suite_info": [
             {"name": suite, "target": "classify", "cases": rows, "gate": {"accuracy": 0.8}}
         ],

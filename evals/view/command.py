@@ -6,25 +6,10 @@ server does, so the first page is up in well under a second.
 
 from __future__ import annotations
 
-import ipaddress
-
 import typer
 
 from pipeline.cli.common import fail, handles_errors
-
-# The same rule as `converse mcp --transport http` (pipeline/cli/mcp.py), kept here because
-# importing that module loads the provider registry, which would cost the viewer its start.
-LOOPBACK_NAMES = ("localhost",)
-
-
-def is_loopback(host: str) -> bool:
-    """Whether `host` names this machine only."""
-    if host in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+from pipeline.cli.loopback import LOOPBACK_NAMES, is_loopback
 
 
 @handles_errors

@@ -22,7 +22,7 @@ from evals.runner.results import RESULTS, REVIEWS, RUN_META, RunDir, RunError
 from evals.runner.run import gates_of
 from evals.runner.summary import GroupResult, summarize
 from evals.view.errors import ViewError
-from evals.view.runs import check_run_id
+from evals.view.runs import check_run_id, file_stamp
 
 CASE_KEY = ["suite", "case_id", "provider"]
 
@@ -82,23 +82,12 @@ _ROWS: dict[Path, tuple[tuple[int, ...], tuple[Any, ...]]] = {}
 _CACHE: dict[Path, tuple[tuple[int, ...], LoadedRun]] = {}
 
 
-def _stamp(path: Path, names: tuple[str, ...]) -> tuple[int, ...]:
-    out: list[int] = []
-    for name in names:
-        try:
-            st = (path / name).stat()
-            out += [st.st_size, st.st_mtime_ns]
-        except OSError:
-            out += [-1, -1]
-    return tuple(out)
-
-
 def loaded(run_id: str, root: Path) -> LoadedRun:
     """The run as `converse report` reads it (evals.report.load_run's steps), kept until its
     files change; a ViewError when it cannot be read."""
     run = checked_run(run_id, root)
-    rows_stamp = _stamp(run.path, (RUN_META, RESULTS))
-    stamp = (*rows_stamp, *_stamp(run.path, (REVIEWS,)))
+    rows_stamp = file_stamp(run.path, (RUN_META, RESULTS))
+    stamp = (*rows_stamp, *file_stamp(run.path, (REVIEWS,)))
     cached = _CACHE.get(run.path)
     if cached is not None and cached[0] == stamp:
         return cached[1]

@@ -93,9 +93,11 @@ class RunSummary:
 _CACHE: dict[Path, tuple[tuple[int, ...], RunSummary]] = {}
 
 
-def _stamp(path: Path) -> tuple[int, ...]:
+def file_stamp(path: Path, names: tuple[str, ...]) -> tuple[int, ...]:
+    """Size and mtime of each named file in `path` (-1 for a missing one): what a cache keyed
+    on a run folder's files compares."""
     out: list[int] = []
-    for name in (RUN_META, RESULTS):
+    for name in names:
         try:
             st = (path / name).stat()
             out += [st.st_size, st.st_mtime_ns]
@@ -164,7 +166,7 @@ def list_runs(root: Path) -> list[RunSummary]:
     for path in sorted(runs.iterdir(), reverse=True):
         if not path.is_dir() or not SAFE_ID.fullmatch(path.name):
             continue
-        stamp = _stamp(path)
+        stamp = file_stamp(path, (RUN_META, RESULTS))
         cached = _CACHE.get(path)
         if cached is None or cached[0] != stamp:
             cached = (stamp, _summarise(path.name, path))

@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import ipaddress
-
 import typer
 
 from pipeline.cli.common import DbOption, PersonOption, fail, handles_errors, store_for
+from pipeline.cli.loopback import is_loopback
 from pipeline.providers.registry import PROVIDER_NAMES
-
-LOOPBACK_NAMES = ("localhost",)
-
-
-def _is_loopback(host: str) -> bool:
-    if host in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 @handles_errors
@@ -55,7 +43,7 @@ def mcp(
 
     if transport not in ("stdio", "http"):
         raise fail(f"--transport is {transport!r}; use stdio or http")
-    if transport == "http" and not _is_loopback(host) and not allow_remote:
+    if transport == "http" and not is_loopback(host) and not allow_remote:
         raise fail(
             f"{host} is not a loopback address, and the server has no authentication: anyone "
             f"who reaches it reads {person}'s memories; add --allow-remote if you mean it"

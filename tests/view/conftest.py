@@ -34,6 +34,11 @@ def runs(root: Path) -> Path:
     return root
 
 
+# run.json's config as the runner writes it (evals/runner/meta.py checks its types)
+CONFIG = {"suites": ["convo"], "providers": ["local"], "variants": [{}], "epochs": 1,
+          "concurrency": 1, "use_cache": False}  # fmt: skip
+
+
 def conversation_row(run_id: str, case_id: str = "refine-allergy") -> dict[str, Any]:
     """A failed conversation row as the runner writes one: turns, memory, checks per turn."""
     fact = {"number": 1, "state": "held", "content": "You're allergic to shellfish"}
@@ -61,7 +66,7 @@ def convo_run(root: Path) -> Path:
     """A run of one failed conversation case."""
     folder = root / "runs" / CONVO
     folder.mkdir(parents=True)
-    meta = {"run_id": CONVO, "created_at": "2026-11-03T09:00:00+00:00",
+    meta = {"run_id": CONVO, "created_at": "2026-11-03T09:00:00+00:00", "config": CONFIG,
             "git": {"commit": "f" * 40, "dirty": True},
             "suite_info": [{"name": "convo", "target": "conversation", "cases": 1}]}  # fmt: skip
     (folder / "run.json").write_text(json.dumps(meta), encoding="utf-8")

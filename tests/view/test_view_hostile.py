@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from evals.runner.results import reports_dir
 from evals.view import create_app
 from evals.view.runs import reports_root
-from tests.view.conftest import CONVO, RUN, conversation_row
+from tests.view.conftest import CONFIG, CONVO, RUN, conversation_row
 
 MARKUP = '<script>alert("x")</script>'
 
@@ -51,7 +51,8 @@ def test_a_run_id_with_markup_is_shown_escaped(client, runs):
 def test_case_ids_with_markup_are_escaped_everywhere(client, root):
     folder = root / "runs" / CONVO
     folder.mkdir(parents=True)
-    (folder / "run.json").write_text(json.dumps({"run_id": CONVO}), encoding="utf-8")
+    meta = {"run_id": CONVO, "config": CONFIG}
+    (folder / "run.json").write_text(json.dumps(meta), encoding="utf-8")
     row = conversation_row(CONVO, case_id=MARKUP + "/../../x")
     row["got"]["turns"][0]["message"] = MARKUP
     (folder / "results.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
@@ -88,7 +89,7 @@ def test_a_corrupt_run_folder_is_named_on_its_page_and_in_the_list(client, runs,
 def test_a_run_without_rows_is_a_422(client, root):
     folder = root / "runs" / "20261106-000000-eeee"
     folder.mkdir(parents=True)
-    (folder / "run.json").write_text("{}", encoding="utf-8")
+    (folder / "run.json").write_text(json.dumps({"config": CONFIG}), encoding="utf-8")
     assert "has no results yet" in refused(client.get("/runs/20261106-000000-eeee"), 422)
 
 

@@ -157,9 +157,10 @@ def test_untracked_prompt_files_mark_a_run_dirty_and_are_named(client, runs, roo
     listing = client.get("/").text
     assert "1 untracked prompt file(s)" in listing and 'title="prompts/x/v9.j2"' in listing
     assert "untracked prompt files: prompts/x/v9.j2" in client.get(f"/runs/{RUN}").text
-    meta["git"] = "not an object"
+    meta["git"] = "not an object"  # a damaged run.json is named on the page, not guessed at
     meta_path.write_text(json.dumps(meta))
-    assert client.get(f"/runs/{RUN}").status_code == 200
+    damaged = client.get(f"/runs/{RUN}")
+    assert damaged.status_code == 422 and "field git" in damaged.text
 
 
 def test_git_state_counts_untracked_prompt_files_as_dirty(monkeypatch):
