@@ -232,7 +232,7 @@ def eval_command(
         None,
         "--shard",
         help="K/N: run slice K of N of the plan (give every shard the same --run-id; merge "
-        "with `converse runs merge`).",
+        "them with `converse runs merge RUN_ID FOLDER...`).",
         envvar="CONVERSE_EVAL_SHARD",
     ),
     run_id_option: str | None = typer.Option(

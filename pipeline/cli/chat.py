@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from pipeline.cli.common import (
     DbOption,
@@ -65,7 +66,7 @@ def chat(
         mine, reply = done.outcome.operator_turn.id, done.outcome.companion_turn.id
         console.print(
             f"  [dim]turn #{mine} (reply #{reply}): `converse explain {mine} --person "
-            f"{shlex.quote(person)}` shows what its classifier was shown[/]",
+            f"{escape(shlex.quote(person))}` shows what its classifier was shown[/]",
             highlight=False,
         )
 

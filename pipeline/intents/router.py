@@ -124,7 +124,7 @@ def route(ctx: HandlerContext) -> RouteResult:
 def apply_decision(session: Session, ctx: HandlerContext, result: RouteResult) -> None:
     """Store what `route` decided, once, in the caller's write transaction; a personal fact
     the turn left committed is related to its nearest facts (the companion's own doing)."""
-    apply(session, ctx.decided.commands)
+    apply(session, ctx.decided)
     personal_id = ctx.person.personal_engagement_id
     link_changes(session, personal_id, result.changes, ctx.embedder, by=HistoryActor.COMPANION)
 

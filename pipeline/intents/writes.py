@@ -21,7 +21,13 @@ from pipeline.clock import utcnow
 from pipeline.domain import ActorKind, Assertion, HistoryActor, NormativeForce
 from pipeline.errors import ConverseError
 from pipeline.store import assertions as repo
+from pipeline.store import embeddings as vectors_repo
+from pipeline.store.embeddings import StoredVector
 from pipeline.store.tables import EngagementRow
+
+# Where a decision's read session keeps the vectors its searches computed (pipeline/memory/
+# vectors.py): stored with the turn, not by the read.
+UNSAVED_VECTORS = "unsaved_vectors"
 
 
 class StaleDecision(ConverseError):
@@ -68,8 +74,13 @@ class Writes:
 
     session: Session
     commands: list[WriteCommand] = field(default_factory=list)
+    # (model, vectors) that the decision's searches computed and the read could not store
+    vectors: list[tuple[str, list[StoredVector]]] = field(default_factory=list)
     _latest: dict[int, Assertion] = field(default_factory=dict)
     _next_number: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.session.info[UNSAVED_VECTORS] = self.vectors
 
     def _current(self, assertion_id: int) -> Assertion:
         if assertion_id in self._latest:
@@ -142,9 +153,16 @@ class Writes:
         )
 
 
-def apply(session: Session, commands: Sequence[WriteCommand]) -> None:
-    """Run a decision's commands once, in order; StaleDecision when one no longer fits what
-    is stored (the assertion changed, or the display number was taken)."""
+def apply(session: Session, writes: Writes) -> None:
+    """Run a decision's commands once, in order, and store the vectors its searches computed;
+    StaleDecision when a command no longer fits what is stored (the assertion changed, or the
+    display number was taken)."""
+    for model, computed in writes.vectors:
+        vectors_repo.save_vectors(session, model, computed)
+    _run(session, writes.commands)
+
+
+def _run(session: Session, commands: Sequence[WriteCommand]) -> None:
     for command in commands:
         if isinstance(command, Add):
             added = repo.add_assertion(

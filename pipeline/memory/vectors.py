@@ -46,8 +46,9 @@ def complete(
     embedder: Embedder,
 ) -> Vectors:
     """Vectors of (assertion id, content) pairs, in order: the stored ones that are current,
-    the others embedded in one batch and stored (kept in memory only in a read session: a
-    turn's decision takes no write lock, and the turn's write stores them later)."""
+    the others embedded in one batch and stored. A read session stores nothing: a turn's
+    decision hands them to its writes (pipeline/intents/writes.py), which the turn's write
+    transaction stores; any other read just computes them again next time."""
     matrix = np.zeros((len(items), embedder.dim), dtype=np.float32)
     missing: list[int] = []
     for row, (aid, content) in enumerate(items):
@@ -60,9 +61,9 @@ def complete(
         fresh = embedder.embed([items[row][1] for row in missing])
         matrix[missing] = fresh
         fresh_items = [items[row] for row in missing]
-        if session.info.get("read_only"):
-            return matrix
-        repo.save_vectors(
-            session, embedder.model_name, stored_vectors(embedder, fresh_items, fresh)
-        )
+        computed = stored_vectors(embedder, fresh_items, fresh)
+        if not session.info.get("read_only"):
+            repo.save_vectors(session, embedder.model_name, computed)
+        elif isinstance(unsaved := session.info.get("unsaved_vectors"), list):
+            unsaved.append((embedder.model_name, computed))  # a decision's: the turn stores them
     return matrix

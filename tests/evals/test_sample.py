@@ -63,7 +63,7 @@ def test_sampled_runs_say_so_in_rows_run_json_results_and_report(classify_suite,
     assert meta["config"]["sample"] == {"n": 2, "seed": 5}
     assert meta["suite_info"][0]["sample"] == entry["sample"]
     report = (run.path / "report.md").read_text()
-    assert "**This run is a sample** (`converse eval --sample`): tiny_classify (sample 2 of 4, " \
+    assert "**This run is a sample** (`converse eval --sample N`): tiny_classify (sample 2 of 4, " \
         "seed 5)." in report  # fmt: skip
     assert "| tiny_classify (sample 2 of 4, seed 5) |" in report
     drawn = [c.id for c in sample_suite(load_suite(classify_suite), 2, 5).cases]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pipeline import english
 from pipeline.errors import ConverseError
+from pipeline.local_settings import local_settings
 from pipeline.providers.base import Providers
 from pipeline.providers.local.classifier import MIN_CONFIDENCE, LocalClassifier
 from pipeline.providers.local.examples import examples_path
@@ -38,6 +39,7 @@ def local_providers(
         raise ConverseError(
             f"local.min_confidence must be a number, not {min_confidence!r}", "e.g. 0.3"
         ) from exc
+    local_settings()  # a bad CONVERSE_LOCAL_* is refused now, whether or not the model is loaded
     path = Path(examples) if examples is not None else None
     classifier = LocalClassifier(MiniLMEmbedder(), examples=path, min_confidence=threshold)
     return Providers(
