@@ -24,6 +24,7 @@ from pipeline.domain import (
     ClassifiedIntent,
     Engagement,
     HistoryTurn,
+    MemoryNote,
     Person,
     Reply,
     Role,
@@ -79,6 +80,8 @@ class TurnOutcome:
     status_notes: tuple[StatusNote, ...] = ()  # the notes this turn wrote
     checkpoint: ConversationState | None = None  # the conversation's state after this turn
     recalled: Recalled | None = None  # what an on-demand recall added to the prompt, if it ran
+    # the conversation memories and open threads the classifier was shown (`converse explain`)
+    shown: tuple[MemoryNote, ...] = ()
 
 
 def check_message(message: str) -> str:
@@ -412,6 +415,7 @@ def converse(
         status_notes=tuple(written),
         checkpoint=checkpoint,
         recalled=recalled,
+        shown=tuple(shown),
     )
 
 

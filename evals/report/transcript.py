@@ -93,17 +93,20 @@ def transcript_table(got: Mapping[str, Any], checks: Sequence[Mapping[str, Any]]
         problems = failed.pop(turn, [])
         if record.get("error"):
             problems.insert(0, "error: " + _TURN_PREFIX.sub("", str(record["error"])))
-        records.append(
-            {
-                "Turn": f"{turn} ✗" if problems else str(turn),
-                "Operator": _said(record),
-                "Project": project or "—",
-                "Handled as": _handled(record),
-                "Reply": _cut(str(record.get("reply", ""))),
-                "Memory changes": "\n".join(changes) or "(none)",
-                "Failed expectation": "\n".join(problems),
-            }
-        )
+        line = {
+            "Turn": f"{turn} ✗" if problems else str(turn),
+            "Operator": _said(record),
+            "Project": project or "—",
+            "Handled as": _handled(record),
+            "Reply": _cut(str(record.get("reply", ""))),
+            "Memory changes": "\n".join(changes) or "(none)",
+            "Failed expectation": "\n".join(problems),
+        }
+        if record.get("turn_ids"):  # rows written before turn ids were kept have none
+            line["Turn ids"] = " / ".join(f"#{i}" for i in record["turn_ids"])
+            shown = record.get("classifier_shown") or []
+            line["Classifier shown"] = "\n".join(_cut(str(t)) for t in shown) or "(nothing)"
+        records.append(line)
     for turn, problems in sorted(failed.items()):  # checks on turns that never ran
         records.append({"Turn": f"{turn} ✗", "Failed expectation": "\n".join(problems)})
     return pd.DataFrame.from_records(records).fillna("")

@@ -73,6 +73,10 @@ def _message_record(turn: MessageTurn, outcome: TurnOutcome) -> dict[str, Any]:
         "params": dict(outcome.classified.params),
         "action": outcome.route.operation_data.get("action"),
         "reply": outcome.reply.text,  # whole: reply checks read it
+        # the eval store's ids of the two turns, and what the classifier was shown besides the
+        # message (conversation memories and open threads): `converse explain`'s content
+        "turn_ids": [outcome.operator_turn.id, outcome.companion_turn.id],
+        "classifier_shown": [note.text for note in outcome.shown],
         # on-demand recall: None when it did not fire, else how it went and how long it took
         "recall": (
             {"status": outcome.recalled.status, "ms": outcome.recalled.latency_ms}
