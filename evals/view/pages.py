@@ -16,6 +16,7 @@ from evals.report.heatmap import confusion
 from evals.report.transcript import transcript_table
 from evals.view.prompt_diff import prompt_changes
 from evals.view.run_data import LoadedRun
+from evals.view.sent import sent_prompt
 from evals.view.verdicts import kind_of
 
 
@@ -166,6 +167,7 @@ def case_page(found: LoadedRun, key: tuple[str, str, str]) -> dict[str, Any]:
             "model": row.get("model") or "",
             "label": row.get("provider_label") or row["provider"],
             "transcript": None,
+            "sent": sent_prompt(row) if row["target"] != "conversation" else None,
         }
         if row["target"] == "conversation" and isinstance(got, dict) and got.get("turns"):
             entry["transcript"] = grid(transcript_table(got, entry["checks"]))

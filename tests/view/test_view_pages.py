@@ -182,3 +182,20 @@ def test_review_starts_at_the_first_failure_without_a_verdict(client, runs):
     assert "failure 2 of 4" in page and "case-00017" in page
     assert "failure 1 of 4" in client.get(f"/runs/{RUN}/review", params={"i": "0"}).text
     assert "failure 4 of 4" in client.get(f"/runs/{RUN}/review", params={"i": "99"}).text
+
+
+def test_a_single_message_case_shows_the_system_prompt_it_was_sent() -> None:
+    from evals.view.sent import sent_prompt
+    from pipeline.prompting import default_library
+
+    ref = default_library().source("classifier")[1]
+    row = {
+        "input": {"message": "yes", "project": "Weeknight cooking"},
+        "prompts": [{"family": "classifier", "version": ref.version, "sha256": ref.sha256}],
+    }
+    what, text = sent_prompt(row)
+    assert f"classifier/{ref.version}" in what and "Weeknight cooking" in text
+    row["prompts"][0]["sha256"] = "0" * 64  # the template changed since the run
+    what, text = sent_prompt(row)
+    assert "has changed since the run" in text
+    assert sent_prompt({"prompts": [{"family": "local_model/examples", "version": "x"}]}) is None
