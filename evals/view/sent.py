@@ -30,7 +30,8 @@ def sent_prompt(row: Mapping[str, Any]) -> tuple[str, str] | None:
             f"{where} has changed since the run (sha256 {sha[:12]}… then, {now.sha256[:12]}… "
             "now): the text sent cannot be shown again; `git show` the run's commit for it."
         )
-    given = row.get("input") if isinstance(row.get("input"), Mapping) else {}
-    project = given.get("project") if isinstance(given.get("project"), str) else None
+    given = row.get("input")
+    project = given.get("project") if isinstance(given, Mapping) else None
+    project = project if isinstance(project, str) else None
     text = classifier_prompt(library, project_name=project).text
     return f"{where} ({sha[:12]}…), rendered again for this case", text
