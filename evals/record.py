@@ -145,7 +145,7 @@ def record_suite(
             bound = Bound(
                 "claude", providers.label, providers.model, "", providers.classifier,
                 providers.responder, library, dict(overrides), summarizer=providers.summarizer,
-                structured=providers.structured,
+                structured=providers.structured, providers=providers,
             )  # fmt: skip
             for case in suite.cases:
                 if isinstance(case, ClassifyCase):

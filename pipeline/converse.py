@@ -37,15 +37,13 @@ from pipeline.intents import HandlerContext, StaleDecision, apply_decision, rout
 from pipeline.links import carried_assertions, stated_before
 from pipeline.memory.block import personal_memory
 from pipeline.memory.delta import with_delta
-from pipeline.memory.embeddings import Embedder
 from pipeline.memory.session import SessionState, session_state
 from pipeline.memory.status import shown_notes
 from pipeline.memory.working import CHARS_PER_TOKEN
 from pipeline.on_demand_recall import Recalled, recall_on_demand
 from pipeline.prompting import PromptLibrary, default_library
-from pipeline.providers.base import Classifier, ClassifyRequest, Responder, RespondRequest
+from pipeline.providers.base import ClassifyRequest, Providers, Responder, RespondRequest
 from pipeline.providers.replies import compose_reply
-from pipeline.providers.structured import StructuredGenerator
 from pipeline.providers.summarize import ExtractiveSummarizer, Summarizer
 from pipeline.settings import Settings, settings
 from pipeline.store import Store, inbox
@@ -176,32 +174,30 @@ def converse(
     *,
     person: str,
     message: str,
-    classifier: Classifier,
-    responder: Responder,
+    providers: Providers,
     project: str | None = None,
     library: PromptLibrary | None = None,
     channel: str = "cli",
     companion_name: str = COMPANION_NAME,
     now: datetime | None = None,
-    embedder: Embedder | None = None,
     answers: Sequence[int] = (),
-    summarizer: Summarizer | None = None,
-    structured: StructuredGenerator | None = None,
     turn_settings: Settings | None = None,
 ) -> TurnOutcome:
     """Run one turn end to end and persist it; bad input raises before anything is stored.
 
-    `embedder` gives forget_about_me and recall semantic matching: callers pass the one their
-    provider declares (`Providers.embedder`); without one, matching is by keywords.
-    `summarizer` writes compaction summaries when the history passes its threshold (default:
-    extractive, no model); callers pass their provider's. `answers` are the inbox messages
-    this turn answers (pipeline/turn_queue.py): they are deleted in the transaction that
-    stores the turn, and if another process answered them first, nothing of this turn is
-    stored (AlreadyAnswered). `structured` is the provider's structured generator
-    (`Providers.structured`), which multi-fact extraction asks when it runs; without one the
-    sentence splitter answers. `turn_settings` replaces the CONVERSE_* settings (an eval
+    `providers` is the declared bundle (pipeline/providers/base.py, Providers), so chat, the
+    turn queue, MCP and evals run the same pipeline: its classifier and responder, the
+    embedder it lends for semantic forget and recall (None: keywords), the summarizer that
+    writes compaction summaries (None: extractive, no model) and the structured generator
+    multi-fact extraction asks (None: the sentence splitter). `answers` are the inbox
+    messages this turn answers (pipeline/turn_queue.py): they are deleted in the transaction
+    that stores the turn, and if another process answered them first, nothing of this turn is
+    stored (AlreadyAnswered). `turn_settings` replaces the CONVERSE_* settings (an eval
     suite's own settings).
     """
+    classifier, responder = providers.classifier, providers.responder
+    embedder, summarizer = providers.embedder, providers.summarizer
+    structured = providers.structured
     text = check_message(message)
     # a bad CONVERSE_* setting is refused before anything is stored
     turn_settings = turn_settings or settings()

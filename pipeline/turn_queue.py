@@ -23,10 +23,8 @@ from pipeline.clock import utcnow
 from pipeline.config import MAX_MESSAGE_CHARS
 from pipeline.converse import TurnOutcome, check_message, converse
 from pipeline.errors import AlreadyAnswered
-from pipeline.memory.embeddings import Embedder
 from pipeline.prompting import PromptLibrary
-from pipeline.providers.base import Classifier, Responder
-from pipeline.providers.summarize import Summarizer
+from pipeline.providers.base import Providers
 from pipeline.settings import settings
 from pipeline.settings_check import check_turn_settings
 from pipeline.store import Store, inbox
@@ -94,20 +92,14 @@ class TurnQueue:
         self,
         store: Store,
         *,
-        classifier: Classifier,
-        responder: Responder,
-        embedder: Embedder | None = None,
-        summarizer: Summarizer | None = None,
+        providers: Providers,
         library: PromptLibrary | None = None,
         window_s: float | None = None,
         on_answered: Callable[[Answered], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
-        self.classifier = classifier
-        self.responder = responder
-        self.embedder = embedder
-        self.summarizer = summarizer
+        self.providers = providers  # every turn runs the one declared bundle (converse())
         self.library = library
         self.window_s = settings().coalesce_window_s if window_s is None else window_s
         self.on_answered = on_answered
@@ -268,13 +260,10 @@ class TurnQueue:
                 person=person.name,
                 project=project,
                 message="\n".join(m.content for m in taken),
-                classifier=self.classifier,
-                responder=self.responder,
                 library=self.library,
                 channel=taken[-1].channel,
-                embedder=self.embedder,
                 answers=ids,
-                summarizer=self.summarizer,
+                providers=self.providers,
             )
         except AlreadyAnswered as exc:  # another process answered them: nothing to redo
             self._settle_futures(ids, error=exc)

@@ -14,6 +14,7 @@ from sqlalchemy.engine import make_url
 
 from pipeline.converse import TurnOutcome, converse
 from pipeline.domain import Engagement, Person
+from pipeline.providers.base import Providers
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
 from pipeline.store import Store, open_store
 from pipeline.store.people import create_person, create_project
@@ -129,8 +130,7 @@ def say() -> Callable[..., TurnOutcome]:
             person=person,
             project=project,
             message=message,
-            classifier=provider,
-            responder=provider,
+            providers=Providers.of(provider, provider),
         )
 
     return run

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.converse import converse
+from pipeline.providers.base import Providers
 from pipeline.providers.scripted import ScriptedProvider
 from pipeline.store import open_store
 from pipeline.store.people import create_person
@@ -47,8 +48,7 @@ def run(turns: int = 1_000) -> dict[str, Any]:
                 store,
                 person="warm-up",
                 message=MESSAGES[i % len(MESSAGES)],
-                classifier=provider,
-                responder=provider,
+                providers=Providers.of(provider, provider),
             )
         timings = []
         for i in range(turns):
@@ -57,8 +57,7 @@ def run(turns: int = 1_000) -> dict[str, Any]:
                 store,
                 person="ana",
                 message=f"{MESSAGES[i % len(MESSAGES)]} ({i + 1})",
-                classifier=provider,
-                responder=provider,
+                providers=Providers.of(provider, provider),
             )
             timings.append((time.perf_counter() - started) * 1000)
             compactions += outcome.compacted is not None

@@ -15,6 +15,7 @@ from pipeline.clock import utcnow
 from pipeline.converse import converse
 from pipeline.domain import ActorKind, NormativeForce
 from pipeline.memory.block import load_personal_memory
+from pipeline.providers.base import Providers
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
 from pipeline.store import Store, open_store
 from pipeline.store.people import create_person, create_project
@@ -87,8 +88,7 @@ def run(turns: int = 1000, assertions: int = 10_000, warmup: int = 50) -> dict[s
                 person="large",
                 project="Garden",
                 message=MESSAGE,
-                classifier=provider,
-                responder=provider,
+                providers=Providers.of(provider, provider),
             )
             if i >= warmup:
                 timings.append((time.perf_counter() - started) * 1000)

@@ -140,17 +140,15 @@ class _Conversation:
         assert self.bound.classifier is not None and self.bound.responder is not None
         self.now += turn.gap
         started = time.perf_counter()
+        assert self.bound.providers is not None
         outcome = converse(
             self.store,
             person=self.person.name,
             message=turn.message,
-            classifier=self.bound.classifier,
-            responder=self.bound.responder,
+            providers=self.bound.providers,  # the bundle chat and the turn queue run
             project=turn.project,
             library=self.bound.library,
             channel="eval",
-            embedder=self.bound.embedder,
-            structured=self.bound.structured,
             turn_settings=self.settings,
             # a minute apart unless `after` says otherwise, so "newest" and relative times
             # are the same on every run

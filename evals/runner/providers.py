@@ -116,6 +116,8 @@ class Bound:
     summarizer: Summarizer | None = None
     # The model that answers the compression stages (closure suites), if the provider has one.
     structured: StructuredGenerator | None = None
+    # The whole declared bundle: conversation cases run converse() with it, as chat does.
+    providers: Providers | None = None
 
 
 def _label(name: str, label: str, model: str) -> str:
@@ -204,6 +206,7 @@ class ProviderPool:
             embedder=providers.embedder,
             summarizer=providers.summarizer,
             structured=providers.structured,
+            providers=providers,
         )
 
     def _make(

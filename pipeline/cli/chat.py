@@ -71,15 +71,7 @@ def chat(
         )
 
     # One message at a time from a terminal: nothing to coalesce, so no window to wait out.
-    queue = TurnQueue(
-        store,
-        classifier=providers.classifier,
-        responder=providers.responder,
-        embedder=providers.embedder,
-        summarizer=providers.summarizer,
-        window_s=0,
-        on_answered=shown_turn,
-    )
+    queue = TurnQueue(store, window_s=0, on_answered=shown_turn, providers=providers)
     left = queue.waiting(person)
     if left:
         console.print(

@@ -84,10 +84,8 @@ def demo(
                 person=person.name,
                 project=project,
                 message=step["message"],
-                classifier=providers.classifier,
-                responder=providers.responder,
                 channel="demo",
-                embedder=providers.embedder,
+                providers=providers,
             )
             show_turn(console, outcome, providers.label)
             with store.read() as session:

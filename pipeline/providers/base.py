@@ -226,6 +226,28 @@ class Providers:
     summarizer: Summarizer | None = None
     structured: StructuredGenerator | None = None
 
+    @classmethod
+    def of(
+        cls,
+        classifier: Classifier,
+        responder: Responder,
+        *,
+        label: str = "",
+        embedder: Embedder | None = None,
+        summarizer: Summarizer | None = None,
+        structured: StructuredGenerator | None = None,
+    ) -> Providers:
+        """A bundle from roles built by hand (a caller embedding the pipeline, a test), so that
+        every turn is run through the one declared shape."""
+        return cls(
+            classifier,
+            responder,
+            label or getattr(classifier, "name", "") or type(classifier).__name__,
+            embedder=embedder,
+            summarizer=summarizer,
+            structured=structured,
+        )
+
     def __post_init__(self) -> None:
         if not self.fingerprint:
             digest = code_fingerprint(self.classifier, self.responder, files=self.data_files)

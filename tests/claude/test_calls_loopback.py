@@ -72,12 +72,7 @@ def test_a_reply_cut_off_at_max_tokens_is_kept_and_marked_truncated(
         create_person(session, "Ana")
     claude = providers(server)
     outcome = converse(
-        sqlite_store,
-        person="Ana",
-        project=None,
-        message="Tell me everything",
-        classifier=claude.classifier,
-        responder=claude.responder,
+        sqlite_store, person="Ana", project=None, message="Tell me everything", providers=claude
     )
     assert outcome.reply.text == "Here is a long answer that goes on and"
     assert outcome.reply.truncated is True

@@ -52,13 +52,7 @@ def test_a_responder_timeout_raises_provider_error_and_converse_answers_offline(
 ) -> None:
     make_person(sqlite_store)
     providers = providers_on(raising(httpx2.ReadTimeout("read timed out")))
-    outcome = converse(
-        sqlite_store,
-        person="ana",
-        message="hello",
-        classifier=providers.classifier,
-        responder=providers.responder,
-    )
+    outcome = converse(sqlite_store, person="ana", message="hello", providers=providers)
     assert outcome.reply.provider == "fallback"
     assert outcome.companion_turn.meta["responder"]["error"].startswith(
         "the Messages API timed out — "

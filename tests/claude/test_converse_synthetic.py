@@ -37,8 +37,7 @@ class World:
             person=self.person.name,
             project=project,
             message=message,
-            classifier=self.providers.classifier,
-            responder=self.providers.responder,
+            providers=self.providers,
         )
 
     def personal(self) -> list[tuple[str, NormativeForce]]:

@@ -55,14 +55,7 @@ def server() -> Iterator[CapturingServer]:
 
 
 def _say(store: Store, providers: Providers, message: str, project: str | None) -> TurnOutcome:
-    return converse(
-        store,
-        person="Ana",
-        project=project,
-        message=message,
-        classifier=providers.classifier,
-        responder=providers.responder,
-    )
+    return converse(store, person="Ana", project=project, message=message, providers=providers)
 
 
 @pytest.mark.parametrize("project", [None, PROJECT], ids=["history", "memory-block"])

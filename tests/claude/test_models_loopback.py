@@ -252,13 +252,7 @@ def test_thinking_blocks_are_stripped_before_the_turn_is_stored(
     with store.write() as session:
         person = create_person(session, "ana")
     built = providers(server, DEFAULT_CLASSIFIER_MODEL, responder_model="claude-opus-5-5")
-    outcome = converse(
-        store,
-        person="ana",
-        message="I'm allergic to shellfish",
-        classifier=built.classifier,
-        responder=built.responder,
-    )
+    outcome = converse(store, person="ana", message="I'm allergic to shellfish", providers=built)
     assert outcome.reply.text == "I'll remember that — is that right?"
     with store.read() as session:
         stored = [t.content for t in recent_turns(session, person.id, None, 10)]

@@ -88,13 +88,7 @@ def providers(server: CapturingServer) -> Providers:
 
 
 def _say(store: Store, providers: Providers, message: str, person: str = "Ana") -> TurnOutcome:
-    return converse(
-        store,
-        person=person,
-        message=message,
-        classifier=providers.classifier,
-        responder=providers.responder,
-    )
+    return converse(store, person=person, message=message, providers=providers)
 
 
 def _people(store: Store, *names: str) -> None:

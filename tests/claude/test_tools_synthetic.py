@@ -26,13 +26,7 @@ def test_synthetic_a_status_noted_with_the_tool_is_sent_on_the_next_turn(
         create_person(session, "Ana")
 
     def say(message: str):  # type: ignore[no-untyped-def]
-        return converse(
-            sqlite_store,
-            person="Ana",
-            message=message,
-            classifier=providers.classifier,
-            responder=providers.responder,
-        )
+        return converse(sqlite_store, person="Ana", message=message, providers=providers)
 
     first = say(STATUS)
     assert first.reply.provider == "claude"

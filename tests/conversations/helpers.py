@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from pipeline.converse import converse
 from pipeline.domain import Usage
+from pipeline.providers.base import Providers
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
 from pipeline.providers.structured import StructuredAnswer, StructuredRequest
 from pipeline.store import Store
@@ -27,8 +28,7 @@ def talk(store: Store, person: str, *messages: str, project: str | None = None) 
             person=person,
             project=project,
             message=message,
-            classifier=provider,
-            responder=provider,
+            providers=Providers.of(provider, provider),
         )
 
 

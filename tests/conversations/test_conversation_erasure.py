@@ -12,6 +12,7 @@ from pipeline.conversations import (
 from pipeline.converse import converse
 from pipeline.memory.manage import erase_fact
 from pipeline.prompting import default_library
+from pipeline.providers.base import Providers
 from pipeline.store.erasure import ERASED_MARKER
 from tests.conftest import script
 from tests.conversations.helpers import talk
@@ -39,7 +40,7 @@ def test_erasing_a_fact_blanks_the_memory_extracted_from_its_turns(store, make_p
     talk(store, "ana", "I decided to repaint the fence blue")
     kept_id = _close_and_keep(store, person.id)
     for message in ("I decided to avoid kumquats because I'm allergic to kumquats", "yes"):
-        converse(store, person="ana", message=message, classifier=provider, responder=provider)
+        converse(store, person="ana", message=message, providers=Providers.of(provider, provider))
     erased_id = _close_and_keep(store, person.id)
     before = get_memory_preview(store, person.id, erased_id).memories[0]
     assert "kumquats" in before.narrative and before.entities

@@ -16,7 +16,7 @@ from pipeline.converse import converse
 from pipeline.domain import ClassifiedIntent, MemoryNote
 from pipeline.errors import NotFound
 from pipeline.prompting import default_library
-from pipeline.providers.base import ClassifyRequest
+from pipeline.providers.base import ClassifyRequest, Providers
 from pipeline.providers.classifier_system import classifier_system_prompt
 from pipeline.providers.claude.wire import classifier_system
 from pipeline.providers.local import MiniLMEmbedder
@@ -63,9 +63,7 @@ def _say(store: Store, name: str, message: str, embedder: MiniLMEmbedder) -> Rec
         store,
         person=name,
         message=message,
-        classifier=recording,
-        responder=replies,
-        embedder=embedder,
+        providers=Providers.of(recording, replies, embedder=embedder),
     )
     return recording
 

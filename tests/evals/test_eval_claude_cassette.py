@@ -188,7 +188,7 @@ def test_claude_replays_a_conversation_from_a_synthetic_cassette(tmp_path, monke
     with cassette_claude(cassette, mode="record", rerecord="this test", answers=answers) as session:
         providers = session.providers
         bound = Bound("claude", "claude", "", "", providers.classifier, providers.responder,
-                      default_library())  # fmt: skip
+                      default_library(), providers=providers)  # fmt: skip
         recorded = run_conversation(case, bound, sandbox)
     sandbox.close()
     assert recorded.error is None, recorded.error

@@ -9,6 +9,7 @@ import pytest
 
 from pipeline.converse import converse
 from pipeline.domain import ActorKind, Engagement, NormativeForce, Person
+from pipeline.providers.base import Providers
 from pipeline.providers.local import MiniLMEmbedder
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
 from pipeline.store import Store
@@ -59,9 +60,7 @@ def _say(store: Store, description: str, embedder: Any) -> dict[str, Any]:
         store,
         person="ana",
         message=description,
-        classifier=provider,
-        responder=provider,
-        embedder=embedder,
+        providers=Providers.of(provider, provider, embedder=embedder),
     )
     return outcome.route.operation_data
 

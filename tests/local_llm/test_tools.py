@@ -26,13 +26,7 @@ def test_the_decision_is_constrained_json_and_a_status_turn_stores_what_was_deci
 ) -> None:
     with sqlite_store.write() as session:
         person = create_person(session, "Ana")
-    outcome = converse(
-        sqlite_store,
-        person="Ana",
-        message=STATUS,
-        classifier=small.classifier,
-        responder=small.responder,
-    )
+    outcome = converse(sqlite_store, person="Ana", message=STATUS, providers=small)
     engine = small.classifier.engine  # type: ignore[attr-defined]
     assert outcome.reply.provider == "local-llm" and outcome.reply.text
     # the decision call came before the reply: its usage is in the reply's

@@ -8,6 +8,7 @@ from typing import Any
 from pipeline.converse import converse
 from pipeline.domain import NormativeForce
 from pipeline.memory.manage import personal_assertions
+from pipeline.providers.base import Providers
 from pipeline.settings import Settings
 from pipeline.store.people import get_person
 from tests.conftest import script
@@ -53,9 +54,8 @@ def _say(store: Any, provider: Any, message: str, settings: Settings | None = ON
         store,
         person="ana",
         message=message,
-        classifier=provider,
-        responder=provider,
         turn_settings=settings,
+        providers=Providers.of(provider, provider),
     )
 
 

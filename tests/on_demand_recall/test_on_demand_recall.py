@@ -19,7 +19,7 @@ from pipeline.converse import TurnOutcome, converse
 from pipeline.domain import ActorKind, ClassifiedIntent, NormativeForce
 from pipeline.intents.taxonomy import LOW_CONFIDENCE
 from pipeline.memory.embeddings import Vectors, normalized
-from pipeline.providers.base import ClassifyRequest, validated
+from pipeline.providers.base import ClassifyRequest, Providers, validated
 from pipeline.providers.scripted import ScriptedProvider
 from pipeline.store import Store
 from pipeline.store import assertions as repo
@@ -103,9 +103,7 @@ def _turn(
         person=person,
         project=project,
         message=message,
-        classifier=FixedConfidence(confidence),
-        responder=_responder(),
-        embedder=WordsEmbedder(),
+        providers=Providers.of(FixedConfidence(confidence), _responder(), embedder=WordsEmbedder()),
     )
 
 

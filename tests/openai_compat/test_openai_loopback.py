@@ -48,13 +48,7 @@ def serve() -> Iterator[object]:
 
 
 def say(store: Store, providers, message: str) -> TurnOutcome:
-    return converse(
-        store,
-        person="Ana",
-        message=message,
-        classifier=providers.classifier,
-        responder=providers.responder,
-    )
+    return converse(store, person="Ana", message=message, providers=providers)
 
 
 def personal(store: Store) -> list[tuple[str, NormativeForce]]:

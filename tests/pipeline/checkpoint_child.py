@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pipeline.converse import converse
 from pipeline.domain import Reply
-from pipeline.providers.base import RespondRequest
+from pipeline.providers.base import Providers, RespondRequest
 from pipeline.store import open_store
 from tests.pipeline.test_checkpoints import PROVIDER
 
@@ -36,7 +36,8 @@ def main() -> None:
     markers = Path(marker_dir)
     store = open_store(url)
     responder = Hanging(markers)
-    turn = {"person": "ana", "project": "Garden", "classifier": PROVIDER, "responder": responder}
+    providers = Providers.of(PROVIDER, responder)
+    turn = {"person": "ana", "project": "Garden", "providers": providers}
     converse(store, message="I'm allergic to cherimoyas", **turn)
     if mode == "between-turns":
         (markers / "stored").write_text("1")

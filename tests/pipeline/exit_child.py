@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from pipeline.domain import ClassifiedIntent, Reply
-from pipeline.providers.base import ClassifyRequest, RespondRequest, validated
+from pipeline.providers.base import ClassifyRequest, Providers, RespondRequest, validated
 from pipeline.store import open_store
 from pipeline.turn_queue import TurnQueue
 
@@ -35,7 +35,7 @@ def main() -> None:
     url, marker_dir, message = sys.argv[1:4]
     markers = Path(marker_dir)
     provider = SlowProvider(markers)
-    queue = TurnQueue(open_store(url), classifier=provider, responder=provider, window_s=0)
+    queue = TurnQueue(open_store(url), window_s=0, providers=Providers.of(provider, provider))
     queue.submit("ana", message)
     while not (markers / "in-flight").exists():
         time.sleep(0.01)

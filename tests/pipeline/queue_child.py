@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from pipeline.domain import ClassifiedIntent, Reply
-from pipeline.providers.base import ClassifyRequest, RespondRequest, validated
+from pipeline.providers.base import ClassifyRequest, Providers, RespondRequest, validated
 from pipeline.store import open_store
 from pipeline.turn_queue import TurnQueue
 
@@ -40,9 +40,8 @@ def main() -> None:
     provider = Provider(markers if mode == "mid-turn" else None)
     queue = TurnQueue(
         open_store(url),
-        classifier=provider,
-        responder=provider,
         window_s=600 if mode == "received" else 0,
+        providers=Providers.of(provider, provider),
     )
     future = queue.submit("ana", message, channel="telegram")
     if mode == "received":

@@ -17,6 +17,7 @@ from sqlalchemy import func, select, update
 from pipeline.checkpoint import ConversationState, load_state
 from pipeline.converse import converse
 from pipeline.domain import NormativeForce
+from pipeline.providers.base import Providers
 from pipeline.store import Store, open_store
 from pipeline.store import assertions as repo
 from pipeline.store.people import create_person, create_project
@@ -51,8 +52,7 @@ def _say(store: Store, message: str, person: str = "ana", project: str | None = 
         person=person,
         project=project,
         message=message,
-        classifier=PROVIDER,
-        responder=PROVIDER,
+        providers=Providers.of(PROVIDER, PROVIDER),
     )
 
 

@@ -15,7 +15,7 @@ from pipeline.domain import Engagement, HistoryTurn, NormativeForce, Person, Rol
 from pipeline.errors import InvalidMessage, ProviderError
 from pipeline.memory.manage import personal_assertions
 from pipeline.memory.working import readable
-from pipeline.providers.base import ClassifyRequest, RespondRequest
+from pipeline.providers.base import ClassifyRequest, Providers, RespondRequest
 from pipeline.providers.summarize import Summarizer, SummarizeRequest, Summary
 from pipeline.store import Store
 from pipeline.store.compactions import latest_compaction
@@ -77,10 +77,8 @@ def _talk(
             store,
             person="ana",
             message=f"message {i}: " + "the kitchen tiles are being laid this week " * 3,
-            classifier=provider,
-            responder=provider,
-            summarizer=summarizer,
             now=T0 + timedelta(minutes=i),
+            providers=Providers.of(provider, provider, summarizer=summarizer),
         )
         for i in range(start, start + count)
     ]

@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from pipeline.converse import converse
 from pipeline.memory.manage import personal_assertions
+from pipeline.providers.base import Providers
 from pipeline.store import open_store
 from pipeline.store.people import get_person
 from pipeline.store.turns import recent_turns
@@ -41,7 +42,9 @@ provider = script(
 
 
 def _turn(store, message, person="ana"):
-    return converse(store, person=person, message=message, classifier=provider, responder=provider)
+    return converse(
+        store, person=person, message=message, providers=Providers.of(provider, provider)
+    )
 
 
 def test_parallel_turns_for_one_person_lose_and_duplicate_nothing(store, make_person):

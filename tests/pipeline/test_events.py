@@ -16,6 +16,7 @@ from pipeline.clock import utcnow
 from pipeline.domain import ActorKind, NormativeForce
 from pipeline.errors import ProviderError
 from pipeline.memory.query import MemoryQuery, memory_query
+from pipeline.providers.base import Providers
 from pipeline.store import Store, open_store
 from pipeline.store import assertions as repo
 from pipeline.store.events import event_counts
@@ -124,7 +125,7 @@ def test_a_turn_that_is_not_stored_leaves_no_event(store, make_person, say) -> N
     with pytest.raises(ProviderError):
         from pipeline.converse import converse
 
-        converse(store, person="ana", message="hello", classifier=Broken(), responder=provider)
+        converse(store, person="ana", message="hello", providers=Providers.of(Broken(), provider))
     assert _events(store) == []
 
 

@@ -13,6 +13,7 @@ from pipeline.converse import TurnOutcome, converse
 from pipeline.domain import ActorKind, HistoryActor, NormativeForce
 from pipeline.memory import manage
 from pipeline.memory.delta import REMOVED_LINE, delta_header
+from pipeline.providers.base import Providers
 from pipeline.store import Store, open_store
 from pipeline.store import assertions as repo
 from pipeline.store.changes import current_revision, next_revision
@@ -47,8 +48,7 @@ def _say(store: Store, message: str, project: str = "Garden", person: str = "ana
         person=person,
         project=project,
         message=message,
-        classifier=PROVIDER,
-        responder=PROVIDER,
+        providers=Providers.of(PROVIDER, PROVIDER),
     )
 
 

@@ -15,7 +15,7 @@ from pipeline.domain import Reply
 from pipeline.errors import AlreadyAnswered, InvalidMessage
 from pipeline.memory.manage import erase_fact
 from pipeline.memory.status import MAX_NOTES, MAX_TEXT_CHARS, checked_note, topic_key, write_note
-from pipeline.providers.base import RespondRequest
+from pipeline.providers.base import Providers, RespondRequest
 from pipeline.providers.replies import compose_reply
 from pipeline.providers.scripted import ScriptedProvider
 from pipeline.store import Store
@@ -103,7 +103,7 @@ class Noting:
 def _say(store: Store, responder: Noting, message: str, person: str = "ana") -> TurnOutcome:
     classifier = script({"message": message, "intent": "general_conversation"})
     return converse(
-        store, person=person, message=message, classifier=classifier, responder=responder
+        store, person=person, message=message, providers=Providers.of(classifier, responder)
     )
 
 
@@ -145,9 +145,8 @@ def test_a_turn_that_is_not_stored_leaves_no_note(sqlite_store: Store) -> None:
             sqlite_store,
             person="ana",
             message="car news",
-            classifier=classifier,
-            responder=responder,
             answers=[987654],
+            providers=Providers.of(classifier, responder),
         )
     with sqlite_store.read() as session:
         assert note_history(session, person_id) == []
@@ -186,7 +185,7 @@ def test_erasing_a_fact_erases_a_note_written_from_the_turn_that_stated_it(
 
     def say(message: str) -> TurnOutcome:
         return converse(
-            sqlite_store, person="ana", message=message, classifier=provider, responder=responder
+            sqlite_store, person="ana", message=message, providers=Providers.of(provider, responder)
         )
 
     say(said)
@@ -229,8 +228,7 @@ def test_erasing_a_fact_erases_a_note_holding_its_words(sqlite_store: Store) -> 
             sqlite_store,
             person="ana",
             message=message,
-            classifier=provider,
-            responder=ScriptedProvider([]),
+            providers=Providers.of(provider, ScriptedProvider([])),
         )
     erase_fact(sqlite_store, "ana", "clinic")
     with sqlite_store.read() as session:
@@ -255,8 +253,7 @@ def test_the_template_responder_notes_a_status_and_searches_when_asked_about_the
             sqlite_store,
             person="ana",
             message=message,
-            classifier=classifier,
-            responder=LocalResponder(),
+            providers=Providers.of(classifier, LocalResponder()),
         )
 
     assert say(said).status_notes == ()

@@ -8,6 +8,7 @@ from sqlalchemy import create_engine, inspect, text
 
 from pipeline.domain import PERSONAL_SEED, ActorKind, HistoryActor, NormativeForce, Visibility
 from pipeline.errors import InvalidMessage, SchemaOutdated, StoreUnavailable
+from pipeline.providers.base import Providers
 from pipeline.store import assertions as repo
 from pipeline.store import head_revision, open_store, upgrade
 from pipeline.store.engine import alembic_config
@@ -84,7 +85,7 @@ def test_a_handler_failure_rolls_back_its_assertion_and_the_turn(store, make_per
     monkeypatch.setattr(converse_module, "add_turn", broken_add_turn)
     with pytest.raises(RuntimeError):
         converse_module.converse(
-            store, person="ana", message="I'm vegan", classifier=provider, responder=provider
+            store, person="ana", message="I'm vegan", providers=Providers.of(provider, provider)
         )
     with store.read() as session:
         person = get_person(session, "ana")

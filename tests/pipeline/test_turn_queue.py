@@ -16,7 +16,7 @@ import pytest
 
 from pipeline.domain import ClassifiedIntent, Engagement, Person, Reply, Role
 from pipeline.errors import AlreadyAnswered, InvalidMessage, NotFound
-from pipeline.providers.base import ClassifyRequest, RespondRequest, validated
+from pipeline.providers.base import ClassifyRequest, Providers, RespondRequest, validated
 from pipeline.store import Store, inbox, open_store
 from pipeline.store.inbox import Received
 from pipeline.store.turns import recent_history
@@ -47,7 +47,7 @@ class Recorder:
 
 
 def _queue(store: Store, provider: Recorder, window_s: float = 0) -> TurnQueue:
-    return TurnQueue(store, classifier=provider, responder=provider, window_s=window_s)
+    return TurnQueue(store, window_s=window_s, providers=Providers.of(provider, provider))
 
 
 def _operator_turns(store: Store, person: Person, project: Engagement | None = None) -> list[str]:

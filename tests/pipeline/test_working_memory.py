@@ -13,6 +13,7 @@ from pipeline.domain import ActorKind, Engagement, HistoryActor, NormativeForce,
 from pipeline.errors import InvalidMessage
 from pipeline.memory.session import write_working_memory
 from pipeline.memory.working import TITLE, document, readable, truncated
+from pipeline.providers.base import Providers
 from pipeline.settings import Settings, settings
 from pipeline.store import Store
 from pipeline.store import assertions as repo
@@ -92,7 +93,7 @@ def test_the_defaults() -> None:
 def _turn(store: Store, message: str, now: datetime, person: str = "ana") -> TurnOutcome:
     provider = script()  # every message unscripted: general conversation
     return converse(
-        store, person=person, message=message, classifier=provider, responder=provider, now=now
+        store, person=person, message=message, now=now, providers=Providers.of(provider, provider)
     )
 
 

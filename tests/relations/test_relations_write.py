@@ -15,6 +15,7 @@ from pipeline.clock import utcnow
 from pipeline.domain import ActorKind, HistoryActor, HistoryOp, NormativeForce
 from pipeline.errors import InvalidMessage
 from pipeline.memory.relations import link_memory
+from pipeline.providers.base import Providers
 from pipeline.store import Store
 from pipeline.store import assertions as repo
 from pipeline.store.history import history_of
@@ -212,9 +213,7 @@ def test_confirming_a_fact_in_conversation_links_it(store: Store, make_person) -
             person="ana",
             project="Garden",
             message=message,
-            classifier=provider,
-            responder=provider,
-            embedder=EMBEDDER,
+            providers=Providers.of(provider, provider, embedder=EMBEDDER),
         )
 
     say("remember that I play the viola")
