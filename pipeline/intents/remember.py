@@ -75,6 +75,16 @@ def _committed(
     return RouteResult(intent=INTENT, operation_data=data, changes=tuple(changes))
 
 
+def _named_offer(ctx: HandlerContext) -> Assertion | None:
+    """The still-held offer a correcting reading names by number, when the previous turn
+    offered nothing (the correction came after a question in between)."""
+    reading = ctx.classified.reading
+    if reading is None or reading.relation is not Relation.CORRECT or len(reading.chosen) != 1:
+        return None
+    found = _still_offered(ctx, reading.chosen, skip=0)
+    return found[0] if found else None
+
+
 def _still_offered(ctx: HandlerContext, numbers: tuple[int, ...], skip: int) -> list[Assertion]:
     """The personal facts among `numbers` that the companion offered and are still held."""
     personal_id = ctx.person.personal_engagement_id
@@ -141,7 +151,7 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
     if personal_id is None:
         return RouteResult(intent=INTENT, operation_data={"error": "no_personal_engagement"})
     fact = clean_fact(ctx.param("personal_fact"))
-    held = offered_held(ctx)
+    held = offered_held(ctx) or _named_offer(ctx)
     if held is not None:
         reading = reading_of_offer(ctx, held, fact)
         if reading.project_only and ctx.project is not None:

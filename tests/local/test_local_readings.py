@@ -103,3 +103,22 @@ def test_a_restore_request_is_flagged(classifier) -> None:
 
 def test_nothing_pending_gives_no_reading(classifier) -> None:
     assert _read(classifier, "I've started learning the cello").reading is None
+
+
+def test_a_correction_after_a_question_in_between_names_the_offer_still_held(classifier) -> None:
+    history = (
+        *_offer("You work nights at the hospital", 4),
+        HistoryTurn(role=Role.OPERATOR, content="any ideas for dinner?"),
+        HistoryTurn(
+            role=Role.COMPANION,
+            content="How about a stir-fry?",
+            intent="general_conversation",
+            operation_data={"action": "none"},
+        ),
+    )
+    read = _read(classifier, "actually it's the day shift not nights", history)
+    assert read.reading is not None and read.reading.relation is Relation.CORRECT
+    assert read.reading.chosen == (4,) and "day shift" in read.reading.corrected
+    assert "actually" not in read.reading.corrected.lower()
+    # without a correction cue the same history answers nothing
+    assert _read(classifier, "I love stir-fries", history).reading is None

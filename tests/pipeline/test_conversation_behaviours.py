@@ -467,3 +467,22 @@ def test_a_note_is_found_by_its_singular_and_a_project_question_by_its_notes(
     assert asked.route.operation_data["matched_fact"] == "The greenhouse vents open at 24 degrees"
     answered = say(store, p, "what's the kitchen budget again?", project="Garden")
     assert answered.route.intent == "ask_about_past_input" and "12k" in answered.reply.text
+
+
+def test_a_correction_naming_an_earlier_offer_refines_that_offer(store, make_person, say):
+    make_person(store)
+    p = script(
+        {"message": "I work nights", "intent": R, "params": {"personal_fact": "You work nights"}},
+        {"message": "any ideas for dinner?", "intent": G, "question": True},
+        {
+            "message": "actually it's days not nights",
+            "intent": R,
+            "params": {"personal_fact": "You work days"},
+            "reading": {"relation": "correct", "corrected": "You work days", "chosen": [1]},
+        },
+    )
+    say(store, p, "I work nights")
+    say(store, p, "any ideas for dinner?")
+    refined = say(store, p, "actually it's days not nights")
+    assert refined.route.operation_data["action"] == "refined"
+    assert _facts(store) == {("You work days", NormativeForce.HELD)}

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pipeline.domain import HistoryTurn, Role
-from pipeline.english.cues import asks_something_else
+from pipeline.english.cues import asks_something_else, is_correction
 from pipeline.english.extract import forget_description, personal_fact
 from pipeline.english.language import is_question, words, wordset
 from pipeline.english.refine import correction_body, shares_content, without_interjections
@@ -193,6 +193,23 @@ def pending_offer(request: ClassifyRequest) -> Offer | None:
     offered = action in ("held", "refined") or (action is None and asks)
     if prior.intent == "remember_about_me" and offered:
         return Offer("remember", fact=_offered_fact(prior, request.history))
+    return _earlier_offer(request)
+
+
+def _earlier_offer(request: ClassifyRequest) -> Offer | None:
+    """An offer made before the last exchange and still held, when the message plainly
+    corrects something ("actually it's the day shift not nights" after a question in
+    between): the newest such offer, named by its number."""
+    if not is_correction(request.message):
+        return None
+    numbers = earlier_offers(request)
+    if not numbers:
+        return None
+    for turn in reversed(request.history):
+        data = turn.operation_data
+        if turn.role is Role.COMPANION and data.get("assertion_display_number") == numbers[-1]:
+            fact = str(data.get("personal_fact") or "")
+            return Offer("remember", fact=fact, number=numbers[-1]) if fact else None
     return None
 
 
