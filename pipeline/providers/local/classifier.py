@@ -330,10 +330,10 @@ def _resolve(
             fact = parallel_fact(offer.fact, rest)
             return "remember_about_me", {"personal_fact": fact}, {"relation": "unrelated"}
     corrected = refine_fact(offer.fact, message)
-    reading: dict[str, Any] = {"relation": "correct", "corrected": corrected}
+    corrects: dict[str, Any] = {"relation": "correct", "corrected": corrected}
     if offer.number is not None:  # an offer from before the last exchange, named
-        reading["chosen"] = [offer.number]
-    return "remember_about_me", {"personal_fact": corrected}, reading
+        corrects["chosen"] = [offer.number]
+    return "remember_about_me", {"personal_fact": corrected}, corrects
 
 
 _ALL = re.compile(r"\b(?:both|all of (?:them|those|these)|all three|each of them)\b", re.I)
