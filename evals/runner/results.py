@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from evals.reports_path import reports_dir as reports_dir
 from evals.runner.meta import checked_meta
-from pipeline.config import PROJECT_ROOT
 from pipeline.errors import ConverseError
 
 RESULTS = "results.jsonl"
@@ -60,16 +60,6 @@ _LINES_NAMED = 5
 
 class RunError(ConverseError):
     """A run cannot be found, resumed or reported."""
-
-
-def reports_dir() -> Path:
-    """Where runs and release reports go (`CONVERSE_REPORTS_DIR` overrides)."""
-    override = os.environ.get("CONVERSE_REPORTS_DIR")
-    if override:
-        return Path(override)
-    if (PROJECT_ROOT / "pyproject.toml").is_file():
-        return PROJECT_ROOT / "reports"
-    return Path.cwd() / "reports"
 
 
 def new_run_id() -> str:

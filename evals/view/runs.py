@@ -8,15 +8,14 @@ fast after that: each folder's summary is kept until its run.json or results.jso
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evals.reports_path import reports_dir
 from evals.view.errors import ViewError
-from pipeline.config import PROJECT_ROOT
 
 # The file names of evals/runner/results.py (a test keeps the two in step).
 RUN_META = "run.json"
@@ -27,13 +26,8 @@ _STATUSES = ("pass", "fail", "error")
 
 
 def reports_root() -> Path:
-    """evals.runner.results.reports_dir(), without importing the runner."""
-    override = os.environ.get("CONVERSE_REPORTS_DIR")
-    if override:
-        return Path(override)
-    if (PROJECT_ROOT / "pyproject.toml").is_file():
-        return PROJECT_ROOT / "reports"
-    return Path.cwd() / "reports"
+    """The reports folder the runner writes to (evals/reports_path.py)."""
+    return reports_dir()
 
 
 def check_run_id(run_id: str) -> str:
