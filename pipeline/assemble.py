@@ -85,6 +85,7 @@ def assemble_prompt(
     memory block, so its session context leaves the profile out. Status notes are the
     person's, shown in and out of projects: what was reported is never asked for again.
     """
+    library = library.pinned()
     rendered: list[Rendered] = [
         library.render("persona", companion_name=companion_name, operator_name=operator_name)
     ]

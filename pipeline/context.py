@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
@@ -21,8 +22,13 @@ class EngagementContext:
     visibility: Visibility
     seed: str
     knowledge: str
-    # The notes `knowledge` shows (a turn marks them used).
+    # The notes `knowledge` shows (a turn marks them used), and when each was last marked.
     shown: tuple[int, ...] = ()
+    marked_at: tuple[datetime | None, ...] = ()
+
+    def unmarked(self, since: datetime) -> list[int]:
+        """The shown notes not marked used since `since`."""
+        return [i for i, at in zip(self.shown, self.marked_at, strict=True) if not at or at < since]
 
 
 def engagement_seed(engagement: Engagement) -> str:
@@ -47,4 +53,5 @@ def load_engagement_context(
         seed=engagement_seed(engagement),
         knowledge=knowledge,
         shown=tuple(a.id for a in committed),
+        marked_at=tuple(a.last_accessed_at for a in committed),
     )

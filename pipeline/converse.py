@@ -48,7 +48,7 @@ from pipeline.providers.summarize import ExtractiveSummarizer, Summarizer
 from pipeline.settings import Settings, settings
 from pipeline.store import Store, inbox
 from pipeline.store.assertions import touch
-from pipeline.store.changes import current_revision
+from pipeline.store.changes import current_revision, current_revisions
 from pipeline.store.compactions import latest_compaction
 from pipeline.store.erasure import link_turns
 from pipeline.store.events import record_events
@@ -105,10 +105,15 @@ class _Loaded:
     summary: str  # the newest compaction's summary of the turns before `history`
     # The assertions the block shows: marked used when the turn is stored.
     in_block: tuple[int, ...] = ()
+    # What the prompt shows that was not marked used within ACCESS_RESOLUTION: the turn marks
+    # these (the others the marking statement would leave alone).
+    unmarked: tuple[int, ...] = ()
     notes: tuple[str, ...] = ()  # the person's status notes, as the prompt shows them
     # as the last stored turn left it
     checkpoint: ConversationState = field(default_factory=ConversationState)
     history_after: int = 0
+    # personal memory's and the project's revisions, read before anything the turn decides on
+    revisions: tuple[int, ...] = (0, 0)
 
 
 def _resolve(
@@ -132,8 +137,12 @@ def _load(
         context = load_engagement_context(session, project) if project else None
         memory = ""
         shown: list[int] = []
+        marked_after = now - ACCESS_RESOLUTION
+        unmarked = context.unmarked(marked_after) if context else []
         if project is not None and person.personal_engagement_id is not None:
-            memory, shown = personal_memory(session, person.personal_engagement_id, now)
+            block = personal_memory(session, person.personal_engagement_id, now, marked_after)
+            memory, shown = block.text, block.shown
+            unmarked += block.unmarked
         engagement_id = project.id if project else None
         compaction = latest_compaction(session, person.id, engagement_id)
         after = compaction.upto_turn_id if compaction else 0
@@ -142,9 +151,12 @@ def _load(
         notes = shown_notes(session, person.id, now)
         checkpoint = load_state(session, person.id, engagement_id)
         personal_id = person.personal_engagement_id
+        revisions = current_revisions(session, personal_id, engagement_id)
         if project is not None and personal_id is not None and checkpoint.turns:
             # what changed since this conversation's last turn comes first
-            memory = with_delta(session, personal_id, checkpoint.memory_revision, memory)
+            memory = with_delta(
+                session, personal_id, checkpoint.memory_revision, memory, revisions[0]
+            )
     summary = compaction.summary if compaction else ""
     return _Loaded(
         person,
@@ -155,9 +167,11 @@ def _load(
         state,
         summary,
         in_block=tuple(shown),
+        unmarked=tuple(unmarked),
         notes=tuple(notes),
         checkpoint=checkpoint,
         history_after=after,
+        revisions=revisions,
     )
 
 
@@ -249,10 +263,10 @@ def converse(
         # Decide once, reading: the reply is built from the decision, and its writes are
         # applied once, with both turns, in one transaction after the reply. A process killed
         # during the model call so leaves nothing half-stored, and no transaction is held open
-        # across the call (docs/reliability.md, "Erasure and crashes").
-        with store.read() as session:
+        # across the call (docs/reliability.md, "Erasure and crashes"). The revisions were read
+        # in _load, before this, so a write landing in between is caught when applying.
+        with store.read(snapshot=False) as session:
             decision, result = decided(session)
-            revision = _revisions(session, loaded.person.personal_engagement_id, engagement_id)
         # An unsure classification looks the message up once; only what the prompt lacks is added.
         recalled = recall_on_demand(
             store,
@@ -313,8 +327,8 @@ def converse(
                     "nothing was stored twice; read the conversation with "
                     f"`converse conversation show --person {shlex.quote(person)}`",
                 )
-            stored, decision, redecided = _applied(
-                session, decided, decision, result, revision, engagement_id
+            stored, decision, redecided, seen_revision = _applied(
+                session, decided, decision, result, loaded.revisions, engagement_id
             )
             loaded.session.record(session, person_id, moment)
             stated = _stating_turns(session, stored, prior_companion, person_id, engagement_id)
@@ -366,9 +380,9 @@ def converse(
             )
             link_turns(session, [*stated, operator_turn.id, companion_turn.id], carried)
             # What the prompt showed and what the turn recalled or matched was used: one
-            # statement for all of them (the lifecycle sweep spares what is used).
-            notes = loaded.context.shown if loaded.context else ()
-            touch(session, {*loaded.in_block, *notes, *carried}, moment, ACCESS_RESOLUTION)
+            # statement for all of them (the lifecycle sweep spares what is used), none when
+            # all were marked within the resolution already (usually: what the last turn showed).
+            touch(session, {*loaded.unmarked, *carried}, moment, ACCESS_RESOLUTION)
             done = turn_events(
                 session,
                 person_id=person_id,
@@ -385,7 +399,7 @@ def converse(
                 result=stored,
                 events=done,
                 history_after_turn_id=loaded.history_after,
-                memory_revision=_revision(session, loaded.person.personal_engagement_id),
+                memory_revision=seen_revision,
                 at=moment,
             )
             save_state(session, person_id, engagement_id, checkpoint)
@@ -447,11 +461,6 @@ def _compacted(
         return None
 
 
-def _revisions(session: Session, *engagement_ids: int | None) -> tuple[int, ...]:
-    """The memory revisions a decision read: personal memory's and the project's notes'."""
-    return tuple(current_revision(session, e) if e is not None else 0 for e in engagement_ids)
-
-
 def _applied(
     session: Session,
     decide: Callable[[Session], tuple[HandlerContext, RouteResult]],
@@ -459,25 +468,30 @@ def _applied(
     result: RouteResult,
     revision: tuple[int, ...],
     engagement_id: int | None,
-) -> tuple[RouteResult, HandlerContext, bool]:
+) -> tuple[RouteResult, HandlerContext, bool, int]:
     """Apply the decision in the turn's write transaction; when memory moved since it was
     read (another process wrote during the model call), decide again on what is stored now
-    and apply that. Returns what was stored, its context, and whether it was decided again."""
+    and apply that. Returns what was stored, its context, whether it was decided again, and
+    the personal memory revision the turn leaves (what the conversation has now seen)."""
     personal_id = decision.person.personal_engagement_id
-    if _revisions(session, personal_id, engagement_id) == revision:
+    now = current_revisions(session, personal_id, engagement_id)
+    if now == revision:
+        if not decision.decided.commands:
+            # nothing to write: no savepoint, and the revision stays as read
+            apply_decision(session, decision, result)
+            return result, decision, False, now[0]
         try:
             with session.begin_nested():
                 apply_decision(session, decision, result)
-            return result, decision, False
+            return result, decision, False, _revision(session, personal_id)
         except StaleDecision:
             pass
     again, stored = decide(session)
     apply_decision(session, again, stored)
-    return stored, again, True
+    return stored, again, True, _revision(session, personal_id)
 
 
 def _revision(session: Session, personal_id: int | None) -> int:
-    """The personal memory revision this turn leaves: what the conversation has now seen."""
     return current_revision(session, personal_id) if personal_id is not None else 0
 
 

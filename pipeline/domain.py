@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -166,13 +167,17 @@ class Usage(Frozen):
         )
 
 
-class HistoryTurn(Frozen):
-    """An earlier turn as the classifier and responder see it."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HistoryTurn:
+    """An earlier turn as the classifier and responder see it.
+
+    A plain dataclass, not a model: every turn builds up to HISTORY_CAP of them from stored
+    rows, and building pydantic models was most of the history's cost."""
 
     role: Role
     content: str
     intent: str | None = None
-    operation_data: dict[str, Any] = Field(default_factory=dict)
+    operation_data: dict[str, Any] = field(default_factory=dict)
 
 
 class Relation(StrEnum):

@@ -9,8 +9,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import stat
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -113,11 +114,27 @@ class PromptLibrary:
     def source(self, family: str, version: str | None = None) -> tuple[str, PromptRef]:
         """A template's source and its reference."""
         version = version or self._active_version(family)
-        path = self.path(family, version)
-        text, sha = _read(path, path.stat().st_mtime_ns)
+        path = self.root / family / f"{version}.j2"
+        try:
+            # one stat on the hot path; path() explains what is wrong when it fails
+            found = path.stat() if _VERSION.match(version) else None
+        except OSError:
+            found = None
+        if found is None or not stat.S_ISREG(found.st_mode):
+            path = self.path(family, version)
+            found = path.stat()
+        text, sha = _read(path, found.st_mtime_ns)
         return text, PromptRef(family=family, version=version, sha256=sha)
 
+    def pinned(self) -> PromptLibrary:
+        """This library with every family's version fixed as active.yaml names it now: for
+        rendering several parts of one prompt with one read of it."""
+        return replace(self, overrides=self.active())
+
     def _active_version(self, family: str) -> str:
+        pinned = self.overrides.get(family)
+        if pinned is not None:
+            return pinned
         versions = self.active()
         if family not in versions:
             raise PromptError(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from datetime import datetime
+from typing import NamedTuple
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
@@ -56,32 +57,53 @@ def load_personal_memory(
     now: datetime | None = None,
 ) -> str:
     """The person's committed personal assertions as a prompt block ("" when none)."""
-    return personal_memory(session, personal_engagement_id, now)[0]
+    return personal_memory(session, personal_engagement_id, now).text
+
+
+class Block(NamedTuple):
+    """The block, the ids of the assertions it shows, and those of them not marked used since
+    the time asked about (the turn marks those)."""
+
+    text: str
+    shown: list[int]
+    unmarked: list[int]
 
 
 def personal_memory(
     session: Session | Connection,
     personal_engagement_id: int,
     now: datetime | None = None,
-) -> tuple[str, list[int]]:
-    """The block, and the ids of the assertions it shows (the turn marks them used)."""
+    marked_after: datetime | None = None,
+) -> Block:
+    """The block of the person's committed personal assertions ("" when none)."""
+    now = now or utcnow()
     ids: list[int] = []
-    memories = _newest_first(session, personal_engagement_id, ids)
+    unmarked: set[int] = set()
+    memories = _newest_first(session, personal_engagement_id, ids, marked_after or now, unmarked)
     # Formatting reads one memory past the last it shows (the one that would cross the budget).
-    block, shown = _format(memories, now or utcnow(), MEMORY_BUDGET_CHARS)
-    return block, ids[:shown]
+    block, count = _format(memories, now, MEMORY_BUDGET_CHARS)
+    shown = ids[:count]
+    return Block(block, shown, [i for i in shown if i in unmarked])
 
 
 def _newest_first(
-    session: Session | Connection, engagement_id: int, ids: list[int]
+    session: Session | Connection,
+    engagement_id: int,
+    ids: list[int],
+    marked_after: datetime,
+    unmarked: set[int],
 ) -> Iterator[tuple[str, datetime]]:
     """Committed memories newest first, fetched a page at a time as the block needs them;
-    the id of each one handed out is appended to `ids`."""
+    the id of each one handed out is appended to `ids` (and to `unmarked` when it was not
+    marked used since `marked_after`)."""
     offset, size = 0, _FIRST_PAGE
     while offset < _MAX_ROWS:
-        page = committed_page(session, engagement_id, min(size, _MAX_ROWS - offset), offset)
-        for aid, content, created in page:
+        limit = min(size, _MAX_ROWS - offset)
+        page = committed_page(session, engagement_id, limit, offset, marked_after)
+        for aid, content, created, marked in page:
             ids.append(aid)
+            if not marked:
+                unmarked.add(aid)
             yield content, created
         if len(page) < size:
             return

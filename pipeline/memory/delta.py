@@ -48,10 +48,14 @@ def _bullet(change: Change) -> str | None:
     return f"{label}: [{change.category}] {text}"
 
 
-def delta_header(session: Session | Connection, engagement_id: int, seen: int) -> tuple[str, int]:
+def delta_header(
+    session: Session | Connection, engagement_id: int, seen: int, revision: int | None = None
+) -> tuple[str, int]:
     """(the header, the current revision); the header is "" when nothing the conversation
-    may see changed since `seen`. Costs one query when nothing changed."""
-    revision = current_revision(session, engagement_id)
+    may see changed since `seen`. Costs one query when nothing changed, none when the caller
+    read the current `revision` already."""
+    if revision is None:
+        revision = current_revision(session, engagement_id)
     if revision <= seen:
         return "", revision
     bullets: list[str] = []
@@ -70,7 +74,13 @@ def delta_header(session: Session | Connection, engagement_id: int, seen: int) -
     return f"Memory updates since rev {seen}:\n" + "\n".join(f"- {b}" for b in bullets), revision
 
 
-def with_delta(session: Session | Connection, engagement_id: int, seen: int, block: str) -> str:
+def with_delta(
+    session: Session | Connection,
+    engagement_id: int,
+    seen: int,
+    block: str,
+    revision: int | None = None,
+) -> str:
     """The memory context: the delta header (if any) first, then the block."""
-    header, _ = delta_header(session, engagement_id, seen)
+    header, _ = delta_header(session, engagement_id, seen, revision)
     return "\n\n".join(part for part in (header, block) if part)

@@ -390,8 +390,11 @@ def _committed_page(categories: tuple[str, ...]) -> Select[*tuple[Any, ...]]:
     # One statement per set of categories, with the names as plain bound values: an
     # expanding IN parameter is re-rendered at every execution, which costs more than the
     # block's query itself on SQLite.
+    # `marked`: whether the row was marked used since `marked_after`, compared in SQL (reading
+    # the timestamps would cost more), so a turn skips the marking statement when all are.
+    marked = (AssertionRow.last_accessed_at >= bindparam("marked_after")).label("marked")
     return (
-        select(AssertionRow.id, AssertionRow.content, AssertionRow.created_at)
+        select(AssertionRow.id, AssertionRow.content, AssertionRow.created_at, marked)
         .where(
             AssertionRow.engagement_id == bindparam("engagement_id"),
             AssertionRow.force == NormativeForce.COMMITTED.value,
@@ -430,15 +433,25 @@ def committed_newest(
 
 
 def committed_page(
-    session: Session | Connection, engagement_id: int, limit: int, offset: int
-) -> list[tuple[int, str, datetime]]:
-    """(id, content, created_at) of committed assertions, newest first: the memory block's
-    query. Only categories whose context mode is `all` (pipeline/categories.yaml) are in the
-    block; the others reach a prompt through search alone."""
-    params = {"engagement_id": engagement_id, "limit": limit, "offset": offset}
+    session: Session | Connection,
+    engagement_id: int,
+    limit: int,
+    offset: int,
+    marked_after: datetime,
+) -> list[tuple[int, str, datetime, bool]]:
+    """(id, content, created_at, marked used since `marked_after`) of committed assertions,
+    newest first: the memory block's query. Only categories whose context mode is `all`
+    (pipeline/categories.yaml) are in the block; the others reach a prompt through search
+    alone."""
+    params = {
+        "engagement_id": engagement_id,
+        "limit": limit,
+        "offset": offset,
+        "marked_after": marked_after,
+    }
     statement = _committed_page(load_categories().in_mode(ContextMode.ALL))
     rows = session.execute(statement, params)
-    return [(aid, content, as_utc(created)) for aid, content, created in rows]
+    return [(aid, content, as_utc(created), bool(m)) for aid, content, created, m in rows]
 
 
 def latest_held_by_companion(session: Session, engagement_id: int) -> Assertion | None:

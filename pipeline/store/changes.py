@@ -29,6 +29,12 @@ _REVISION = select(MemoryRevisionRow.revision).where(
 )
 
 
+# Built once, for the hot path: a turn reads its personal and project revisions together.
+_REVISIONS = select(MemoryRevisionRow.engagement_id, MemoryRevisionRow.revision).where(
+    MemoryRevisionRow.engagement_id.in_([bindparam("first"), bindparam("second")])
+)
+
+
 _LOG = insert(MemoryChangeRow).values(
     engagement_id=bindparam("engagement_id"),
     revision=bindparam("revision"),
@@ -81,6 +87,21 @@ def current_revision(session: Session | Connection, engagement_id: int) -> int:
     result = _connection(session).execute(_REVISION, {"engagement_id": engagement_id})
     found = result.scalar_one_or_none()
     return int(found or 0)
+
+
+def current_revisions(
+    session: Session | Connection, *engagement_ids: int | None
+) -> tuple[int, ...]:
+    """The revisions of several engagements (None: 0) in one query, in the order given."""
+    wanted = [e for e in engagement_ids if e is not None]
+    if not wanted:
+        return tuple(0 for _ in engagement_ids)
+    pair = (wanted * 2)[:2]  # the statement is built once for two ids; one is asked twice
+    rows = _connection(session).execute(_REVISIONS, {"first": pair[0], "second": pair[1]})
+    found = {int(e): int(r) for e, r in rows}
+    if len(wanted) > 2:
+        found |= {e: current_revision(session, e) for e in wanted[2:]}
+    return tuple(found.get(e, 0) if e is not None else 0 for e in engagement_ids)
 
 
 @dataclass(frozen=True)

@@ -175,12 +175,18 @@ class Store:
         return self.engine.dialect.name
 
     @contextmanager
-    def read(self) -> Iterator[Session]:
+    def read(self, snapshot: bool = True) -> Iterator[Session]:
         """A session for reads; nothing it does is committed, so code that would cache what
-        it computed (`session.info["read_only"]`) leaves that to a write transaction."""
-        with _translated(), Session(self.engine, expire_on_commit=False) as session:
-            session.info["read_only"] = True
-            yield session
+        it computed (`session.info["read_only"]`) leaves that to a write transaction.
+        `snapshot=False`: on SQLite each statement reads committed data on its own, with no
+        enclosing transaction, for a caller that checks a revision before it acts on what it
+        read (a turn's decision)."""
+        with _translated(), self.engine.connect() as conn:
+            if not snapshot:
+                conn = conn.execution_options(snapshotless=True)
+            with Session(bind=conn, expire_on_commit=False) as session:
+                session.info["read_only"] = True
+                yield session
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:

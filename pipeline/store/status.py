@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -55,14 +55,18 @@ def _note(row: Any) -> StatusNote:
     )
 
 
+# Built once: every turn reads the current notes, and building the select cost more than
+# running it.
+_CURRENT = (
+    select(*_COLUMNS)
+    .where(StatusNoteRow.person_id == bindparam("person_id"), StatusNoteRow.replaced_at.is_(None))
+    .order_by(StatusNoteRow.id.desc())
+)
+
+
 def current_notes(session: Session | Connection, person_id: int) -> list[StatusNote]:
     """The person's current notes, newest first."""
-    rows = session.execute(
-        select(*_COLUMNS)
-        .where(StatusNoteRow.person_id == person_id, StatusNoteRow.replaced_at.is_(None))
-        .order_by(StatusNoteRow.id.desc())
-    )
-    return [_note(r) for r in rows]
+    return [_note(r) for r in session.execute(_CURRENT, {"person_id": person_id})]
 
 
 def note_history(

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, CursorResult, Row, Select, bindparam, insert, select
+from sqlalchemy import ColumnElement, CursorResult, Row, Select, bindparam, case, insert, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -115,8 +115,13 @@ def recent_turns(
 
 
 def _history(where: ColumnElement[bool]) -> Select[Any]:
+    # Only a companion turn's operation data is read from history (what it offered, held or
+    # asked); decoding every operator turn's JSON too was most of this query's cost.
+    companion_data = case(
+        (TurnRow.role == Role.COMPANION.value, TurnRow.operation_data), else_=None
+    )
     return (
-        select(TurnRow.role, TurnRow.content, TurnRow.classified_intent, TurnRow.operation_data)
+        select(TurnRow.role, TurnRow.content, TurnRow.classified_intent, companion_data)
         .where(
             TurnRow.person_id == bindparam("person_id"),
             where,
@@ -140,18 +145,16 @@ def recent_history(
     after_id: int = 0,
 ) -> list[HistoryTurn]:
     """Like recent_turns, but only what providers see: the hot path of every turn. Only turns
-    after `after_id` (the last turn a compaction folded into its summary)."""
+    after `after_id` (the last turn a compaction folded into its summary). An operator turn
+    comes without its operation data (its classified parameters): nothing downstream reads it."""
     params = {"person_id": person_id, "limit": limit, "after_id": after_id}
     if engagement_id is None:
         rows = session.execute(_HISTORY_OUTSIDE, params).all()
     else:
         rows = session.execute(_HISTORY_IN, {**params, "engagement_id": engagement_id}).all()
-    # Rows come from our own schema: construct without re-validating (the hot path), and
-    # look roles up in a dict (calling the enum costs as much as building the turn).
+    # Roles are looked up in a dict: calling the enum costs as much as building the turn.
     return [
-        HistoryTurn.model_construct(
-            role=_ROLES[role], content=content, intent=intent, operation_data=data or {}
-        )
+        HistoryTurn(role=_ROLES[role], content=content, intent=intent, operation_data=data or {})
         for role, content, intent, data in reversed(rows)
     ]
 
