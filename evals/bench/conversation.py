@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.converse import converse
-from pipeline.providers.base import Providers
-from pipeline.providers.scripted import ScriptedProvider
+from pipeline.providers import Providers, ScriptedProvider
 from pipeline.store import open_store
 from pipeline.store.people import create_person
 

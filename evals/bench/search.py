@@ -115,7 +115,7 @@ def run_cold(
 ) -> dict[str, Any]:
     """Time a first search over n facts with no stored vectors; returns the figures."""
     if embedder is None:
-        from pipeline.providers.local.model import MiniLMEmbedder
+        from pipeline.providers.local import MiniLMEmbedder
 
         embedder = MiniLMEmbedder()
     started = time.perf_counter()

@@ -43,7 +43,7 @@ from evals.report.writing import writing_section
 from evals.runner.results import RUN_ID, RunDir, RunError
 from evals.runner.run import gates_of
 from evals.runner.summary import GroupResult, summarize
-from pipeline.providers.claude.prices import PRICES_SOURCE, PRICES_VERSION
+from pipeline.providers.claude import PRICES_SOURCE, PRICES_VERSION
 
 LABEL_NOTE = (
     "Provider labels say what produced each number: `scripted` answers come from a fixture "

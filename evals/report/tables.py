@@ -7,7 +7,7 @@ import pandas as pd
 from evals.runner.summary import GroupResult
 from evals.stats import wilson
 from evals.targets import is_transcript
-from pipeline.providers.claude.prices import shown_cost
+from pipeline.providers.claude import shown_cost
 
 GROUP = ["suite", "provider_label", "prompt"]
 GROUP_NAMES = {"suite": "Suite", "provider_label": "Provider", "prompt": "Prompt"}

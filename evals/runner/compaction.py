@@ -22,8 +22,8 @@ from evals.runner.sandbox import Sandbox
 from pipeline.compaction import Compacted, compact_if_due
 from pipeline.domain import Role, Usage
 from pipeline.errors import ConverseError
-from pipeline.providers.claude.prices import cost, total_cost
-from pipeline.providers.summarize import ExtractiveSummarizer, Summarizer
+from pipeline.providers import ExtractiveSummarizer, Summarizer
+from pipeline.providers.claude import cost, total_cost
 from pipeline.settings import Settings
 from pipeline.store.turns import add_turn
 

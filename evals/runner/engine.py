@@ -30,7 +30,7 @@ from evals.runner.sandbox import Sandbox
 from evals.runner.targets import run_case
 
 if TYPE_CHECKING:
-    from pipeline.providers.claude.budget import Budget
+    from pipeline.providers.claude import Budget
 from evals.scorers import SCORERS
 from evals.targets import TARGET_SPECS, spec_of, targets_where
 from pipeline.errors import ConverseError

@@ -20,8 +20,8 @@ from evals.targets import spec_of
 from pipeline.domain import ClassifiedIntent, HistoryTurn, Role
 from pipeline.intents import HandlerContext, route
 from pipeline.memory.block import load_personal_memory
-from pipeline.providers.base import ClassifyRequest
-from pipeline.providers.claude.prices import cost
+from pipeline.providers import ClassifyRequest
+from pipeline.providers.claude import cost
 
 
 def _history(case: ClassifyCase) -> tuple[HistoryTurn, ...]:

@@ -22,7 +22,7 @@ from pipeline.domain import Role
 from pipeline.errors import ConverseError
 from pipeline.extraction import extract_facts
 from pipeline.memory.writing import Admitted, Verdict
-from pipeline.providers.summarize import ExtractiveSummarizer
+from pipeline.providers import ExtractiveSummarizer
 from pipeline.settings import Settings
 from pipeline.store.turns import add_turn
 
