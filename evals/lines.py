@@ -64,9 +64,7 @@ def conversation_expected(expected: Any) -> str:
     """Which turns carry checks."""
     if not isinstance(expected, list):
         return short(expected)
-    return f"checks on {len(expected)} turn(s): " + ", ".join(
-        str(e.get("turn")) for e in expected
-    )
+    return f"checks on {len(expected)} turn(s): " + ", ".join(str(e.get("turn")) for e in expected)
 
 
 def conversation_got(got: Mapping[str, Any]) -> str:

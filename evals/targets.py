@@ -4,8 +4,9 @@ One `TargetSpec` per target, read by the runner (where a suite runs, whether its
 cached, whether Claude replays it, how its rows' prompts are labelled), by `converse record`
 and `converse export promptfoo`, by the loader (`settings:`, `perturb:`), by the report and
 `converse view` (confusion matrices, one-line descriptions, transcripts, sections of its own),
-instead of comparing the target's name in each of those places. Adding a target: docs/evals.md, "Adding a suite target";
-tests/evals/test_target_contract.py fails while a step is missing.
+instead of comparing the target's name in each of those places. Adding a target:
+docs/evals.md, "Adding a suite target"; tests/evals/test_target_contract.py fails while a step
+is missing.
 """
 
 from __future__ import annotations

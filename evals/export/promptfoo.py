@@ -243,9 +243,7 @@ def _provider_entry(
 ) -> dict[str, Any]:
     spec = spec_of(suite.target)
     library = default_library(variant)
-    refs = {
-        f: library.source(f)[1] for f in library.active() if f.startswith(spec.cache_families)
-    }
+    refs = {f: library.source(f)[1] for f in library.active() if f.startswith(spec.cache_families)}
     config: dict[str, Any] = {
         "target": suite.target,
         "provider": provider,

@@ -23,9 +23,7 @@ NOTE = (
 
 def writing_section(groups: list[GroupResult]) -> Section | None:
     """The section, or None when the run has no writing suite."""
-    chosen = [
-        g for g in groups if in_section(g.target, TITLE) and g.metrics is not None
-    ]
+    chosen = [g for g in groups if in_section(g.target, TITLE) and g.metrics is not None]
     if not chosen:
         return None
     blocks: list[Block] = [Text(NOTE)]

@@ -41,9 +41,7 @@ _NAME = "|".join(TARGETS)
 # a line naming a target as a string beside the word "target" (`suite.target == "classify"`,
 # `{"classify": ...}.get(suite.target)`, PERTURBED_TARGETS = {...}), except a suite written
 # as data (`"target": "classify"`)
-_COMPARED = re.compile(
-    rf"target.*[\"']({_NAME})[\"']|[\"']({_NAME})[\"'].*target", re.IGNORECASE
-)
+_COMPARED = re.compile(rf"target.*[\"']({_NAME})[\"']|[\"']({_NAME})[\"'].*target", re.IGNORECASE)
 _DATA = re.compile(r"[\"']target[\"']\s*:\s*[\"']")
 
 
@@ -66,7 +64,9 @@ def unsupported_offers(spec: TargetSpec) -> list[str]:
     if spec.recorded and spec.recorded_line is None:
         missing.append("5. its spec's recorded_line (what `converse record` prints per case)")
     if spec.pooled_metrics and spec.name not in POOLED:
-        missing.append("5. its pooling function and gate bounds in POOLED (evals/runner/summary.py)")
+        missing.append(
+            "5. its pooling function and gate bounds in POOLED (evals/runner/summary.py)"
+        )
     if spec.pooled_metrics and spec.report_section is None:
         missing.append("5. its spec's report_section (the report section of its pooled figures)")
     if spec.report_section is not None and spec.report_section not in TARGET_SECTIONS:
