@@ -19,8 +19,7 @@ from typing import Any
 
 from pipeline.converse import converse
 from pipeline.providers import Providers, ScriptedProvider
-from pipeline.store import open_store
-from pipeline.store.people import create_person
+from pipeline.store import create_person, open_store
 
 EARLY, LATE = 40, 100
 # Varied messages of everyday length, so the history grows as a real one would.

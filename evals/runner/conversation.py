@@ -26,9 +26,7 @@ from pipeline.errors import ConverseError
 from pipeline.memory import manage, working
 from pipeline.providers.claude import cost, total_cost
 from pipeline.settings import settings
-from pipeline.store import Store
-from pipeline.store.assertions import list_assertions
-from pipeline.store.sessions import put_working_document
+from pipeline.store import Store, list_assertions, put_working_document
 
 Facts = list[dict[str, Any]]
 

@@ -24,7 +24,7 @@ from pipeline.extraction import extract_facts
 from pipeline.memory.writing import Admitted, Verdict
 from pipeline.providers import ExtractiveSummarizer
 from pipeline.settings import Settings
-from pipeline.store.turns import add_turn
+from pipeline.store import add_turn
 
 _SETTINGS = Settings.model_validate({"compaction_keep_turns": 2}).model_copy(
     update={"compaction_threshold_tokens": 20}
