@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from evals import lines
 from evals.dataset.cases import CASE_MODELS
@@ -180,7 +180,7 @@ def targets_where(flag: str) -> tuple[Target, ...]:
 def spec_if_known(target: str) -> TargetSpec | None:
     """The spec of a target, or None for a name no spec has (a row written by another
     version of the harness must still show)."""
-    return TARGET_SPECS.get(target)  # type: ignore[call-overload]
+    return TARGET_SPECS.get(cast(Target, target))
 
 
 def is_transcript(target: str) -> bool:
