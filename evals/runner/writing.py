@@ -17,7 +17,7 @@ from evals.runner.outcome import NOW, Outcome
 from evals.runner.providers import Bound
 from evals.runner.sandbox import Sandbox
 from pipeline.compaction import compact_if_due
-from pipeline.conversations.compress import CompressionInput, compress
+from pipeline.conversations import CompressionInput, compress
 from pipeline.domain import Role
 from pipeline.errors import ConverseError
 from pipeline.extraction import extract_facts

@@ -20,7 +20,6 @@ STILL_REACHED = {
     "pipeline.cli.exits",
     "pipeline.cli.loopback",
     "pipeline.cli.params",
-    "pipeline.conversations.compress",
     "pipeline.conversations.recall",
     "pipeline.intents.taxonomy",
     "pipeline.memory.backfill",
