@@ -203,3 +203,22 @@ def test_every_project_suite_exports_to_promptfoo_or_is_refused_in_one_line(tmp_
             assert refusal in str(exc), suite.name
         else:
             raise AssertionError(f"{suite.name}: exported, though its spec refuses it")
+
+
+def test_rows_read_by_their_spec_and_of_an_unknown_target_still_show():
+    from evals.report.frame import describe_expected, describe_got
+    from evals.targets import in_section, is_transcript
+
+    got = {"intent": "remember_about_me", "params": {"personal_fact": "tea"}}
+    assert describe_got("classify", got) == "remember_about_me (personal_fact='tea')"
+    assert describe_expected("forget_match", {"action": "ambiguous", "matched": ["a"]}) == (
+        "ambiguous ['a']"
+    )
+    # a target no spec names (a row written by another version) shows its values as JSON
+    assert describe_got("retired", got) == json.dumps(got, ensure_ascii=False)
+    assert describe_expected("retired", "x" * 200) == "x" * 159 + "…"
+    # a damaged row shows what it holds instead of failing
+    assert describe_expected("forget_match", ["not", "a", "mapping"]) == '["not", "a", "mapping"]'
+    assert is_transcript("conversation") and not is_transcript("classify")
+    assert not is_transcript("retired")
+    assert in_section("closure", "Conversation closure") and not in_section("retired", "x")
