@@ -22,19 +22,12 @@ import typer
 from evals.cassettes.config import REAL, SYNTHETIC, cassettes_dir
 from evals.cassettes.session import cassette_claude
 from evals.cassettes.stale import relative
-from evals.dataset.closure import ClosureCase
-from evals.dataset.compaction import CompactionCase
-from evals.dataset.conversation import ConversationCase
 from evals.dataset.load import Suite, load_suite, load_suites, suites_dir
-from evals.dataset.models import ClassifyCase
-from evals.runner.closure import run_closure
-from evals.runner.compaction import run_compaction
-from evals.runner.conversation import run_conversation
 from evals.runner.outcome import Outcome
 from evals.runner.providers import Bound
 from evals.runner.sandbox import Sandbox
-from evals.runner.targets import run_classify
-from evals.targets import targets_where
+from evals.runner.targets import run_case
+from evals.targets import spec_of, targets_where
 from pipeline.cli.common import console, handles_errors
 from pipeline.config import PROJECT_ROOT
 from pipeline.errors import ConverseError, ProviderError
@@ -83,17 +76,8 @@ def _overrides(prompts: list[str]) -> dict[str, str]:
 def _describe(outcome: Outcome, target: str) -> str:
     if outcome.error:
         return f"error: {outcome.error}"
-    if target == "classify":
-        return str(outcome.got.get("intent"))
-    if target == "compaction":
-        compactions = outcome.got.get("compactions") or []
-        judged = "judged" if "items" in (outcome.got.get("rubric") or {}) else "not judged"
-        return f"{len(compactions)} compaction(s), {judged}"
-    if target == "closure":
-        return f"compressed -> {outcome.got.get('destination')}"
-    turns = outcome.got.get("turns") or []
-    intents = ", ".join(str(t.get("classified") or "erase") for t in turns)
-    return f"{len(turns)} turns ({intents})"
+    line = spec_of(target).recorded_line
+    return line(outcome.got) if line is not None else ""
 
 
 def _spec(suite: Suite) -> str:
@@ -148,16 +132,7 @@ def record_suite(
                 structured=providers.structured, providers=providers,
             )  # fmt: skip
             for case in suite.cases:
-                if isinstance(case, ClassifyCase):
-                    outcome = run_classify(case, bound)
-                elif isinstance(case, ConversationCase):
-                    outcome = run_conversation(case, bound, sandbox)
-                elif isinstance(case, CompactionCase):
-                    outcome = run_compaction(case, bound, sandbox)
-                elif isinstance(case, ClosureCase):
-                    outcome = run_closure(case, bound)
-                else:  # pragma: no cover - the target was checked
-                    raise TypeError(type(case).__name__)
+                outcome = run_case(suite.target, case, bound, sandbox)
                 if outcome.error is not None:
                     failed.append(case.id)
                 console.print(
@@ -169,7 +144,7 @@ def record_suite(
                     console.print(f"    {note}", markup=False, highlight=False)
             calls = len(session.cassette.requests)
         if failed:
-            what = {"classify": "calls", "conversation": "conversations"}.get(suite.target, "cases")
+            what = spec_of(suite.target).case_noun
             raise ProviderError(
                 f"{len(failed)} of {len(suite.cases)} {what} failed ({', '.join(failed)}); "
                 f"{relative(cassette)} was left as it was",

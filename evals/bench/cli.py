@@ -36,8 +36,7 @@ COMMANDS: dict[str, list[str]] = {
 
 def _seed(db_url: str) -> None:
     from evals.bench.turn import seed_memory
-    from pipeline.store import open_store
-    from pipeline.store.people import create_person
+    from pipeline.store import create_person, open_store
 
     store = open_store(db_url)
     with store.write() as session:

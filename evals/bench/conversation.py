@@ -18,10 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.converse import converse
-from pipeline.providers.base import Providers
-from pipeline.providers.scripted import ScriptedProvider
-from pipeline.store import open_store
-from pipeline.store.people import create_person
+from pipeline.providers import Providers, ScriptedProvider
+from pipeline.store import create_person, open_store
 
 EARLY, LATE = 40, 100
 # Varied messages of everyday length, so the history grows as a real one would.

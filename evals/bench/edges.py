@@ -30,10 +30,7 @@ from pipeline.clock import utcnow
 from pipeline.domain import ActorKind, HistoryActor, NormativeForce
 from pipeline.memory.embeddings import Vectors, normalized
 from pipeline.memory.relations import link_memory, relation_settings
-from pipeline.store import Store, ann, open_store
-from pipeline.store.people import create_person
-from pipeline.store.relations import count_edges
-from pipeline.store.tables import AssertionRow
+from pipeline.store import AssertionRow, Store, ann, count_edges, create_person, open_store
 
 DIM = 384
 MODEL = "bench-synthetic-384"

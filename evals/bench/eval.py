@@ -19,9 +19,15 @@ import yaml
 from evals.dataset import load_suite
 from evals.runner import RunConfig, run_eval
 from pipeline.domain import ClassifiedIntent
-from pipeline.providers.base import ClassifyRequest, RespondRequest
-from pipeline.providers.registry import ProviderOptions, Providers, ProviderSpec
-from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
+from pipeline.providers import (
+    ClassifyRequest,
+    ProviderOptions,
+    Providers,
+    ProviderSpec,
+    RespondRequest,
+    ScriptedProvider,
+    ScriptEntry,
+)
 
 
 def _suite_file(folder: Path, name: str, n: int, first: int = 0) -> Path:

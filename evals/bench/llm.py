@@ -21,9 +21,8 @@ from pipeline.context import EngagementContext
 from pipeline.domain import HistoryTurn, Role, RouteResult, Visibility
 from pipeline.errors import ConverseError
 from pipeline.prompting import default_library
-from pipeline.providers.base import RespondRequest
-from pipeline.providers.local_llm.classifier import LocalLLMClassifier
-from pipeline.providers.registry import ProviderOptions, make_providers
+from pipeline.providers import ProviderOptions, RespondRequest, make_providers
+from pipeline.providers.local_llm import LocalLLMClassifier
 
 
 def run(n: int = 10, replies: int = 3, model: str | None = None) -> dict[str, Any]:

@@ -11,9 +11,8 @@ import time
 from typing import Any
 
 from pipeline.domain import HistoryTurn, Role
-from pipeline.providers.base import ClassifyRequest
-from pipeline.providers.local import LocalClassifier, loaded_model
-from pipeline.providers.local.model import is_loaded
+from pipeline.providers import ClassifyRequest
+from pipeline.providers.local import LocalClassifier, is_loaded, loaded_model
 
 _OFFER = HistoryTurn(
     role=Role.COMPANION,

@@ -35,11 +35,16 @@ from pipeline.domain import ActorKind, NormativeForce
 from pipeline.memory.query import MemoryQuery, memory_query, ranked_afresh
 from pipeline.memory.vectors import stored_vectors
 from pipeline.providers.local import MiniLMEmbedder
-from pipeline.store import Store, open_store
+from pipeline.store import (
+    AssertionRow,
+    Filters,
+    Store,
+    create_person,
+    filtered_memories,
+    get_person,
+    open_store,
+)
 from pipeline.store import embeddings as repo
-from pipeline.store.filtered import Filters, filtered_memories
-from pipeline.store.people import create_person, get_person
-from pipeline.store.tables import AssertionRow
 
 CATEGORIES = ("profile", "preferences", "relationships", "goals", "events")
 QUERIES = (

@@ -29,15 +29,15 @@ from pipeline.conversation_models import MemoryStatus
 from pipeline.conversations.recall import classification_notes
 from pipeline.memory.embeddings import embedder_id, to_bytes
 from pipeline.providers.local import MiniLMEmbedder
-from pipeline.store import open_store
-from pipeline.store.conversation_rows import (
+from pipeline.store import (
     ConversationRow,
     MemoryEmbeddingRow,
     MemoryEntityRow,
     MemoryRow,
+    create_person,
+    open_store,
+    your_story,
 )
-from pipeline.store.memories import your_story
-from pipeline.store.people import create_person
 
 WHO = ("Dana", "my sister", "Sam from work", "the landlord", "Dr. Okafor", "Lila's teacher")
 DID = (

@@ -40,10 +40,8 @@ from pipeline.memory.search import (
     content_sha256,
     search_memory,
 )
-from pipeline.store import Store, open_store
+from pipeline.store import AssertionEmbeddingRow, AssertionRow, Store, create_person, open_store
 from pipeline.store import embeddings as repo
-from pipeline.store.people import create_person
-from pipeline.store.tables import AssertionEmbeddingRow, AssertionRow
 
 DIM = 384
 MODEL = "bench-synthetic-384"
@@ -115,7 +113,7 @@ def run_cold(
 ) -> dict[str, Any]:
     """Time a first search over n facts with no stored vectors; returns the figures."""
     if embedder is None:
-        from pipeline.providers.local.model import MiniLMEmbedder
+        from pipeline.providers.local import MiniLMEmbedder
 
         embedder = MiniLMEmbedder()
     started = time.perf_counter()

@@ -139,7 +139,7 @@ def _real(
 ) -> dict[str, Any]:
     """The same measurement on sentences embedded by the real model."""
     if embedder is None:
-        from pipeline.providers.local.model import MiniLMEmbedder
+        from pipeline.providers.local import MiniLMEmbedder
 
         embedder = MiniLMEmbedder()
     texts = _fact_texts(np.random.default_rng(seed + 1), n + queries)

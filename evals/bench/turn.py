@@ -14,12 +14,16 @@ from sqlalchemy import insert, update
 from pipeline.clock import utcnow
 from pipeline.converse import converse
 from pipeline.domain import ActorKind, NormativeForce
-from pipeline.memory.block import load_personal_memory
-from pipeline.providers.base import Providers
-from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
-from pipeline.store import Store, open_store
-from pipeline.store.people import create_person, create_project
-from pipeline.store.tables import AssertionRow, EngagementRow
+from pipeline.memory import load_personal_memory
+from pipeline.providers import Providers, ScriptedProvider, ScriptEntry
+from pipeline.store import (
+    AssertionRow,
+    EngagementRow,
+    Store,
+    create_person,
+    create_project,
+    open_store,
+)
 
 MESSAGE = "What should I plant next to the tomatoes?"
 

@@ -18,7 +18,7 @@ from typing import Any
 import anthropic
 from anthropic import APIRequest, APIResponse, CallNext
 
-from pipeline.providers.claude.retries import requested_wait, retryable
+from pipeline.providers.claude import requested_wait, retryable
 
 ATTEMPTS = 3
 MAX_WAIT = 60.0

@@ -19,8 +19,8 @@ from evals.cassettes.stale import CassetteMisses
 from evals.loopback import LoopbackServer, load_answers
 from pipeline.errors import ConverseError
 from pipeline.prompting import PromptLibrary
+from pipeline.providers import Providers
 from pipeline.providers.claude import claude_providers
-from pipeline.providers.registry import Providers
 
 REPLAY_BASE_URL = "http://replay.invalid"
 # Sent only to the loopback server and dropped from every cassette; not a credential.

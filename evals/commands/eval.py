@@ -37,7 +37,7 @@ from pipeline.cli.common import default_script, shown
 from pipeline.cli.params import bounded_option
 from pipeline.errors import ConverseError
 from pipeline.files import existing_file
-from pipeline.providers.registry import (
+from pipeline.providers import (
     PROVIDER_NAMES,
     check_prompt_families,
     default_provider,
@@ -122,7 +122,7 @@ def default_concurrency(
     as many as that rate keeps busy, at least one."""
     if replay or "claude" not in providers:
         return DEFAULT_CONCURRENCY
-    from pipeline.providers.claude.settings import ClaudeSettings
+    from pipeline.providers.claude import ClaudeSettings
 
     rpm = ClaudeSettings.from_env(None, **options.get("claude", {})).requests_per_minute
     if not rpm:

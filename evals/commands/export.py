@@ -14,7 +14,7 @@ from evals.runner import parse_prompt_options
 from evals.runner.providers import parse_provider_options
 from pipeline.cli.common import default_script, shown
 from pipeline.errors import ConverseError
-from pipeline.providers.registry import PROVIDER_NAMES, check_prompt_families
+from pipeline.providers import PROVIDER_NAMES, check_prompt_families
 
 export_app = typer.Typer(help="Export suites to other eval tools.", no_args_is_help=True)
 

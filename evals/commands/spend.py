@@ -10,7 +10,7 @@ from pipeline.errors import ConverseError
 if TYPE_CHECKING:
     from evals.runner.engine import RunConfig
     from evals.runner.run import RunOutcome
-    from pipeline.providers.claude.budget import Budget
+    from pipeline.providers.claude import Budget
 
 ESTIMATES = ("count_tokens", "characters")
 
@@ -31,7 +31,7 @@ def make_budget(max_cost: float | None, estimate: str, config: RunConfig | None)
             "--max-cost bounds live Claude calls, and this run makes none",
             "drop --max-cost, or run with --provider claude --live",
         )
-    from pipeline.providers.claude.budget import Budget
+    from pipeline.providers.claude import Budget
 
     return Budget(max_cost, estimate="count_tokens" if estimate == "count_tokens" else "characters")
 

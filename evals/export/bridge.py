@@ -1,8 +1,8 @@
 """What the exported promptfoo provider calls: one suite case through our pipeline.
 
 promptfoo passes the test's vars; `case` is the suite case as JSON and `target` the suite's
-target. The answer is JSON (classify, forget_match) or the block text (memory_block); conversation
-suites are not exported.
+target. The answer is the field of `got` the target's spec exports (memory_block's block text), or
+else the whole `got` as JSON (classify, forget_match); what a spec refuses is never exported.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from evals.dataset.models import Target
 from evals.runner.providers import DETERMINISTIC, ProviderPool
 from evals.runner.sandbox import Sandbox
 from evals.runner.targets import run_case
+from evals.targets import spec_of
 
 _lock = threading.Lock()
 _pools: dict[str, ProviderPool] = {}
@@ -37,16 +38,17 @@ def _pool(config: dict[str, Any]) -> ProviderPool:
 def call(config: dict[str, Any], variables: dict[str, Any]) -> dict[str, Any]:
     """A promptfoo ProviderResponse for one case."""
     target: Target = config["target"]
+    spec = spec_of(target)
     raw = variables["case"]
     case = CASE_MODELS[target].model_validate(json.loads(raw) if isinstance(raw, str) else raw)
     # forget matching uses the provider's embedding model when it lends one (as a turn does)
-    provider = DETERMINISTIC if target == "memory_block" else config["provider"]
+    provider = DETERMINISTIC if spec.runs_on == "pipeline" else config["provider"]
     bound = _pool(config).get(provider, dict(config.get("prompt_versions") or {}))
     outcome = run_case(target, case, bound, _sandbox)  # type: ignore[arg-type]
     usage = outcome.usage
     response: dict[str, Any] = {
-        "output": outcome.got.get("block", "")
-        if target == "memory_block"
+        "output": outcome.got.get(spec.export_answer, "")
+        if spec.export_answer is not None
         else json.dumps(outcome.got, ensure_ascii=False),
         "tokenUsage": {
             "prompt": usage.input_tokens,

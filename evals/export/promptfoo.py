@@ -211,10 +211,17 @@ def assertions(case: Case) -> list[dict[str, Any]]:
     raise TypeError(f"a {type(case).__name__} has no promptfoo assertions")
 
 
+def _has_message(target: str) -> bool:
+    """Whether the target's cases carry a message (a test's `message` var, which promptfoo's
+    table shows)."""
+    return "message" in spec_of(target).case_model.model_fields
+
+
 def _test(suite: Suite, case: Case) -> dict[str, Any]:
     variables: dict[str, Any] = {"case_id": case.id}
-    if isinstance(case, ClassifyCase | ForgetCase):
-        variables["message"] = case.message
+    message = getattr(case, "message", None)
+    if message is not None:
+        variables["message"] = message
     variables["case"] = json.dumps(
         case.model_dump(mode="json", exclude_defaults=True), ensure_ascii=False
     )
@@ -234,8 +241,9 @@ def _provider_entry(
     python: str | None,
     options: dict[str, str],
 ) -> dict[str, Any]:
+    spec = spec_of(suite.target)
     library = default_library(variant)
-    refs = {f: library.source(f)[1] for f in library.active() if f.startswith("classifier")}
+    refs = {f: library.source(f)[1] for f in library.active() if f.startswith(spec.cache_families)}
     config: dict[str, Any] = {
         "target": suite.target,
         "provider": provider,
@@ -249,10 +257,10 @@ def _provider_entry(
         config["pythonExecutable"] = python
     if script is not None:
         config["script"] = SCRIPT_FILE
-    name = "pipeline" if suite.target == "memory_block" else provider
+    name = "pipeline" if spec.runs_on == "pipeline" else provider
     label = f"converse {name}" + (f" [{variant_label(variant)}]" if variant else "")
     entry: dict[str, Any] = {"id": f"file://{PROVIDER_FILE}", "label": label, "config": config}
-    if refs and suite.target == "classify":
+    if refs:
         config["prompt_hashes"] = {f: f"{r.version} {r.sha256[:12]}" for f, r in refs.items()}
     return entry
 
@@ -292,7 +300,7 @@ def export_promptfoo(
             f"cannot create the folder {out}: {exc.strerror}", "name a writable folder"
         ) from exc
     chosen = variants or [{}]
-    if suite.target != "classify":
+    if not spec_of(suite.target).cache_families:  # no prompt makes its answer
         chosen = [{}]
     config = {
         "description": f"converse suite {suite.name} ({suite.target}): {suite.description}".strip(),
@@ -302,7 +310,7 @@ def export_promptfoo(
             {
                 "id": "message",
                 "label": "message",
-                "raw": "{{message}}" if suite.target != "memory_block" else "{{case_id}}",
+                "raw": "{{message}}" if _has_message(suite.target) else "{{case_id}}",
             }
         ],
         "providers": [

@@ -32,8 +32,7 @@ from typing import Any
 
 from evals.loopback.answers import Answer
 from evals.loopback.ratelimit import RateLimits
-from pipeline.providers.claude.caching import engages
-from pipeline.providers.claude.models import ModelCaps, caps_of
+from pipeline.providers.claude import ModelCaps, caps_of, engages
 
 SYNTHETIC_MODEL = "synthetic-fixture"
 MESSAGES_PATH = "/v1/messages"

@@ -13,8 +13,8 @@ import httpx2
 
 from evals.loopback.answers import Answer
 from evals.loopback.server import LoopbackServer
+from pipeline.providers import StructuredGenerator
 from pipeline.providers.claude import claude_providers
-from pipeline.providers.structured import StructuredGenerator
 
 
 @contextmanager

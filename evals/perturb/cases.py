@@ -21,11 +21,12 @@ from evals.dataset.cases import Case
 from evals.dataset.conversation import ConversationCase, EraseTurn, MessageTurn
 from evals.dataset.models import ClassifyCase, ForgetCase, TextCheck
 from evals.perturb.spec import Perturbation, needle_safe
+from evals.targets import targets_where
 from pipeline.config import MAX_MESSAGE_CHARS
 
-# The targets whose cases carry what a person says; the others (stored memories, long
-# transcripts for summarizers) are not perturbed.
-PERTURBED_TARGETS = frozenset({"classify", "forget_match", "conversation"})
+# The targets whose cases carry what a person says (their specs' `perturbed`); the others
+# (stored memories, long transcripts for summarizers) are not perturbed.
+PERTURBED_TARGETS = frozenset(targets_where("perturbed"))
 _WORD = re.compile(r"[^\W_]+")
 # The forget matcher compares keyword stems of this many letters (docs/memory.md).
 STEM = 5

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from evals.report import tables
+from evals.report.closure import TITLE as CLOSURE
 from evals.report.closure import closure_section
 from evals.report.compare import Comparison, compare, compare_sections
 from evals.report.costs import cost_tables
@@ -36,11 +38,12 @@ from evals.report.heatmap import confusion, save_heatmap
 from evals.report.reviews import load_reviews
 from evals.report.robustness import robustness_section
 from evals.report.transcript import conversation_section
+from evals.report.writing import TITLE as WRITING
 from evals.report.writing import writing_section
 from evals.runner.results import RUN_ID, RunDir, RunError
 from evals.runner.run import gates_of
 from evals.runner.summary import GroupResult, summarize
-from pipeline.providers.claude.prices import PRICES_SOURCE, PRICES_VERSION
+from pipeline.providers.claude import PRICES_SOURCE, PRICES_VERSION
 
 LABEL_NOTE = (
     "Provider labels say what produced each number: `scripted` answers come from a fixture "
@@ -155,6 +158,14 @@ def _sample_note(groups: list[GroupResult]) -> list[Text]:
     ]
 
 
+# The sections of a target's own, by title (a spec's `report_section` names one), in the
+# order they follow the summary; each is None when the run has no suite of its targets.
+TARGET_SECTIONS: dict[str, Callable[[list[GroupResult]], Section | None]] = {
+    WRITING: writing_section,
+    CLOSURE: closure_section,
+}
+
+
 def build_sections(
     run: RunDir, meta: dict[str, Any], df: pd.DataFrame, groups: list[GroupResult]
 ) -> list[Section]:
@@ -164,12 +175,8 @@ def build_sections(
         Section("Summary", [*_sample_note(groups), Table(tables.summary(groups), short=_SHORT)]),
         _failures(run, df),
     ]
-    closure = closure_section(groups)
-    if closure is not None:
-        sections.insert(2, closure)
-    writing = writing_section(groups)
-    if writing is not None:
-        sections.insert(2, writing)
+    own = (make(groups) for make in TARGET_SECTIONS.values())
+    sections[2:2] = [section for section in own if section is not None]
     conversations = conversation_section(df)
     if conversations is not None:
         sections[-1].blocks.insert(1, Text("Failed conversations are shown turn by turn below."))

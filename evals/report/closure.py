@@ -12,7 +12,11 @@ import pandas as pd
 from evals.report.document import Block, Section, Table, Text
 from evals.runner.providers import DETERMINISTIC
 from evals.runner.summary import GroupResult
+from evals.targets import in_section
 from pipeline.conversation_models import ENTITY_KINDS
+
+# The section's title; a target's spec names it to have its groups shown here.
+TITLE = "Conversation closure"
 
 NOTE = (
     "Entity counts are pooled over the cases: precision is extracted entities containing an "
@@ -74,7 +78,7 @@ def closure_frames(groups: list[GroupResult]) -> list[tuple[str, pd.DataFrame]]:
     """Per closure suite: a frame whose columns are the providers, rows the figures."""
     suites: dict[str, list[GroupResult]] = {}
     for g in groups:
-        if g.metrics is not None and g.target == "closure":
+        if g.metrics is not None and in_section(g.target, TITLE):
             suites.setdefault(g.suite, []).append(g)
     out: list[tuple[str, pd.DataFrame]] = []
     for suite, members in suites.items():
@@ -99,4 +103,4 @@ def closure_section(groups: list[GroupResult]) -> Section | None:
     blocks: list[Block] = [Text(NOTE)]
     for suite, df in frames:
         blocks += [Text(f"**{suite}**"), Table(df)]
-    return Section("Conversation closure", blocks)
+    return Section(TITLE, blocks)

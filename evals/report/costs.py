@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from pipeline.providers.claude.prices import shown_cost
+from pipeline.providers.claude import shown_cost
 
 _BY = {"suite": "Suite", "provider_label": "Provider", "prompt": "Prompt"}
 _TOKENS = {

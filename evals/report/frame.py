@@ -9,22 +9,19 @@ from typing import Any
 
 import pandas as pd
 
+from evals.lines import short
 from evals.perturb import split_rows
 from evals.report.reviews import Review
-from evals.targets import TARGET_SPECS
+from evals.targets import spec_if_known
 
 GROUP = ["suite", "provider_label", "variant"]
 ERROR_LABEL = "(error)"
 
 
-def _short(value: Any, limit: int = 160) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _label(target: str, side: Mapping[str, Any] | None) -> str | None:
     """The class a row falls into for a confusion matrix (None when the target has none)."""
-    field = TARGET_SPECS[target].confusion if target in TARGET_SPECS else None
+    spec = spec_if_known(target)
+    field = spec.confusion if spec is not None else None
     if not side or field is None:
         return None
     value = side.get(field)
@@ -35,7 +32,7 @@ def describe_input(brief: Mapping[str, Any]) -> str:
     """The case's input, in a line."""
     parts = []
     if "message" in brief:
-        parts.append(_short(brief["message"], 120))
+        parts.append(short(brief["message"], 120))
     if brief.get("project"):
         parts.append(f"[project: {brief['project']}]")
     if brief.get("turns"):
@@ -49,56 +46,16 @@ def describe_input(brief: Mapping[str, Any]) -> str:
     return " ".join(parts)
 
 
-def _memory_line(got: Mapping[str, Any]) -> str:
-    turns = got.get("turns") or []
-    if not turns:
-        return "(no turn ran)"
-    last = turns[-1]
-    live = [f for f in last.get("memory") or [] if f.get("state") != "retracted"]
-    facts = "; ".join(f"#{f['number']} {f['state']}: {f['content']}" for f in live)
-    return _short(f"after turn {last.get('turn')}: {facts or 'no personal facts'}")
-
-
 def describe_expected(target: str, expected: Any) -> str:
-    """Expected, in a line."""
-    if target == "conversation" and isinstance(expected, list):
-        return f"checks on {len(expected)} turn(s): " + ", ".join(
-            str(e.get("turn")) for e in expected
-        )
-    if target == "classify" and "intent" in expected:
-        parts = [str(expected["intent"])]
-        params = expected.get("params")
-        for name, check in (params if isinstance(params, dict) else {}).items():
-            if not isinstance(check, dict):  # a damaged row: show what it holds
-                parts.append(f"{name} {_short(check, 40)}")
-                continue
-            has = ", ".join(map(str, check.get("contains") or []))
-            lacks = ", ".join(map(str, check.get("excludes") or []))
-            parts.append(f"{name} ∋ [{has}]" + (f" ∌ [{lacks}]" if lacks else ""))
-        return "; ".join(parts)
-    if target == "forget_match":
-        return f"{expected.get('action')} {expected.get('matched', [])}"
-    return _short(expected)
+    """Expected, in a line (the target's spec says how; evals/lines.py)."""
+    spec = spec_if_known(target)
+    return spec.expected_line(expected) if spec is not None else short(expected)
 
 
 def describe_got(target: str, got: Mapping[str, Any]) -> str:
-    """What came back, in a line."""
-    if target == "conversation":
-        return _memory_line(got)
-    if target == "classify":
-        params = got.get("params")
-        shown = ", ".join(
-            f"{k}={v!r}" for k, v in (params if isinstance(params, dict) else {}).items()
-        )
-        return f"{got.get('intent')}" + (f" ({shown})" if shown else "")
-    if target == "memory_block":
-        block = str(got.get("block", ""))
-        return (
-            f"{got.get('chars', len(block))} chars: {_short(block, 120)!r}" if block else "(empty)"
-        )
-    if target == "forget_match":
-        return f"{got.get('action')} {got.get('matched', [])}"
-    return _short(got)
+    """What came back, in a line (the target's spec says how; evals/lines.py)."""
+    spec = spec_if_known(target)
+    return spec.got_line(got) if spec is not None else short(got)
 
 
 def _sample(value: Any) -> str:

@@ -6,7 +6,8 @@ import pandas as pd
 
 from evals.runner.summary import GroupResult
 from evals.stats import wilson
-from pipeline.providers.claude.prices import shown_cost
+from evals.targets import is_transcript
+from pipeline.providers.claude import shown_cost
 
 GROUP = ["suite", "provider_label", "prompt"]
 GROUP_NAMES = {"suite": "Suite", "provider_label": "Provider", "prompt": "Prompt"}
@@ -171,7 +172,7 @@ def _review_cell(row: pd.Series) -> str:
 
 def failures(df: pd.DataFrame) -> pd.DataFrame:
     """Failed cases: expected vs got, why, and any reviewer verdict (conversations apart)."""
-    failed = df[(df["status"] == "fail") & (df["target"] != "conversation")]
+    failed = df[(df["status"] == "fail") & ~df["target"].map(is_transcript).astype(bool)]
     if failed.empty:
         return pd.DataFrame()
     return pd.DataFrame(

@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from evals.report.document import Section, Table, Text
+from evals.targets import is_transcript
 
 Fact = Mapping[str, Any]
 # The transcript is for reading; a long reply is cut here, never in the row the scorer reads.
@@ -129,7 +130,7 @@ def _seeds(got: Mapping[str, Any]) -> str:
 
 def conversation_section(df: pd.DataFrame) -> Section | None:
     """Every failed or errored conversation as a transcript (None when there is none)."""
-    shown = df[(df["target"] == "conversation") & (df["status"] != "pass")]
+    shown = df[df["target"].map(is_transcript).astype(bool) & (df["status"] != "pass")]
     if shown.empty:
         return None
     section = Section("Failed conversations")

@@ -8,6 +8,10 @@ import pandas as pd
 
 from evals.report.document import Block, Section, Table, Text
 from evals.runner.summary import GroupResult
+from evals.targets import in_section
+
+# The section's title; a target's spec names it to have its groups shown here.
+TITLE = "Writing constraints"
 
 NOTE = (
     "Share of new memory items that pass the writing constraints as first written "
@@ -19,7 +23,7 @@ NOTE = (
 
 def writing_section(groups: list[GroupResult]) -> Section | None:
     """The section, or None when the run has no writing suite."""
-    chosen = [g for g in groups if g.target == "writing" and g.metrics is not None]
+    chosen = [g for g in groups if in_section(g.target, TITLE) and g.metrics is not None]
     if not chosen:
         return None
     blocks: list[Block] = [Text(NOTE)]
@@ -51,4 +55,4 @@ def writing_section(groups: list[GroupResult]) -> Section | None:
         )
         if not failing.empty:
             blocks.append(Table(failing))
-    return Section("Writing constraints", blocks)
+    return Section(TITLE, blocks)

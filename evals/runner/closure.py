@@ -15,10 +15,10 @@ from evals.dataset.closure import PIPELINE_KIND, ClosureCase
 from evals.runner.outcome import Outcome
 from evals.runner.providers import Bound
 from pipeline.conversation_models import ENTITY_KINDS, Extraction, OpenItem, entity_text
-from pipeline.conversations.compress import CompressionInput, compress
+from pipeline.conversations import CompressionInput, compress
 from pipeline.domain import PromptRef, Usage
-from pipeline.providers.claude.prices import cost, total_cost
-from pipeline.providers.structured import StructuredAnswer, StructuredGenerator, StructuredRequest
+from pipeline.providers import StructuredAnswer, StructuredGenerator, StructuredRequest
+from pipeline.providers.claude import cost, total_cost
 
 
 def compression_input(case: ClosureCase) -> tuple[CompressionInput, dict[int, str]]:

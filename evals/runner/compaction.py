@@ -22,10 +22,10 @@ from evals.runner.sandbox import Sandbox
 from pipeline.compaction import Compacted, compact_if_due
 from pipeline.domain import Role, Usage
 from pipeline.errors import ConverseError
-from pipeline.providers.claude.prices import cost, total_cost
-from pipeline.providers.summarize import ExtractiveSummarizer, Summarizer
+from pipeline.providers import ExtractiveSummarizer, Summarizer
+from pipeline.providers.claude import cost, total_cost
 from pipeline.settings import Settings
-from pipeline.store.turns import add_turn
+from pipeline.store import add_turn
 
 THRESHOLD_TOKENS = 150  # under the setting's floor on purpose: see the module docstring
 KEEP_TURNS = 2  # the fewest the setting allows: the items to keep are in the folded turns

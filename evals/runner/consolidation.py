@@ -23,10 +23,7 @@ from evals.runner.sandbox import Sandbox
 from pipeline.domain import ActorKind, HistoryOp, NormativeForce
 from pipeline.jobs import consolidate
 from pipeline.memory.embeddings import Embedder
-from pipeline.store import Store
-from pipeline.store.assertions import add_assertion
-from pipeline.store.people import create_person
-from pipeline.store.tables import AssertionRow, HistoryRow
+from pipeline.store import AssertionRow, HistoryRow, Store, add_assertion, create_person
 
 PAIRS_PER_DAY = 50
 

@@ -24,11 +24,9 @@ from pipeline.converse import TurnOutcome, converse
 from pipeline.domain import Person, PromptRef, Usage
 from pipeline.errors import ConverseError
 from pipeline.memory import manage, working
-from pipeline.providers.claude.prices import cost, total_cost
+from pipeline.providers.claude import cost, total_cost
 from pipeline.settings import settings
-from pipeline.store import Store
-from pipeline.store.assertions import list_assertions
-from pipeline.store.sessions import put_working_document
+from pipeline.store import Store, list_assertions, put_working_document
 
 Facts = list[dict[str, Any]]
 

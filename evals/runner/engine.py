@@ -30,7 +30,7 @@ from evals.runner.sandbox import Sandbox
 from evals.runner.targets import run_case
 
 if TYPE_CHECKING:
-    from pipeline.providers.claude.budget import Budget
+    from pipeline.providers.claude import Budget
 from evals.scorers import SCORERS
 from evals.targets import TARGET_SPECS, spec_of, targets_where
 from pipeline.errors import ConverseError
@@ -221,16 +221,17 @@ def _prompt_label(item: WorkItem, bound: Bound, outcome: Outcome) -> dict[str, s
     `--prompt` override. The row's `prompts` lists exactly the templates used.
     """
     used = {ref.family: ref.version for ref in outcome.prompt_refs}
-    if item.suite.target == "compaction":
-        # cases choose the generic or personal-assistant template, and Claude adds the judge:
-        # one label for the suite, every compaction template's active version
+    spec = spec_of(item.suite.target)
+    if spec.label_families:
+        # e.g. compaction cases choose the generic or personal-assistant template, and Claude
+        # adds the judge: one label for the suite, every compaction template's active version
         try:
             active = bound.library.active()
         except ConverseError:
             active = {}
-        family = {f: v for f, v in active.items() if f.startswith("compaction/")}
+        family = {f: v for f, v in active.items() if f.startswith(spec.label_families)}
         return family | used | item.variant
-    if item.suite.target != "conversation":
+    if not spec.label_active_set:
         return used | item.variant
     try:
         active = bound.library.active()

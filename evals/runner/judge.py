@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pipeline.domain import PromptRef, Usage
 from pipeline.errors import ProviderError
 from pipeline.prompting import PromptLibrary, fence
-from pipeline.providers.summarize import Summarizer
+from pipeline.providers import Summarizer
 
 FAMILY = "compaction/judge"
 SCHEMA_NAME = "grade_summary"
@@ -141,8 +141,12 @@ class ClaudeJudge:
 
     def grade(self, transcript: str, summary: str, items: Sequence[Item]) -> Rubric:
         """The rubric for one summary; ProviderError when the call or its answer fails."""
-        from pipeline.providers.claude.calls import CallFailed, create_message
-        from pipeline.providers.claude.models import classifier_shape, thinking_plan
+        from pipeline.providers.claude import (
+            CallFailed,
+            classifier_shape,
+            create_message,
+            thinking_plan,
+        )
 
         template = self._library.render(FAMILY)
         model = self._settings.responder_model

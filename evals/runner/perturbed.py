@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from evals.dataset.cases import Case
 from evals.dataset.load import Suite
 from evals.perturb import PERTURBED_TARGETS, Perturbation, parse_perturbations, perturb_case
-from pipeline.providers.registry import REGISTRY
+from pipeline.providers import REGISTRY
 
 if TYPE_CHECKING:
     from evals.runner.engine import RunConfig, WorkItem

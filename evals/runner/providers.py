@@ -13,19 +13,19 @@ from typing import TYPE_CHECKING, Any
 from evals.targets import spec_of
 from pipeline.errors import ConverseError
 from pipeline.prompting import PromptLibrary, default_library
-from pipeline.providers.base import (
+from pipeline.providers import (
+    PROVIDER_NAMES,
+    REGISTRY,
     Classifier,
     ProviderOptions,
     Providers,
     ProviderSpec,
     Responder,
 )
-from pipeline.providers.registry import PROVIDER_NAMES, REGISTRY
 
 if TYPE_CHECKING:
     from pipeline.memory.embeddings import Embedder
-    from pipeline.providers.structured import StructuredGenerator
-    from pipeline.providers.summarize import Summarizer
+    from pipeline.providers import StructuredGenerator, Summarizer
 
 # memory_block and forget_match exercise the pipeline's own code, not a model: they run once
 # under this provider name, whatever providers the run was given. forget_match also runs under

@@ -38,10 +38,10 @@ from evals.runner.shards import Shard, shard_of
 from evals.runner.summary import GroupResult, summarize
 from evals.targets import targets_where
 from pipeline.errors import ConverseError
-from pipeline.providers.registry import REGISTRY
+from pipeline.providers import REGISTRY
 
 if TYPE_CHECKING:
-    from pipeline.providers.claude.budget import Budget
+    from pipeline.providers.claude import Budget
 
 CACHE_FILE = "cache/answers.sqlite"
 
@@ -290,7 +290,7 @@ def run_eval(
             meta["shard"] = shard.as_meta()
     guard: list[Any] = []
     if budget is not None:
-        from pipeline.providers.claude.budget import BudgetGuard
+        from pipeline.providers.claude import BudgetGuard
 
         guard.append(BudgetGuard(budget))
     pool = ProviderPool(

@@ -13,10 +13,7 @@ from pathlib import Path
 from evals.dataset.conversation import Note
 from evals.dataset.models import HistoryEntry, Memory
 from pipeline.domain import ActorKind, Person, Role
-from pipeline.store import Store, open_store
-from pipeline.store.assertions import add_assertion
-from pipeline.store.people import create_person, create_project
-from pipeline.store.turns import add_turn
+from pipeline.store import Store, add_assertion, add_turn, create_person, create_project, open_store
 
 
 class Sandbox:

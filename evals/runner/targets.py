@@ -19,9 +19,9 @@ from evals.runner.writing import run_writing
 from evals.targets import spec_of
 from pipeline.domain import ClassifiedIntent, HistoryTurn, Role
 from pipeline.intents import HandlerContext, route
-from pipeline.memory.block import load_personal_memory
-from pipeline.providers.base import ClassifyRequest
-from pipeline.providers.claude.prices import cost
+from pipeline.memory import load_personal_memory
+from pipeline.providers import ClassifyRequest
+from pipeline.providers.claude import cost
 
 
 def _history(case: ClassifyCase) -> tuple[HistoryTurn, ...]:

@@ -17,14 +17,14 @@ from evals.runner.outcome import NOW, Outcome
 from evals.runner.providers import Bound
 from evals.runner.sandbox import Sandbox
 from pipeline.compaction import compact_if_due
-from pipeline.conversations.compress import CompressionInput, compress
+from pipeline.conversations import CompressionInput, compress
 from pipeline.domain import Role
 from pipeline.errors import ConverseError
 from pipeline.extraction import extract_facts
 from pipeline.memory.writing import Admitted, Verdict
-from pipeline.providers.summarize import ExtractiveSummarizer
+from pipeline.providers import ExtractiveSummarizer
 from pipeline.settings import Settings
-from pipeline.store.turns import add_turn
+from pipeline.store import add_turn
 
 _SETTINGS = Settings.model_validate({"compaction_keep_turns": 2}).model_copy(
     update={"compaction_threshold_tokens": 20}

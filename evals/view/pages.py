@@ -14,6 +14,7 @@ from evals.report.gates import gate_verdicts
 from evals.report.grouped import worst_first
 from evals.report.heatmap import confusion
 from evals.report.transcript import transcript_table
+from evals.targets import is_transcript
 from evals.view.prompt_diff import prompt_changes
 from evals.view.run_data import LoadedRun
 from evals.view.sent import sent_prompt
@@ -167,9 +168,9 @@ def case_page(found: LoadedRun, key: tuple[str, str, str]) -> dict[str, Any]:
             "model": row.get("model") or "",
             "label": row.get("provider_label") or row["provider"],
             "transcript": None,
-            "sent": sent_prompt(row) if row["target"] != "conversation" else None,
+            "sent": sent_prompt(row) if not is_transcript(row["target"]) else None,
         }
-        if row["target"] == "conversation" and isinstance(got, dict) and got.get("turns"):
+        if is_transcript(row["target"]) and isinstance(got, dict) and got.get("turns"):
             entry["transcript"] = grid(transcript_table(got, entry["checks"]))
             entry["prompt_texts"] = [
                 (t.get("turn"), t["prompt"])

@@ -3,6 +3,7 @@ memories the person reviews (docs/conversations.md)."""
 
 from __future__ import annotations
 
+from pipeline.conversations.compress import CompressionInput, compress
 from pipeline.conversations.export import memories_markdown
 from pipeline.conversations.greeting import Greeting, startup_greeting
 from pipeline.conversations.lifecycle import (
@@ -30,10 +31,12 @@ from pipeline.conversations.review import (
 
 __all__ = [
     "IDLE_INVITATION",
+    "CompressionInput",
     "Greeting",
     "SplitPart",
     "attach_turns",
     "close_conversation",
+    "compress",
     "confirm_conversation",
     "edit_memory",
     "get_active_conversation",

@@ -1,4 +1,5 @@
-"""Model providers: the Classifier and Responder protocols and their implementations."""
+"""Model providers: the Classifier and Responder protocols, the registry of providers, and their
+implementations."""
 
 from __future__ import annotations
 
@@ -9,23 +10,55 @@ if TYPE_CHECKING:
     from pipeline.providers.base import (
         Classifier,
         ClassifyRequest,
+        ProviderOptions,
+        Providers,
+        ProviderSpec,
         Responder,
         RespondRequest,
         degraded,
         validated,
     )
-    from pipeline.providers.scripted import ScriptedProvider
+    from pipeline.providers.registry import (
+        PROVIDER_NAMES,
+        REGISTRY,
+        check_prompt_families,
+        default_provider,
+        make_providers,
+        spec_of,
+    )
+    from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
+    from pipeline.providers.structured import (
+        StructuredAnswer,
+        StructuredGenerator,
+        StructuredRequest,
+    )
+    from pipeline.providers.summarize import ExtractiveSummarizer, Summarizer
 
 # Loaded on first use, so that reading a provider's settings (pipeline.providers.claude.settings,
 # read by every command) does not import the whole pipeline through base.
 _LAZY = {
     "Classifier": "base",
     "ClassifyRequest": "base",
+    "ProviderOptions": "base",
+    "Providers": "base",
+    "ProviderSpec": "base",
     "Responder": "base",
     "RespondRequest": "base",
     "degraded": "base",
     "validated": "base",
+    "PROVIDER_NAMES": "registry",
+    "REGISTRY": "registry",
+    "check_prompt_families": "registry",
+    "default_provider": "registry",
+    "make_providers": "registry",
+    "spec_of": "registry",
+    "ScriptEntry": "scripted",
     "ScriptedProvider": "scripted",
+    "StructuredAnswer": "structured",
+    "StructuredGenerator": "structured",
+    "StructuredRequest": "structured",
+    "ExtractiveSummarizer": "summarize",
+    "Summarizer": "summarize",
 }
 
 
@@ -37,11 +70,26 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "PROVIDER_NAMES",
+    "REGISTRY",
     "Classifier",
     "ClassifyRequest",
+    "ExtractiveSummarizer",
+    "ProviderOptions",
+    "ProviderSpec",
+    "Providers",
     "RespondRequest",
     "Responder",
+    "ScriptEntry",
     "ScriptedProvider",
+    "StructuredAnswer",
+    "StructuredGenerator",
+    "StructuredRequest",
+    "Summarizer",
+    "check_prompt_families",
+    "default_provider",
     "degraded",
+    "make_providers",
+    "spec_of",
     "validated",
 ]

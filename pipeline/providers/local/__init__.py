@@ -13,7 +13,7 @@ from pipeline.local_settings import local_settings
 from pipeline.providers.base import Providers
 from pipeline.providers.local.classifier import MIN_CONFIDENCE, LocalClassifier
 from pipeline.providers.local.examples import examples_path
-from pipeline.providers.local.model import MODEL_NAME, MiniLMEmbedder, loaded_model
+from pipeline.providers.local.model import MODEL_NAME, MiniLMEmbedder, is_loaded, loaded_model
 from pipeline.providers.local.responder import LocalResponder
 
 ENGLISH_MODULES = tuple(sorted(Path(english.__file__).parent.glob("*.py")))
@@ -60,6 +60,7 @@ __all__ = [
     "LocalClassifier",
     "LocalResponder",
     "MiniLMEmbedder",
+    "is_loaded",
     "loaded_model",
     "local_providers",
 ]

@@ -14,9 +14,10 @@ from pipeline.providers.local_llm.settings import ENV_VARS, PROVIDER, LocalLLMSe
 from pipeline.providers.local_llm.weights import MODELS, ModelWeights, choose
 
 if TYPE_CHECKING:
+    from pipeline.providers.local_llm.classifier import LocalLLMClassifier
     from pipeline.providers.local_llm.client import local_llm_providers
 
-_LAZY = {"local_llm_providers": "client"}
+_LAZY = {"LocalLLMClassifier": "classifier", "local_llm_providers": "client"}
 
 
 def __getattr__(name: str) -> Any:
@@ -30,6 +31,7 @@ __all__ = [
     "ENV_VARS",
     "MODELS",
     "PROVIDER",
+    "LocalLLMClassifier",
     "LocalLLMSettings",
     "ModelWeights",
     "choose",
