@@ -14,4 +14,6 @@ ruff format --check pipeline evals tests
 echo "== mypy"
 mypy
 echo "== pytest"
-python -m pytest "$@"
+# One worker per core (pytest-xdist): every test has its own database, folder and store, so
+# they run apart; the slowest are listed at the end, to show where the time goes.
+python -m pytest -n auto --durations=15 "$@"

@@ -485,3 +485,36 @@ def test_upgrading_from_0004_keeps_every_row_and_dates_last_use_from_the_last_up
         assert fact.last_accessed_at == fact.updated_at
     finally:
         store.dispose()
+
+
+def test_a_project_note_shown_again_is_marked_again_only_after_the_resolution(
+    store: Store, make_person, say
+) -> None:
+    _person, project = make_person(store)
+    with store.write() as session:
+        note = repo.add_assertion(
+            session, project.id, "The beds face south", ActorKind.OPERATOR, NormativeForce.COMMITTED
+        )
+    _age(store, 10)
+    provider = script({"message": "hello", "intent": "general_conversation"})
+    seen, stop = _count_statements(store)
+    try:
+        say(store, provider, "hello", project="Garden")  # marks the note
+        first = len(seen)
+        say(store, provider, "hello", project="Garden")  # shown again within the day
+        second = len(seen)
+        _age(store, 2)
+        say(store, provider, "hello", project="Garden")  # shown again two days later
+    finally:
+        stop()
+
+    def marks(statements: list[tuple[str, int]]) -> list[int]:
+        return [n for s, n in statements if s.lstrip().upper().startswith("UPDATE ASSERTIONS")]
+
+    assert marks(seen[:first]) == [1]
+    assert marks(seen[first:second]) == []
+    # _age's own UPDATE comes first, then the third turn marks the note again
+    assert marks(seen[second:])[-1] == 1
+    with store.read() as session:
+        used = repo.get_assertion(session, note.id).last_accessed_at
+    assert used is not None and utcnow() - used < timedelta(minutes=5)
