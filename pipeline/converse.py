@@ -6,26 +6,23 @@ from __future__ import annotations
 import shlex
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from pipeline.assemble import AssembledPrompt, assemble_prompt
-from pipeline.checkpoint import ConversationState, advanced, load_state, save_state
+from pipeline.checkpoint import ConversationState, advanced, save_state
 from pipeline.clock import utcnow
 from pipeline.compaction import Compacted, compact_if_due
-from pipeline.config import HISTORY_CAP, MAX_MESSAGE_CHARS
-from pipeline.context import EngagementContext, load_engagement_context
+from pipeline.config import MAX_MESSAGE_CHARS
 from pipeline.conversations.lifecycle import attach_turns
 from pipeline.conversations.recall import classification_notes, record_references
 from pipeline.domain import (
     ClassifiedIntent,
-    Engagement,
     HistoryTurn,
     MemoryNote,
-    Person,
     Reply,
     Role,
     RouteResult,
@@ -35,10 +32,6 @@ from pipeline.errors import AlreadyAnswered, ConverseError, InvalidMessage, Prov
 from pipeline.extraction.trigger import turn_extraction
 from pipeline.intents import HandlerContext, StaleDecision, apply_decision, route
 from pipeline.links import carried_assertions, stated_before
-from pipeline.memory.block import personal_memory
-from pipeline.memory.delta import with_delta
-from pipeline.memory.session import SessionState, session_state
-from pipeline.memory.status import shown_notes
 from pipeline.memory.working import CHARS_PER_TOKEN
 from pipeline.on_demand_recall import Recalled, recall_on_demand
 from pipeline.prompting import PromptLibrary, default_library
@@ -49,16 +42,15 @@ from pipeline.settings import Settings, settings
 from pipeline.store import Store, inbox
 from pipeline.store.assertions import touch
 from pipeline.store.changes import current_revision, current_revisions
-from pipeline.store.compactions import latest_compaction
 from pipeline.store.erasure import link_turns
 from pipeline.store.events import record_events
 from pipeline.store.lifecycle import ACCESS_RESOLUTION
-from pipeline.store.people import get_person, get_project
 from pipeline.store.status import StatusNote
-from pipeline.store.turns import add_turn, last_turn_ids, recent_history
+from pipeline.store.turns import add_turn, last_turn_ids
 from pipeline.text import check_text
 from pipeline.tools import Toolbox
 from pipeline.turn_events import turn_events
+from pipeline.turn_load import Loaded, load_turn, resolve
 
 COMPANION_NAME = "Sage"
 
@@ -92,87 +84,6 @@ def check_message(message: str) -> str:
             "split it into shorter messages",
         )
     return check_text(message).strip()
-
-
-@dataclass(frozen=True)
-class _Loaded:
-    person: Person
-    project: Engagement | None
-    context: EngagementContext | None
-    personal_memory: str
-    history: tuple[HistoryTurn, ...]
-    session: SessionState
-    summary: str  # the newest compaction's summary of the turns before `history`
-    # The assertions the block shows: marked used when the turn is stored.
-    in_block: tuple[int, ...] = ()
-    # What the prompt shows that was not marked used within ACCESS_RESOLUTION: the turn marks
-    # these (the others the marking statement would leave alone).
-    unmarked: tuple[int, ...] = ()
-    notes: tuple[str, ...] = ()  # the person's status notes, as the prompt shows them
-    # as the last stored turn left it
-    checkpoint: ConversationState = field(default_factory=ConversationState)
-    history_after: int = 0
-    # personal memory's and the project's revisions, read before anything the turn decides on
-    revisions: tuple[int, ...] = (0, 0)
-
-
-def _resolve(
-    store: Store, person_name: str, project_name: str | None
-) -> tuple[Person, Engagement | None]:
-    def lookup() -> tuple[Person, Engagement | None]:
-        with store.read() as session:
-            person = get_person(session, person_name)
-            project = get_project(session, person, project_name) if project_name else None
-        return person, project
-
-    # Persons and projects are never renamed or deleted, so a found pair can be cached;
-    # NotFound is raised by lookup() and never cached.
-    return store.memo(("person+project", person_name, project_name), lookup)
-
-
-def _load(
-    store: Store, person: Person, project: Engagement | None, now: datetime, settings: Settings
-) -> _Loaded:
-    with store.reading() as session:
-        context = load_engagement_context(session, project) if project else None
-        memory = ""
-        shown: list[int] = []
-        marked_after = now - ACCESS_RESOLUTION
-        unmarked = context.unmarked(marked_after) if context else []
-        if project is not None and person.personal_engagement_id is not None:
-            block = personal_memory(session, person.personal_engagement_id, now, marked_after)
-            memory, shown = block.text, block.shown
-            unmarked += block.unmarked
-        engagement_id = project.id if project else None
-        compaction = latest_compaction(session, person.id, engagement_id)
-        after = compaction.upto_turn_id if compaction else 0
-        history = recent_history(session, person.id, engagement_id, HISTORY_CAP, after_id=after)
-        state = session_state(session, person.id, person.personal_engagement_id, now, settings)
-        notes = shown_notes(session, person.id, now)
-        checkpoint = load_state(session, person.id, engagement_id)
-        personal_id = person.personal_engagement_id
-        revisions = current_revisions(session, personal_id, engagement_id)
-        if project is not None and personal_id is not None and checkpoint.turns:
-            # what changed since this conversation's last turn comes first
-            memory = with_delta(
-                session, personal_id, checkpoint.memory_revision, memory, revisions[0]
-            )
-    summary = compaction.summary if compaction else ""
-    return _Loaded(
-        person,
-        project,
-        context,
-        memory,
-        tuple(history),
-        state,
-        summary,
-        in_block=tuple(shown),
-        unmarked=tuple(unmarked),
-        notes=tuple(notes),
-        checkpoint=checkpoint,
-        history_after=after,
-        revisions=revisions,
-    )
 
 
 def _respond(responder: Responder, request: RespondRequest) -> tuple[Reply, str | None]:
@@ -217,11 +128,11 @@ def converse(
     turn_settings = turn_settings or settings()
     library = library or default_library()
     started = time.perf_counter()
-    found_person, found_project = _resolve(store, person, project)
+    found_person, found_project = resolve(store, person, project)
     person_id = found_person.id
     with store.person_lock(person_id):
         moment = now or utcnow()
-        loaded = _load(store, found_person, found_project, moment, turn_settings)
+        loaded = load_turn(store, found_person, found_project, moment, turn_settings)
         project_name = loaded.project.name if loaded.project else None
         # What earlier, closed conversations left that bears on this message (spec 003).
         shown = classification_notes(store, person_id, text, embedder)
@@ -431,7 +342,7 @@ def converse(
 
 def _compacted(
     store: Store,
-    loaded: _Loaded,
+    loaded: Loaded,
     new: tuple[str, str],
     last_turn_id: int,
     summarizer: Summarizer | None,
