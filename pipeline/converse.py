@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shlex
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -30,7 +30,7 @@ from pipeline.domain import (
 )
 from pipeline.errors import AlreadyAnswered, ConverseError, InvalidMessage, ProviderError
 from pipeline.extraction.trigger import turn_extraction
-from pipeline.intents import HandlerContext, StaleDecision, apply_decision, route
+from pipeline.intents import HandlerContext, route
 from pipeline.links import carried_assertions, stated_before
 from pipeline.memory.working import CHARS_PER_TOKEN
 from pipeline.on_demand_recall import Recalled, recall_on_demand
@@ -41,7 +41,6 @@ from pipeline.providers.summarize import ExtractiveSummarizer, Summarizer
 from pipeline.settings import Settings, settings
 from pipeline.store import Store, inbox
 from pipeline.store.assertions import touch
-from pipeline.store.changes import current_revision, current_revisions
 from pipeline.store.erasure import link_turns
 from pipeline.store.events import record_events
 from pipeline.store.lifecycle import ACCESS_RESOLUTION
@@ -49,6 +48,7 @@ from pipeline.store.status import StatusNote
 from pipeline.store.turns import add_turn, last_turn_ids
 from pipeline.text import check_text
 from pipeline.tools import Toolbox
+from pipeline.turn_apply import apply_or_redecide
 from pipeline.turn_events import turn_events
 from pipeline.turn_load import Loaded, load_turn, resolve
 
@@ -238,7 +238,7 @@ def converse(
                     "nothing was stored twice; read the conversation with "
                     f"`converse conversation show --person {shlex.quote(person)}`",
                 )
-            stored, decision, redecided, seen_revision = _applied(
+            stored, decision, redecided, seen_revision = apply_or_redecide(
                 session, decided, decision, result, loaded.revisions, engagement_id
             )
             loaded.session.record(session, person_id, moment)
@@ -370,40 +370,6 @@ def _compacted(
         # The turn is stored; the history stays whole and the next turn tries again (a
         # summarizer that failed, or an instructions file gone since the settings were read).
         return None
-
-
-def _applied(
-    session: Session,
-    decide: Callable[[Session], tuple[HandlerContext, RouteResult]],
-    decision: HandlerContext,
-    result: RouteResult,
-    revision: tuple[int, ...],
-    engagement_id: int | None,
-) -> tuple[RouteResult, HandlerContext, bool, int]:
-    """Apply the decision in the turn's write transaction; when memory moved since it was
-    read (another process wrote during the model call), decide again on what is stored now
-    and apply that. Returns what was stored, its context, whether it was decided again, and
-    the personal memory revision the turn leaves (what the conversation has now seen)."""
-    personal_id = decision.person.personal_engagement_id
-    now = current_revisions(session, personal_id, engagement_id)
-    if now == revision:
-        if not decision.decided.commands:
-            # nothing to write: no savepoint, and the revision stays as read
-            apply_decision(session, decision, result)
-            return result, decision, False, now[0]
-        try:
-            with session.begin_nested():
-                apply_decision(session, decision, result)
-            return result, decision, False, _revision(session, personal_id)
-        except StaleDecision:
-            pass
-    again, stored = decide(session)
-    apply_decision(session, again, stored)
-    return stored, again, True, _revision(session, personal_id)
-
-
-def _revision(session: Session, personal_id: int | None) -> int:
-    return current_revision(session, personal_id) if personal_id is not None else 0
 
 
 def _stating_turns(
