@@ -4,9 +4,10 @@
 request's params as `POST /v1/messages` would (so a batched call gets the answer, usage and
 synthetic model a direct call gets; rate limits and latency do not apply to batches).
 `GET /v1/messages/batches/{id}` reports `in_progress` for the first `polls` retrievals of a
-batch and `ended` after, with its request counts and `results_url`; `GET .../results` is the
-JSONL results file (`succeeded` with the message, `errored` with the error body). The log
-counts submissions and polls, so a test can show how often a batch was submitted and polled.
+batch and `ended` after (`polls` can be changed while a batch runs), with its request counts
+and `results_url`; `GET .../results` is the JSONL results file (`succeeded` with the message,
+`errored` with the error body). The log counts submissions and polls, so a test can show how
+often a batch was submitted and polled.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ class _Batch:
     id: str
     created_at: datetime
     results: list[dict[str, Any]]
-    polls_left: int
+    polled: int = 0
     ended_at: datetime | None = None
 
 
@@ -80,9 +81,8 @@ class BatchDesk:
         for request in requests:
             cid = request.get("custom_id") if isinstance(request, dict) else None
             if not isinstance(cid, str) or not _CUSTOM_ID.match(cid):
-                return _error(
-                    400, "invalid_request_error", f"custom_id {cid!r} must match ^[a-zA-Z0-9_-]{{1,64}}$"
-                )
+                rule = "^[a-zA-Z0-9_-]{1,64}$"
+                return _error(400, "invalid_request_error", f"custom_id {cid!r} must match {rule}")
             if cid in seen:
                 return _error(400, "invalid_request_error", f"custom_id {cid!r} is given twice")
             if not isinstance(request.get("params"), dict):
@@ -91,7 +91,7 @@ class BatchDesk:
         results = [self._result(r["custom_id"], r["params"]) for r in requests]
         with self._lock:
             batch_id = f"msgbatch_synthetic_{next(self._ids):06d}"
-            batch = _Batch(batch_id, datetime.now(UTC), results, self.polls)
+            batch = _Batch(batch_id, datetime.now(UTC), results)
             self._batches[batch_id] = batch
             self.log.created.append((batch_id, len(requests)))
         return 200, json.dumps(self._object(batch, "")), {}
@@ -104,10 +104,9 @@ class BatchDesk:
                 return _error(404, "not_found_error", f"no batch {batch_id}")
             self.log.polls[batch_id] = self.log.polls.get(batch_id, 0) + 1
             if batch.ended_at is None:
-                if batch.polls_left <= 0:
+                batch.polled += 1
+                if batch.polled > self.polls:  # `polls` may be changed while batches run
                     batch.ended_at = datetime.now(UTC)
-                else:
-                    batch.polls_left -= 1
             return 200, json.dumps(self._object(batch, base_url)), {}
 
     def results(self, batch_id: str) -> Reply:

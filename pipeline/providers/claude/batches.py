@@ -85,7 +85,8 @@ class BatchResult:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BatchResult:
         """From `as_dict`."""
-        return cls(str(data["custom_id"]), str(data["kind"]), data.get("message"), data.get("error"))
+        message, error = data.get("message"), data.get("error")
+        return cls(str(data["custom_id"]), str(data["kind"]), message, error)
 
 
 def chunks(requests: Sequence[Request]) -> list[list[Request]]:
