@@ -33,6 +33,7 @@ from anthropic import APIRequest, APIResponse, CallNext
 from pipeline.domain import Usage
 from pipeline.providers.claude.batches import BatchResult
 from pipeline.providers.claude.prices import cost, total_cost
+from pipeline.providers.claude.wire import PROMPTS_HEADER
 
 MESSAGES_PATH = "/v1/messages"
 # Status codes of error types, as the Messages API answers them directly.
@@ -60,6 +61,7 @@ class Pending:
     custom_id: str
     suite: str
     params: dict[str, Any]
+    prompts: str = ""  # the call's provenance header (family/version=sha256,...)
 
 
 def custom_id(key: tuple[Any, ...], index: int, body: Mapping[str, Any]) -> str:
@@ -135,7 +137,8 @@ class BatchGuard(anthropic.Middleware):
             self._local.held = True
             suite = str(key[0]) if key else ""
             with self._lock:
-                self.pending[cid] = Pending(cid, suite, dict(body))
+                prompts = str(dict(request.headers).get(PROMPTS_HEADER) or "")
+                self.pending[cid] = Pending(cid, suite, dict(body), prompts)
             raise BatchPending(f"request {cid} goes in the next batch")
         with self._lock:
             self.answered += 1

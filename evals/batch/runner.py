@@ -31,6 +31,7 @@ from evals.runner.results import RunDir, RunError, new_run_id
 from evals.runner.run import RunOutcome, run_eval
 from evals.runner.shards import Shard
 from pipeline.providers.claude.batches import BatchClient, BatchStatus, chunks
+from pipeline.providers.claude.wire import parse_prompts_header
 from pipeline.providers.registry import REGISTRY
 
 DEFAULT_POLL_SECONDS = 60.0
@@ -70,12 +71,13 @@ class BatchSteps:
 
     def submit(self, pending: dict[str, Pending], step: int) -> None:
         """One batch per suite (more only past the API's limits), each id kept at once."""
-        by_suite: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+        by_suite: dict[str, list[Pending]] = {}
         for request in sorted(pending.values(), key=lambda p: (p.suite, p.custom_id)):
-            by_suite.setdefault(request.suite, []).append((request.custom_id, request.params))
+            by_suite.setdefault(request.suite, []).append(request)
         for suite, requests in by_suite.items():
-            for chunk in chunks(requests):
-                status = self.client.submit(chunk)
+            refs = {ref for r in requests for ref in parse_prompts_header(r.prompts).values()}
+            for chunk in chunks([(r.custom_id, r.params) for r in requests]):
+                status = self.client.submit(chunk, refs)
                 self.folder.record_submission(status, suite, step, [cid for cid, _ in chunk])
                 self.submitted += 1
                 self.console.print(

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import anthropic
 import pytest
 from rich.console import Console
 from typer.testing import CliRunner
@@ -25,9 +26,10 @@ from evals.dataset.load import load_suite
 from evals.loopback import Answer, LoopbackServer, load_answers
 from evals.runner import RunConfig, run_eval
 from pipeline.config import PROJECT_ROOT
-from pipeline.providers.claude.batches import BatchResult
+from pipeline.providers.claude.batches import BatchClient, BatchResult
 
 OK = Answer(kind="classify", tool_input={"intent": "general_conversation"})
+REPLY = Answer(kind="respond", text="Something with lemons.")
 # What differs between two runs of the same cases by design: ids, times, the commit state, and
 # how the row was priced and answered.
 VARYING = {"run_id", "latency_ms", "finished_at", "git", "cost_usd", "batch"}
@@ -242,3 +244,46 @@ def test_batch_is_refused_where_it_cannot_work(tmp_path: Path) -> None:
     assert "--max-cost prices each call before it is sent, and a batch sends none" in (
         bounded.output
     )
+
+
+def test_batch_results_name_each_request_and_its_error() -> None:
+    with LoopbackServer([REPLY], batch_polls=2) as server:
+        _ask_two(BatchClient.from_options(api_key="loopback", base_url=server.url))
+
+
+def test_the_loopback_refuses_batches_the_api_refuses() -> None:
+    params = {"model": "m", "max_tokens": 8, "messages": [{"role": "user", "content": "hi"}]}
+    with LoopbackServer([REPLY], batch_polls=5) as server:
+        client = BatchClient.from_options(api_key="loopback", base_url=server.url)
+        with pytest.raises(anthropic.BadRequestError, match="must match"):
+            client.submit([("not ok!", params)])
+        with pytest.raises(anthropic.BadRequestError, match="given twice"):
+            client.submit([("a", params), ("a", params)])
+        with pytest.raises(anthropic.NotFoundError, match="no batch msgbatch_nothing"):
+            client.status("msgbatch_nothing")
+        running = client.submit([("a", params)])
+        with pytest.raises(anthropic.AnthropicError, match="Has it finished processing"):
+            list(client.results(running.id))  # no results_url until it has ended
+
+
+def _ask_two(client: BatchClient) -> None:
+    good = {
+        "model": "claude-haiku-5-5",
+        "max_tokens": 64,
+        "messages": [{"role": "user", "content": "What should I cook tonight?"}],
+    }
+    bad = {"model": "claude-haiku-5-5", "messages": [{"role": "user", "content": "hi"}]}
+    submitted = client.submit([("reply-1", good), ("no-max-tokens", bad)])
+    assert submitted.status == "in_progress" and submitted.processing == 2
+    polls = [client.status(submitted.id) for _ in range(3)]
+    assert [p.status for p in polls] == ["in_progress", "in_progress", "ended"]
+    assert (polls[-1].succeeded, polls[-1].errored) == (1, 1)
+    results = {r.custom_id: r for r in client.results(submitted.id)}
+    assert results["reply-1"].kind == "succeeded"
+    assert results["reply-1"].message is not None
+    assert results["reply-1"].message["model"] == "synthetic-fixture"
+    assert results["no-max-tokens"].kind == "errored"
+    assert results["no-max-tokens"].error == {
+        "type": "invalid_request_error",
+        "message": "max_tokens: field required",
+    }

@@ -10,13 +10,15 @@ so the caller can hand a message body to the same parser a direct call goes thro
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 import anthropic
 
+from pipeline.domain import PromptRef
 from pipeline.providers.claude.settings import ClaudeSettings
+from pipeline.providers.claude.wire import prompts_header
 
 MAX_REQUESTS = 100_000
 # The API takes up to 256 MB a batch; keep a margin for the envelope.
@@ -137,12 +139,18 @@ class BatchClient:
         """From ClaudeSettings fields (api_key, base_url, ...) or the environment."""
         return cls(ClaudeSettings.from_env(**options))
 
-    def submit(self, requests: Sequence[Request]) -> BatchStatus:
-        """Create one batch of these requests (at most MAX_REQUESTS; see `chunks`)."""
+    def submit(self, requests: Sequence[Request], refs: Iterable[PromptRef] = ()) -> BatchStatus:
+        """Create one batch of these requests (at most MAX_REQUESTS; see `chunks`). `refs`, the
+        templates the requests were rendered from, go in the provenance header, as a direct
+        call's do (so a cassette of the batch says which prompts it holds)."""
         if not requests or len(requests) > MAX_REQUESTS:
             raise ValueError(f"a batch holds 1 to {MAX_REQUESTS} requests, not {len(requests)}")
         body = [{"custom_id": cid, "params": params} for cid, params in requests]
-        batch = self._client.messages.batches.create(requests=cast(Any, body))
+        unique = {(r.family, r.version): r for r in refs}
+        headers = prompts_header(unique[k] for k in sorted(unique)) if unique else None
+        batch = self._client.messages.batches.create(
+            requests=cast(Any, body), extra_headers=headers
+        )
         return _status(batch)
 
     def status(self, batch_id: str) -> BatchStatus:
