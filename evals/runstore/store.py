@@ -10,8 +10,10 @@ the local copy; `sync` fills in anything the store missed (a crash between flush
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import re
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -30,9 +32,11 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    event,
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
@@ -40,6 +44,8 @@ from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from evals.runner.results import RunError, reports_dir, row_key
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+VERSION_TABLE = "runstore_alembic_version"  # as migrations/env.py names it
+_REVISION = re.compile(r"^(down_)?revision\s*(?::[^=]*)?=\s*[\"']?([\w-]*)[\"']?", re.MULTILINE)
 OFF = ("none", "off", "")
 FLUSH_ROWS = 200
 FLUSH_SECONDS = 1.0
@@ -82,6 +88,19 @@ rows_table = Table(
 )
 
 
+@functools.cache
+def head_revision() -> str:
+    """The newest migration's revision id, read from the version files (Alembic not loaded)."""
+    revisions: set[str] = set()
+    replaced: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        for down, value in _REVISION.findall(path.read_text(encoding="utf-8")):
+            if value and value != "None":
+                (replaced if down else revisions).add(value)
+    heads = sorted(revisions - replaced)
+    return heads[0] if len(heads) == 1 else ""
+
+
 def runs_url(environ: dict[str, str] | None = None) -> str | None:
     """The run store's URL, or None when recording is turned off."""
     env = os.environ if environ is None else environ
@@ -108,38 +127,75 @@ def _record(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# json.dumps(..., ensure_ascii=False) builds an encoder per call; one shared encoder writes the
+# same text for a fraction of the cost, and the key is written for every row.
+_KEY_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
 def _key_text(row: dict[str, Any]) -> str:
-    return json.dumps(row_key(row), ensure_ascii=False)
+    return _KEY_ENCODER.encode(list(row_key(row)))
+
+
+class RowTally:
+    """What a run's summary columns need from its latest row per key, kept small, so a run's
+    metadata can be written at the end without reading its rows back."""
+
+    def __init__(self) -> None:
+        self._latest: dict[str, tuple[str, str, float | None, tuple[tuple[str, str, str], ...]]]
+        self._latest = {}
+
+    def add(self, row: dict[str, Any], key: str | None = None) -> None:
+        """Count one row (a later row of the same key replaces the earlier)."""
+        prompts = tuple(
+            (str(p["family"]), str(p["version"]), str(p.get("sha256", "")))
+            for p in row.get("prompts") or []
+        )
+        self._latest[key or _key_text(row)] = (
+            str(row["provider"]),
+            str(row.get("model") or ""),
+            row.get("cost_usd"),
+            prompts,
+        )
+
+    def __len__(self) -> int:
+        return len(self._latest)
+
+    def summary(self, meta: dict[str, Any]) -> dict[str, Any]:
+        """The run's columns: git state, providers, models, prompt versions and hashes, cost."""
+        git = meta.get("git") or {}
+        prompts: dict[str, dict[str, str]] = {}
+        for _, _, _, refs in self._latest.values():
+            for family, version, sha in refs:
+                prompts[f"{family}={version}"] = {
+                    "family": family,
+                    "version": version,
+                    "sha256": sha,
+                }
+        costs = [cost for _, _, cost, _ in self._latest.values()]
+        priced = [c for c in costs if c is not None]
+        providers = {provider for provider, _, _, _ in self._latest.values()}
+        return {
+            "created_at": str(meta.get("created_at") or ""),
+            "finished_at": meta.get("finished_at"),
+            "git_commit": git.get("commit"),
+            "git_dirty": git.get("dirty"),
+            "providers": sorted(providers | set(meta.get("config", {}).get("providers", []))),
+            "models": sorted({model for _, model, _, _ in self._latest.values() if model}),
+            "prompts": sorted(prompts.values(), key=lambda p: (p["family"], p["version"])),
+            "cost_usd": round(sum(priced), 8) if priced else None,
+            "unpriced_rows": len(costs) - len(priced),
+            "rows": len(costs),
+            "gates_passed": meta.get("gates_passed"),
+            "meta": meta,
+        }
 
 
 def summarize_meta(meta: dict[str, Any], rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The run's columns: git state, providers, models, prompt versions and hashes, cost."""
-    git = meta.get("git") or {}
-    prompts: dict[str, dict[str, str]] = {}
+    tally = RowTally()
     for row in rows:
-        for ref in row.get("prompts") or []:
-            prompts[f"{ref['family']}={ref['version']}"] = {
-                "family": ref["family"],
-                "version": ref["version"],
-                "sha256": ref.get("sha256", ""),
-            }
-    priced = [r["cost_usd"] for r in rows if r.get("cost_usd") is not None]
-    return {
-        "created_at": str(meta.get("created_at") or ""),
-        "finished_at": meta.get("finished_at"),
-        "git_commit": git.get("commit"),
-        "git_dirty": git.get("dirty"),
-        "providers": sorted(
-            {r["provider"] for r in rows} | set(meta.get("config", {}).get("providers", []))
-        ),
-        "models": sorted({str(r.get("model")) for r in rows if r.get("model")}),
-        "prompts": sorted(prompts.values(), key=lambda p: (p["family"], p["version"])),
-        "cost_usd": round(sum(priced), 8) if priced else None,
-        "unpriced_rows": sum(r.get("cost_usd") is None for r in rows),
-        "rows": len(rows),
-        "gates_passed": meta.get("gates_passed"),
-        "meta": meta,
-    }
+        tally.add(row)
+    return tally.summary(meta)
 
 
 class RunStore:
@@ -153,7 +209,8 @@ class RunStore:
         if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         self.engine: Engine = create_engine(url, future=True)
-        self._buffer: list[dict[str, Any]] = []
+        _relax_commits(self.engine)
+        self._buffer: list[dict[str, Any]] = []  # rows, made records when written
         self._lock = threading.Lock()
         self._flushing = threading.Lock()  # one batch at a time, in order
         self._wake = threading.Event()
@@ -164,6 +221,8 @@ class RunStore:
         self._migrate()
 
     def _migrate(self) -> None:
+        if self._at_head():
+            return  # loading Alembic and its scripts costs more than the rest of a small run
         from alembic import command
         from alembic.config import Config
 
@@ -180,11 +239,26 @@ class RunStore:
         except SQLAlchemyError as exc:
             raise _unavailable(self.url, exc) from exc
 
+    def _at_head(self) -> bool:
+        """Whether the store's version table already names the newest migration."""
+        try:
+            with self.engine.connect() as conn:
+                found = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).all()
+        except SQLAlchemyError:
+            return False  # no version table yet (a new store), or a store that cannot open
+        return [r[0] for r in found] == [head_revision()]
+
     # -- writing -------------------------------------------------------------------------
 
-    def record_run(self, meta: dict[str, Any], rows: Sequence[dict[str, Any]] = ()) -> None:
-        """Insert or update the run's metadata (shards of one run merge their shard lists)."""
-        values = summarize_meta(meta, rows)
+    def record_run(
+        self,
+        meta: dict[str, Any],
+        rows: Sequence[dict[str, Any]] = (),
+        tally: RowTally | None = None,
+    ) -> None:
+        """Insert or update the run's metadata (shards of one run merge their shard lists);
+        its summary columns from `tally` when given, else from `rows`."""
+        values = tally.summary(meta) if tally is not None else summarize_meta(meta, rows)
         run_id = str(meta["run_id"])
         shard = meta.get("shard")
         for _ in range(3):
@@ -211,7 +285,7 @@ class RunStore:
         every FLUSH_SECONDS or FLUSH_ROWS rows: the runner's workers never wait on the
         database."""
         with self._lock:
-            self._buffer.append(_record(row))
+            self._buffer.append(row)
             if self._writer is None:
                 self._writer = threading.Thread(
                     target=self._write_loop, name="runstore-writer", daemon=True
@@ -237,8 +311,9 @@ class RunStore:
                 batch, self._buffer = self._buffer, []
             if batch:
                 started = time.perf_counter()
+                records = [_record(row) for row in batch]  # here, off the runner's workers
                 with self.engine.begin() as conn:
-                    conn.execute(insert(rows_table), batch)
+                    conn.execute(insert(rows_table), records)
                 self.busy += time.perf_counter() - started
 
     def stop_writer(self) -> None:
@@ -313,6 +388,32 @@ class RunStore:
         """Write what is buffered and release connections."""
         self.stop_writer()
         self.engine.dispose()
+
+
+def _relax_commits(engine: Engine) -> None:
+    """Commits that do not wait for the disk: the run folder is the durable copy (fsynced as
+    rows are written), and `sync` at the end of a run, or `converse runs push`, restores any
+    row a crash of the database machine took. On SQLite: WAL with synchronous=NORMAL (concurrent
+    writers, no fsync per commit); on PostgreSQL: synchronous_commit off for the store's own
+    sessions. Waiting for an fsync per batch of rows was most of the store's time."""
+    backend = engine.dialect.name
+    if backend not in ("sqlite", "postgresql"):
+        return
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            if backend == "sqlite":
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=NORMAL")
+                cursor.execute("PRAGMA busy_timeout=30000")
+            else:
+                cursor.execute("SET synchronous_commit TO OFF")
+        finally:
+            cursor.close()
+        if backend == "postgresql":
+            dbapi_connection.commit()  # psycopg opened a transaction for the SET
 
 
 def _with_shard(
