@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from evals.runner.results import RunDir, RunError
-from evals.runstore.store import RowTally, RunStore, runs_url
+from evals.runstore.store import RunStore, runs_url
 
 
 class RunRecorder:
@@ -30,8 +30,6 @@ class RunRecorder:
         self.root = root
         self.failed: str | None = None
         self._started: set[str] = set()
-        self._tallies: dict[str, RowTally] = {}
-        self._sent: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def on_row(self, row: dict[str, Any]) -> None:
@@ -40,13 +38,11 @@ class RunRecorder:
             return
         try:
             run_id = str(row["run_id"])
-            with self._lock:
-                if run_id not in self._started:
-                    self.store.record_run(RunDir(run_id, self.root).read_meta())
-                    self._started.add(run_id)
-                    self._tallies[run_id] = RowTally()
-                self._tallies[run_id].add(row)
-                self._sent[run_id] = self._sent.get(run_id, 0) + 1
+            if run_id not in self._started:
+                with self._lock:
+                    if run_id not in self._started:
+                        self.store.record_run(RunDir(run_id, self.root).read_meta())
+                        self._started.add(run_id)
             if self.store.error:
                 raise RuntimeError(self.store.error)
             self.store.add_row(row)
@@ -74,11 +70,11 @@ class RunRecorder:
         """Level the store without reading the folder's rows, when every one of them came
         through this recorder; False when the full comparison is needed."""
         run_id = run.run_id
-        tally = self._tallies.get(run_id)
-        if tally is None or meta.get("shard") or self.store.error:
+        if run_id not in self._started or meta.get("shard") or self.store.error:
             return False  # a shard's summary needs every shard's stored rows
         self.store.stop_writer()
-        if self.store.error or _lines(run.results_path) != self._sent.get(run_id, 0):
+        tally = self.store.tally(run_id)
+        if self.store.error or tally is None or _lines(run.results_path) != tally.rows_seen:
             return False
         self.store.record_run(meta, tally=tally)
         return True
