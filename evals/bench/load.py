@@ -4,10 +4,12 @@ Classify runs of each size in `sizes` go through the real runner and the real SD
 `concurrency` cases at a time against the loopback server (synthetic answers, `latency` seconds
 each, no rate limits), one after another in this process. A sampler thread reads the process's
 resident memory every 0.1 s. Per size: the peak while cases run (`peak_mb_<n>`), the resident
-memory when a quarter and when all of the rows are written (`rss_mb_<n>_at_25pct`,
-`..._at_100pct`), and their difference (`growth_mb_<n>`): flat memory is a growth that does not
-scale with the cases. The rows read back at the end for the summary are not part of the run's
-flight, and `peak_mb_<n>_with_summary` says what reading them costs. The loopback server runs
+memory before the suite is written and loaded and once it is (`rss_mb_<n>_before`,
+`..._suite_loaded`: the suite's cases are held for the run by design), when a quarter and when
+all of the rows are written (`rss_mb_<n>_at_25pct`, `..._at_100pct`), and the difference of the
+last two (`growth_mb_<n>`): flat memory is a growth that does not scale with the cases. The
+rows read back at the end for the summary are not part of the run's flight, and
+`peak_mb_<n>_with_summary` says what reading them costs. The loopback server runs
 in this process too (its log of requests is a few bytes a call).
 """
 
@@ -81,8 +83,10 @@ def _one(n: int, concurrency: int, latency: float, sampler: Sampler) -> dict[str
                 marks["peak_in_flight"] = max(sampler.peak, marks["at_100pct"])
 
     gc.collect()
+    before = rss_mb()
     with tempfile.TemporaryDirectory() as tmp, LoopbackServer([OK], latency=latency) as server:
         config = config_for(suite_file(Path(tmp), n), server.url, concurrency)
+        loaded = rss_mb()
         sampler.reset()
         started = time.monotonic()
         outcome = run_eval(config, root=Path(tmp), progress=False, on_row=on_row)
@@ -90,6 +94,8 @@ def _one(n: int, concurrency: int, latency: float, sampler: Sampler) -> dict[str
         with_summary = sampler.peak
     statuses = [r["status"] for r in outcome.rows]
     return {
+        f"rss_mb_{n}_before": round(before, 1),
+        f"rss_mb_{n}_suite_loaded": round(loaded, 1),
         f"peak_mb_{n}": round(marks["peak_in_flight"], 1),
         f"rss_mb_{n}_at_25pct": round(marks["at_25pct"], 1),
         f"rss_mb_{n}_at_100pct": round(marks["at_100pct"], 1),
