@@ -287,3 +287,55 @@ def _ask_two(client: BatchClient) -> None:
         "type": "invalid_request_error",
         "message": "max_tokens: field required",
     }
+
+
+def test_requests_that_did_not_run_are_asked_again_then_stand(tmp_path: Path) -> None:
+    from evals.batch.folder import MAX_ATTEMPTS
+    from pipeline.providers.claude.batches import BatchStatus
+
+    folder = BatchFolder(tmp_path)
+    overloaded = {"type": "overloaded_error", "message": "Overloaded"}
+    invalid = {"type": "invalid_request_error", "message": "max_tokens: field required"}
+    for attempt in range(MAX_ATTEMPTS):
+        batch_id = f"msgbatch_{attempt}"
+        folder.record_submission(BatchStatus(batch_id, "in_progress"), "s", attempt + 1,
+                                 ["cv_busy", "cv_bad", "cv_late"])  # fmt: skip
+        assert [s["id"] for s in folder.outstanding()] == [batch_id]
+        folder.save_results(
+            batch_id,
+            [
+                BatchResult("cv_busy", "errored", error=overloaded),
+                BatchResult("cv_bad", "errored", error=invalid),
+                BatchResult("cv_late", "expired"),
+            ],
+        )
+        answers = folder.answers()
+        if attempt < MAX_ATTEMPTS - 1:  # asked again: only the final error stands
+            assert set(answers) == {"cv_bad"}
+    assert set(folder.answers()) == {"cv_busy", "cv_bad", "cv_late"}  # after the last attempt
+    assert folder.outstanding() == [] and folder.steps() == MAX_ATTEMPTS
+
+
+def test_an_errored_batch_request_is_an_error_row_naming_the_api_message(
+    tmp_path: Path,
+) -> None:
+    suite = _classify_suite(tmp_path, 2)
+    bad = Answer(
+        kind="classify",
+        message="hello 1",
+        error={"status": 400, "type": "invalid_request_error", "message": "prompt is too long"},
+    )
+    with LoopbackServer([OK, bad], batch_polls=0) as server:
+        out = run_batch_eval(
+            _config(suite, server.url),
+            root=tmp_path,
+            progress=False,
+            poll_seconds=0,
+            console=Console(file=open(os.devnull, "w")),  # noqa: SIM115
+        )
+        assert len(server.batches.log.created) == 1  # an invalid request is not asked again
+    rows = {r["case_id"]: r for r in out.rows}
+    assert rows["c0"]["status"] == "pass"
+    assert rows["c1"]["status"] == "error"
+    assert "HTTP 400 invalid_request_error" in rows["c1"]["error"]
+    assert "prompt is too long" in rows["c1"]["error"]
