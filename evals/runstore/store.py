@@ -11,7 +11,6 @@ the local copy; `sync` fills in anything the store missed (a crash between flush
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 import threading
@@ -20,19 +19,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-import orjson
 from sqlalchemy import (
-    JSON,
-    Boolean,
-    Column,
     Connection,
     Engine,
-    Float,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
     create_engine,
     event,
     func,
@@ -44,6 +33,16 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from evals.runner.results import RunError, reports_dir, row_key
+from evals.runstore.rows import (
+    ROW_COLUMNS,
+    RowTally,
+    driver_insert,
+    encode_row,
+    key_text,
+    record,
+    summarize_meta,
+)
+from evals.runstore.tables import rows_table, runs
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 VERSION_TABLE = "runstore_alembic_version"  # as migrations/env.py names it
@@ -52,42 +51,6 @@ OFF = ("none", "off", "")
 FLUSH_ROWS = 200
 FLUSH_SECONDS = 1.0
 _MIGRATING = threading.Lock()
-
-metadata = MetaData()
-runs = Table(
-    "eval_runs",
-    metadata,
-    Column("run_id", String(64), primary_key=True),
-    Column("created_at", String(40), nullable=False),
-    Column("finished_at", String(40)),
-    Column("git_commit", String(64)),
-    Column("git_dirty", Boolean),
-    Column("providers", JSON, nullable=False),
-    Column("models", JSON, nullable=False),
-    Column("prompts", JSON, nullable=False),
-    Column("cost_usd", Float),
-    Column("unpriced_rows", Integer, nullable=False),
-    Column("rows", Integer, nullable=False),
-    Column("gates_passed", Boolean),
-    Column("meta", JSON, nullable=False),
-)
-rows_table = Table(
-    "eval_rows",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("run_id", String(64), nullable=False),
-    Column("suite", String(200), nullable=False),
-    Column("case_id", String(200), nullable=False),
-    Column("provider", String(100), nullable=False),
-    Column("provider_label", String(300), nullable=False),
-    Column("variant", String(300), nullable=False),
-    Column("epoch", Integer, nullable=False),
-    Column("row_key", Text, nullable=False),
-    Column("status", String(10), nullable=False),
-    Column("cost_usd", Float),
-    Column("finished_at", String(40), nullable=False),
-    Column("row", JSON, nullable=False),
-)
 
 
 @functools.cache
@@ -110,96 +73,6 @@ def runs_url(environ: dict[str, str] | None = None) -> str | None:
     if value is None:
         return f"sqlite:///{reports_dir() / 'runs.sqlite'}"
     return None if value.strip().lower() in OFF else value.strip()
-
-
-def _record(row: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "run_id": row["run_id"],
-        "suite": row["suite"],
-        "case_id": row["case_id"],
-        "provider": row["provider"],
-        "provider_label": row.get("provider_label") or row["provider"],
-        "variant": row["variant"],
-        "epoch": int(row["epoch"]),
-        "row_key": _key_text(row),
-        "status": row["status"],
-        "cost_usd": row.get("cost_usd"),
-        "finished_at": str(row.get("finished_at") or ""),
-        "row": row,
-    }
-
-
-# json.dumps(..., ensure_ascii=False) builds an encoder per call; one shared encoder writes the
-# same text for a fraction of the cost, and the key is written for every row.
-_KEY_ENCODER = json.JSONEncoder(ensure_ascii=False)
-
-
-def _key_text(row: dict[str, Any]) -> str:
-    return _KEY_ENCODER.encode(list(row_key(row)))
-
-
-class RowTally:
-    """What a run's summary columns need from its latest row per key, kept small, so a run's
-    metadata can be written at the end without reading its rows back."""
-
-    def __init__(self) -> None:
-        self._latest: dict[str, tuple[str, str, float | None, tuple[tuple[str, str, str], ...]]]
-        self._latest = {}
-        self.rows_seen = 0  # every row added, a later one of a key included
-
-    def add(self, row: dict[str, Any], key: str | None = None) -> None:
-        """Count one row (a later row of the same key replaces the earlier)."""
-        self.rows_seen += 1
-        prompts = tuple(
-            (str(p["family"]), str(p["version"]), str(p.get("sha256", "")))
-            for p in row.get("prompts") or []
-        )
-        self._latest[key or _key_text(row)] = (
-            str(row["provider"]),
-            str(row.get("model") or ""),
-            row.get("cost_usd"),
-            prompts,
-        )
-
-    def __len__(self) -> int:
-        return len(self._latest)
-
-    def summary(self, meta: dict[str, Any]) -> dict[str, Any]:
-        """The run's columns: git state, providers, models, prompt versions and hashes, cost."""
-        git = meta.get("git") or {}
-        prompts: dict[str, dict[str, str]] = {}
-        for _, _, _, refs in self._latest.values():
-            for family, version, sha in refs:
-                prompts[f"{family}={version}"] = {
-                    "family": family,
-                    "version": version,
-                    "sha256": sha,
-                }
-        costs = [cost for _, _, cost, _ in self._latest.values()]
-        priced = [c for c in costs if c is not None]
-        providers = {provider for provider, _, _, _ in self._latest.values()}
-        return {
-            "created_at": str(meta.get("created_at") or ""),
-            "finished_at": meta.get("finished_at"),
-            "git_commit": git.get("commit"),
-            "git_dirty": git.get("dirty"),
-            "providers": sorted(providers | set(meta.get("config", {}).get("providers", []))),
-            "models": sorted({model for _, model, _, _ in self._latest.values() if model}),
-            "prompts": sorted(prompts.values(), key=lambda p: (p["family"], p["version"])),
-            "cost_usd": round(sum(priced), 8) if priced else None,
-            "unpriced_rows": len(costs) - len(priced),
-            "rows": len(costs),
-            "gates_passed": meta.get("gates_passed"),
-            "meta": meta,
-        }
-
-
-def summarize_meta(meta: dict[str, Any], rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The run's columns: git state, providers, models, prompt versions and hashes, cost."""
-    tally = RowTally()
-    for row in rows:
-        tally.add(row)
-    return tally.summary(meta)
 
 
 class RunStore:
@@ -317,14 +190,14 @@ class RunStore:
                 batch, self._buffer = self._buffer, []
             if batch:
                 started, cpu = time.perf_counter(), time.thread_time()
-                records = [_record(row) for row in batch]  # here, off the runner's workers
+                records = [record(row) for row in batch]  # here, off the runner's workers
                 with self.engine.begin() as conn:
                     self._insert(conn, records)
-                for record in records:
-                    run_id = record["run_id"]
+                for written in records:
+                    run_id = written["run_id"]
                     if run_id not in self._tallies:
                         self._tallies[run_id] = RowTally()
-                    self._tallies[run_id].add(record["row"], record["row_key"])
+                    self._tallies[run_id].add(written["row"], written["row_key"])
                 self.busy += time.perf_counter() - started
                 self.busy_cpu += time.thread_time() - cpu
 
@@ -332,14 +205,14 @@ class RunStore:
         """Insert rows: on SQLite and PostgreSQL straight through the driver, each row's JSON
         encoded once by orjson (SQLAlchemy's per-row bind processing doubled the writer's
         time); elsewhere through SQLAlchemy."""
-        statement = _driver_insert(self.engine.dialect.name, self.engine.dialect.paramstyle)
+        statement = driver_insert(self.engine.dialect.name, self.engine.dialect.paramstyle)
         if statement is None:
             conn.execute(insert(rows_table), records)
             return
         sql, named = statement
-        encoded = [r | {"row": _encode_row(r["row"])} for r in records]
+        encoded = [r | {"row": encode_row(r["row"])} for r in records]
         params: list[Any] = (
-            encoded if named else [tuple(r[c] for c in _ROW_COLUMNS) for r in encoded]
+            encoded if named else [tuple(r[c] for c in ROW_COLUMNS) for r in encoded]
         )
         conn.exec_driver_sql(sql, params)
 
@@ -373,7 +246,7 @@ class RunStore:
                 )
             }
         missing = [
-            _record(r) for r in rows if (_key_text(r), str(r.get("finished_at") or "")) not in have
+            record(r) for r in rows if (key_text(r), str(r.get("finished_at") or "")) not in have
         ]
         if missing:
             with self.engine.begin() as conn:
@@ -420,39 +293,6 @@ class RunStore:
         """Write what is buffered and release connections."""
         self.stop_writer()
         self.engine.dispose()
-
-
-_ROW_COLUMNS = tuple(c.name for c in rows_table.columns if c.name != "id")
-_ROW_ENCODER = json.JSONEncoder(ensure_ascii=False)
-
-
-def _encode_row(row: dict[str, Any]) -> str:
-    """A row's JSON text: orjson's (the same JSON value, in a sixth of the time), or json's for
-    what orjson does not take (keys that are not strings, integers past 64 bits)."""
-    try:
-        return orjson.dumps(row).decode()
-    except TypeError:
-        return _ROW_ENCODER.encode(row)
-
-
-_PLACEHOLDERS = {"qmark": "?", "format": "%s", "pyformat": "%({})s", "named": ":{}"}
-
-
-@functools.cache
-def _driver_insert(backend: str, paramstyle: str) -> tuple[str, bool] | None:
-    """The INSERT of a rows_table row in the driver's own parameter style, and whether its
-    parameters are named; None where it is not known to work (SQLAlchemy inserts instead)."""
-    if backend not in ("sqlite", "postgresql") or paramstyle not in _PLACEHOLDERS:
-        return None
-    mark = _PLACEHOLDERS[paramstyle]
-    values = []
-    for column in _ROW_COLUMNS:
-        value = mark.format(column)
-        if column == "row" and backend == "postgresql":
-            value = f"CAST({value} AS JSON)"
-        values.append(value)
-    sql = f"INSERT INTO {rows_table.name} ({', '.join(_ROW_COLUMNS)}) VALUES ({', '.join(values)})"
-    return sql, paramstyle in ("pyformat", "named")
 
 
 def _relax_commits(engine: Engine) -> None:
