@@ -270,7 +270,11 @@ def run_eval(
     deferral: Deferral | None = None,
     meta_extra: dict[str, Any] | None = None,
 ) -> RunOutcome:
-    """Start a run from `config`, or continue the run named by `resume` / `retry_errors`."""
+    """Start a run from `config`, or continue the run named by `resume` / `retry_errors`.
+
+    `middleware` goes to the SDK clients of providers on the Anthropic wire, outside the
+    spending bound's; `deferral` may hold cases back (no row) and adjust rows before they are
+    written; `meta_extra` is added to a new run's run.json (a batch run says so there)."""
     existing_id = resume or retry_errors
     if existing_id:
         run = RunDir.existing(existing_id, root)
