@@ -132,15 +132,51 @@ def bench_ratelimit(
     ),
     latency: float = typer.Option(1.0, min=0.0, help="Seconds the loopback takes to answer."),
     concurrency: int = typer.Option(32, min=1, help="Cases in flight at most."),
+    batch: bool = typer.Option(
+        False, "--batch", help="Also run the cases through Message Batches and compare the rows."
+    ),
+    polls: int = typer.Option(
+        5, min=0, help="With --batch: polls the loopback answers in_progress before ended."
+    ),
+    poll_seconds: float = typer.Option(2.0, min=0.0, help="With --batch: seconds between polls."),
 ) -> None:
     """A live classify run through a rate-limited loopback server: throughput against the
     limit, cases scored wrong, and calls refused after the first minute."""
+    if batch:
+        from evals.bench import batch as batched
+
+        figures = batched.run(
+            cases, rpm, itpm, scale, latency, concurrency, polls=polls, poll_seconds=poll_seconds
+        )
+        _report("ratelimit", figures, as_json, check, targets="ratelimit_batch")
+        return
     from evals.bench import ratelimit
 
     figures = ratelimit.run(
         cases=cases, rpm=rpm, itpm=itpm, scale=scale, latency=latency, concurrency=concurrency
     )
     _report("ratelimit", figures, as_json, check)
+
+
+@bench_app.command("load")
+def bench_load(
+    as_json: bool = JsonOption,
+    check: bool = CheckOption,
+    sizes: str = typer.Option("1000,10000", help="Comma-separated case counts, run in turn."),
+    concurrency: int = typer.Option(64, min=1, help="Cases in flight at most."),
+    latency: float = typer.Option(0.05, min=0.0, help="Seconds the loopback takes to answer."),
+) -> None:
+    """Memory of live runs with many cases in flight on the loopback path: peak MB per size,
+    and the growth from a quarter of the rows to all of them."""
+    from evals.bench import load
+
+    try:
+        counts = tuple(int(part) for part in sizes.split(",") if part.strip())
+    except ValueError:
+        counts = ()
+    if not counts or min(counts) < 1:
+        raise typer.BadParameter("give case counts such as 1000,10000", param_hint="--sizes")
+    _report("load", load.run(counts, concurrency, latency), as_json, check)
 
 
 @bench_app.command("local")

@@ -9,7 +9,6 @@ cases x latency / concurrency.
 from __future__ import annotations
 
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -108,75 +107,6 @@ def _latency_registry(seconds: float) -> dict[str, ProviderSpec]:
     return {"fixed-latency": ProviderSpec("fixed-latency", factory, "a sleep, not a model")}
 
 
-def _timed(cases: int, root: Path, recorder: Any = None) -> float:
-    # suite files are capped at 2 MB: 2,500 cases a file
-    suites = [
-        load_suite(_suite_file(root, f"bench_store_{i}", min(2500, cases - i * 2500), i * 2500))
-        for i in range((cases + 2499) // 2500)
-    ]
-    started = time.perf_counter()
-    out = run_eval(
-        RunConfig(suites, ["scripted"], concurrency=4, use_cache=False),
-        root=root,
-        progress=False,
-        registry=_scripted_registry(cases),
-        on_row=recorder.on_row if recorder is not None else None,
-    )
-    if recorder is not None:
-        recorder.finish(out.run.run_id)
-    assert out.tally.passed == cases, out.tally
-    return time.perf_counter() - started
-
-
-class _Timed:
-    """A recorder whose every call into the store is timed (seconds summed over threads)."""
-
-    def __init__(self, recorder: Any) -> None:
-        self.recorder = recorder
-        self.seconds = 0.0
-        self._lock = threading.Lock()
-
-    def _time(self, call: Any, *args: Any) -> None:
-        started = time.perf_counter()
-        call(*args)
-        with self._lock:
-            self.seconds += time.perf_counter() - started
-
-    def on_row(self, row: dict[str, Any]) -> None:
-        self._time(self.recorder.on_row, row)
-
-    def finish(self, run_id: str) -> None:
-        self._time(self.recorder.finish, run_id)
-
-
-def _store_overhead(cases: int, url: str) -> dict[str, Any]:
-    """The run store's share of the runner's wall time: the seconds spent in it (opening and
-    migrating, rows as they are written, the final sync; summed over the worker threads, so
-    an upper bound) over the wall time of the same run without it; and, for reference, the two
-    runs' wall times, which on a shared machine differ by more than the store costs."""
-    from evals.runstore import RunRecorder, RunStore
-
-    with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
-        plain = _timed(cases, Path(a))
-        started = time.perf_counter()
-        store = RunStore(url)
-        opened = time.perf_counter() - started
-        timed = _Timed(RunRecorder(store, Path(b)))
-        _timed(cases, Path(b), timed)
-        stored = time.perf_counter() - started
-        assert timed.recorder.failed is None, timed.recorder.failed
-    in_store = opened + timed.seconds + store.busy  # the writer thread's time too
-    return {
-        "store_plain_wall_s": round(plain, 3),
-        "store_wall_s": round(stored, 3),
-        "store_seconds": round(in_store, 3),
-        "runs_store_overhead_pct": round(in_store / plain * 100, 1),
-        "store_wall_delta_pct": round((stored - plain) / plain * 100, 1),
-        "store_backend": url.split(":", 1)[0],
-        "store_rows": cases,
-    }
-
-
 def run(
     cases: int = 1000,
     latency_cases: int = 160,
@@ -212,7 +142,11 @@ def run(
         wall = time.perf_counter() - started
         assert out.tally.passed == latency_cases, out.tally
     ideal = latency_cases * latency_ms / 1000 / concurrency
-    store = _store_overhead(store_cases, runs_url) if runs_url else {}
+    store: dict[str, Any] = {}
+    if runs_url:
+        from evals.bench.store import store_overhead
+
+        store = store_overhead(store_cases, runs_url)
     return store | {
         "cases_per_s": round(cases / throughput_s, 1),
         "throughput_wall_s": round(throughput_s, 3),

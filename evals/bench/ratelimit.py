@@ -32,7 +32,8 @@ OK = Answer(kind="classify", tool_input={"intent": "general_conversation"})
 WORDS = ("garden", "recipe", "train", "meeting", "book", "weather", "guitar", "holiday")
 
 
-def _suite(folder: Path, cases: int) -> Path:
+def suite_file(folder: Path, cases: int) -> Path:
+    """The bench's classify suite: `cases` distinct messages, every answer right."""
     path = folder / "ratelimit.yaml"
     rows = [
         {
@@ -47,6 +48,17 @@ def _suite(folder: Path, cases: int) -> Path:
     return path
 
 
+def config_for(suite: Path, url: str, concurrency: int) -> RunConfig:
+    """The bench's run: the suite on live Claude at the loopback, without the answer cache."""
+    return RunConfig(
+        suites=[load_suite(suite)],
+        providers=["claude"],
+        concurrency=concurrency,
+        use_cache=False,
+        provider_options={"claude": {"api_key": "loopback", "base_url": url}},
+    )
+
+
 def run(
     cases: int = 2000,
     rpm: int = 120,
@@ -56,20 +68,25 @@ def run(
     concurrency: int = 32,
 ) -> dict[str, Any]:
     """Run the cases through the limit; figures keyed as the issue names them."""
+    return run_with_rows(cases, rpm, itpm, scale, latency, concurrency)[0]
+
+
+def run_with_rows(
+    cases: int = 2000,
+    rpm: int = 120,
+    itpm: int = 200_000,
+    scale: float = 1.0,
+    latency: float = 1.0,
+    concurrency: int = 32,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """`run`, and the run's rows."""
     limit_rpm, limit_itpm = round(rpm * scale), round(itpm * scale)
     limits = RateLimits(limit_rpm, limit_itpm)
     with (
         tempfile.TemporaryDirectory() as tmp,
         LoopbackServer([OK], limits=limits, latency=latency) as server,
     ):
-        suite = load_suite(_suite(Path(tmp), cases))
-        config = RunConfig(
-            suites=[suite],
-            providers=["claude"],
-            concurrency=concurrency,
-            use_cache=False,
-            provider_options={"claude": {"api_key": "loopback", "base_url": server.url}},
-        )
+        config = config_for(suite_file(Path(tmp), cases), server.url, concurrency)
         started = time.monotonic()
         outcome = run_eval(config, root=Path(tmp), progress=False)
         elapsed = time.monotonic() - started
@@ -84,7 +101,7 @@ def run(
     served = (accepted[-1].at - t0) if len(accepted) > 1 else 0.0
     per_min = (len(accepted) - 1) / served * 60 if served else 0.0
     statuses = [r["status"] for r in outcome.rows]
-    return {
+    figures = {
         "n": len(outcome.rows),
         "limit_rpm": limit_rpm,
         "limit_itpm": limit_itpm,
@@ -105,3 +122,4 @@ def run(
         "refused_429": sum(v.status == 429 for v in log),
         "refused_after_first_minute": sum(v.status == 429 and v.at - t0 >= 60 for v in log),
     }
+    return figures, outcome.rows

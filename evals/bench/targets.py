@@ -43,6 +43,17 @@ TARGETS: dict[str, dict[str, Target]] = {
         "scored_wrong": Target("<=", 0),
         "refused_after_first_minute": Target("<=", 0),
     },
+    # The rate-limit bench's run through Message Batches, against the same run done directly.
+    "ratelimit_batch": {
+        "batch_submissions": Target("<=", 1),
+        "batch_direct_calls": Target("<=", 0),
+        "batch_scored_wrong": Target("<=", 0),
+        "rows_differing": Target("<=", 0),
+    },
+    # Memory of a live run on the loopback path: what the run holds does not grow with cases.
+    "load": {
+        "growth_mb": Target("<=", 25, "MB"),
+    },
     "local": {
         "median_ms": Target("<=", 5, "ms"),
         "load_s": Target("<=", 1.0, "s"),

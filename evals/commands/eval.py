@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from evals.commands.batch_mode import batch_mode, batch_runner
 from evals.commands.common import EXIT_GATE, EXIT_INTERRUPTED, handles_errors, stderr, stdout
 from evals.commands.spend import announce_budget_stop, make_budget
 from evals.dataset import load_suites, sample_suite
@@ -258,6 +259,20 @@ def eval_command(
     perturb_seed: int = typer.Option(
         0, "--perturb-seed", help="Seed of the perturbations.", envvar="CONVERSE_EVAL_PERTURB_SEED"
     ),
+    batch: bool = typer.Option(
+        False,
+        "--batch",
+        help="Send live Claude calls through Message Batches (half price, results within "
+        "24 h); --resume RUN polls and collects from any process.",
+        envvar="CONVERSE_EVAL_BATCH",
+    ),
+    batch_poll: float | None = typer.Option(
+        None,
+        "--batch-poll",
+        min=0.0,
+        help="Seconds between polls of a batch (default 60).",
+        envvar="CONVERSE_EVAL_BATCH_POLL",
+    ),
 ) -> None:
     """Run eval suites on providers and prompt versions; exit 1 when a gate fails."""
     if resume and retry_errors:
@@ -316,6 +331,7 @@ def eval_command(
             f"[dim]continuing run {existing} with its own suites, providers and prompts[/]"
         )
     budget = make_budget(max_cost, cost_estimate, config)
+    batched = batch_mode(batch, config, resume=resume, retry_errors=retry_errors, max_cost=max_cost)
     if existing is not None and (shard or run_id_option):
         raise ConverseError(
             "--shard and --run-id start a run; a resumed run keeps its own",
@@ -333,8 +349,9 @@ def eval_command(
 
     recorder = open_recorder()
     stderr().print(f"[bold]run[/] {run_id}", highlight=False)
+    runner = batch_runner(batch_poll) if batched else run_eval
     try:
-        outcome = run_eval(
+        outcome = runner(
             config,
             resume=resume,
             retry_errors=retry_errors,

@@ -31,6 +31,7 @@ from types import TracebackType
 from typing import Any
 
 from evals.loopback.answers import Answer
+from evals.loopback.batches import BatchDesk
 from evals.loopback.ratelimit import RateLimits
 from pipeline.providers.claude import ModelCaps, caps_of, engages
 
@@ -86,8 +87,11 @@ class LoopbackServer:
         *,
         limits: RateLimits | None = None,
         latency: float = 0.0,
+        batch_polls: int = 1,
     ) -> None:
         self._answers = list(answers)
+        # Message Batches (evals/loopback/batches.py): polls answered in_progress before ended.
+        self.batches = BatchDesk(self.answer, batch_polls)
         # Rate limits (evals/loopback/ratelimit.py) and the seconds an accepted request takes.
         self.limits = limits
         self.latency = latency
@@ -448,6 +452,8 @@ def _handler_for(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("content-length") or 0))
             path = self.path.split("?")[0]
+            if server.batches.handles(path):
+                return self._batch("POST", path, raw)
             if path not in (MESSAGES_PATH, COUNT_TOKENS_PATH):
                 return self._send(*_error(404, "not_found_error", f"no route {self.path}"))
             if not (self.headers.get("x-api-key") or self.headers.get("authorization")):
@@ -460,6 +466,21 @@ def _handler_for(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
                 return self._send(*server.count_tokens(body))
             self._send(*server.limited_answer(body))
 
+        def do_GET(self) -> None:
+            path = self.path.split("?")[0]
+            if not server.batches.handles(path):
+                return self._send(*_error(404, "not_found_error", f"no route {self.path}"))
+            self._batch("GET", path, b"")
+
+        def _batch(self, method: str, path: str, raw: bytes) -> None:
+            if not (self.headers.get("x-api-key") or self.headers.get("authorization")):
+                return self._send(*_error(401, "authentication_error", "x-api-key is required"))
+            try:
+                body = json.loads(raw) if raw else None
+            except json.JSONDecodeError:
+                return self._send(*_error(400, "invalid_request_error", "the body is not JSON"))
+            self._send(*server.batches.route(method, path, body, server.url))
+
         def _send(self, status: int, text: str, headers: dict[str, str]) -> None:
             data = text.encode("utf-8")
             digest = hashlib.sha256(data).hexdigest()[:24]
@@ -467,7 +488,8 @@ def _handler_for(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
             if compressed:
                 data = gzip.compress(data, mtime=0)
             self.send_response(status)
-            self.send_header("content-type", "application/json")
+            if "content-type" not in headers:
+                self.send_header("content-type", "application/json")
             self.send_header("request-id", f"req_synthetic_{digest}")
             self.send_header(ORGANIZATION_HEADER, SYNTHETIC_ORGANIZATION)
             if compressed:

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -288,6 +288,19 @@ def build_row(
     }
 
 
+class Deferral(Protocol):
+    """Holds back cases whose model answers are not in yet (a batch run, evals/batch)."""
+
+    def start_item(self, key: Key) -> None:
+        """A case begins on this thread."""
+
+    def held_here(self) -> bool:
+        """Whether this thread's case waits on an answer: no row, nothing cached."""
+
+    def finish_row(self, row: dict[str, Any]) -> None:
+        """Adjust the row of a case that was not held before it is written."""
+
+
 class Executor:
     """Runs work items; each finished item's row is appended to the run before the next."""
 
@@ -299,9 +312,11 @@ class Executor:
         on_row: Callable[[dict[str, Any]], None] | None = None,
         sandbox: Sandbox | None = None,
         budget: Budget | None = None,
+        deferral: Deferral | None = None,
     ) -> None:
         self.run = run
         self.budget = budget
+        self.deferral = deferral
         self.pool = pool
         self.cache = cache
         self.sandbox = sandbox or Sandbox()
@@ -322,6 +337,8 @@ class Executor:
         bound: Bound | None = None
         if self.budget is not None:
             self.budget.start_item()
+        if self.deferral is not None:
+            self.deferral.start_item(item.key)
         try:
             bound = self.pool.get(item.provider, item.variant)
             outcome, cached = self._outcome(item, bound)
@@ -329,11 +346,15 @@ class Executor:
             outcome, cached = Outcome(got={}, error=f"{type(exc).__name__}: {exc}"), False
         if self.budget is not None and self.budget.refused_here():
             return None
+        if self.deferral is not None and self.deferral.held_here():
+            return None
         if bound is None:
             bound = Bound(
                 item.provider, item.provider, "", "", None, None, default_library(item.variant)
             )
         row = build_row(self.run.run_id, item, bound, outcome, cached)
+        if self.deferral is not None:
+            self.deferral.finish_row(row)
         self.run.append(row)
         if self.on_row is not None:
             self.on_row(row)
@@ -356,7 +377,7 @@ class Executor:
             if hit is not None:
                 return hit, True
         outcome = run_case(item.suite.target, item.case, bound, self.sandbox)
-        if use_cache:
+        if use_cache and not (self.deferral is not None and self.deferral.held_here()):
             assert self.cache is not None
             self.cache.put(key, outcome)
         return outcome, False

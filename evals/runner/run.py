@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +15,7 @@ from evals.dataset.load import Suite, load_suite
 from evals.dataset.sample import sample_suite
 from evals.runner.cache import ResultCache
 from evals.runner.engine import (
+    Deferral,
     Executor,
     RunConfig,
     Tally,
@@ -265,8 +266,15 @@ def run_eval(
     on_row: Callable[[dict[str, Any]], None] | None = None,
     budget: Budget | None = None,
     shard: Shard | None = None,
+    middleware: Sequence[Any] = (),
+    deferral: Deferral | None = None,
+    meta_extra: dict[str, Any] | None = None,
 ) -> RunOutcome:
-    """Start a run from `config`, or continue the run named by `resume` / `retry_errors`."""
+    """Start a run from `config`, or continue the run named by `resume` / `retry_errors`.
+
+    `middleware` goes to the SDK clients of providers on the Anthropic wire, outside the
+    spending bound's; `deferral` may hold cases back (no row) and adjust rows before they are
+    written; `meta_extra` is added to a new run's run.json (a batch run says so there)."""
     existing_id = resume or retry_errors
     if existing_id:
         run = RunDir.existing(existing_id, root)
@@ -288,7 +296,8 @@ def run_eval(
         }
         if shard is not None:
             meta["shard"] = shard.as_meta()
-    guard: list[Any] = []
+        meta.update(meta_extra or {})
+    guard: list[Any] = list(middleware)
     if budget is not None:
         from pipeline.providers.claude import BudgetGuard
 
@@ -326,7 +335,7 @@ def run_eval(
                 # start must not be offered for resuming (`converse report`, `--resume`).
                 run.write_meta(meta)
                 started = True
-            executor = Executor(run, phase_pool, cache, on_row, sandbox, budget)
+            executor = Executor(run, phase_pool, cache, on_row, sandbox, budget, deferral)
             done_now = execute(
                 phase_items, executor, config.concurrency, progress=progress, console=console
             )

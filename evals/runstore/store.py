@@ -10,8 +10,9 @@ the local copy; `sync` fills in anything the store missed (a crash between flush
 
 from __future__ import annotations
 
-import json
+import functools
 import os
+import re
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -19,67 +20,50 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    JSON,
-    Boolean,
-    Column,
+    Connection,
     Engine,
-    Float,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
     create_engine,
+    event,
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from evals.runner.results import RunError, reports_dir, row_key
+from evals.runstore.rows import (
+    ROW_COLUMNS,
+    RowTally,
+    driver_insert,
+    encode_row,
+    key_text,
+    record,
+    summarize_meta,
+)
+from evals.runstore.tables import rows_table, runs
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+VERSION_TABLE = "runstore_alembic_version"  # as migrations/env.py names it
+_REVISION = re.compile(r"^(down_)?revision\s*(?::[^=]*)?=\s*[\"']?([\w-]*)[\"']?", re.MULTILINE)
 OFF = ("none", "off", "")
 FLUSH_ROWS = 200
 FLUSH_SECONDS = 1.0
 _MIGRATING = threading.Lock()
 
-metadata = MetaData()
-runs = Table(
-    "eval_runs",
-    metadata,
-    Column("run_id", String(64), primary_key=True),
-    Column("created_at", String(40), nullable=False),
-    Column("finished_at", String(40)),
-    Column("git_commit", String(64)),
-    Column("git_dirty", Boolean),
-    Column("providers", JSON, nullable=False),
-    Column("models", JSON, nullable=False),
-    Column("prompts", JSON, nullable=False),
-    Column("cost_usd", Float),
-    Column("unpriced_rows", Integer, nullable=False),
-    Column("rows", Integer, nullable=False),
-    Column("gates_passed", Boolean),
-    Column("meta", JSON, nullable=False),
-)
-rows_table = Table(
-    "eval_rows",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("run_id", String(64), nullable=False),
-    Column("suite", String(200), nullable=False),
-    Column("case_id", String(200), nullable=False),
-    Column("provider", String(100), nullable=False),
-    Column("provider_label", String(300), nullable=False),
-    Column("variant", String(300), nullable=False),
-    Column("epoch", Integer, nullable=False),
-    Column("row_key", Text, nullable=False),
-    Column("status", String(10), nullable=False),
-    Column("cost_usd", Float),
-    Column("finished_at", String(40), nullable=False),
-    Column("row", JSON, nullable=False),
-)
+
+@functools.cache
+def head_revision() -> str:
+    """The newest migration's revision id, read from the version files (Alembic not loaded)."""
+    revisions: set[str] = set()
+    replaced: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        for down, value in _REVISION.findall(path.read_text(encoding="utf-8")):
+            if value and value != "None":
+                (replaced if down else revisions).add(value)
+    heads = sorted(revisions - replaced)
+    return heads[0] if len(heads) == 1 else ""
 
 
 def runs_url(environ: dict[str, str] | None = None) -> str | None:
@@ -89,57 +73,6 @@ def runs_url(environ: dict[str, str] | None = None) -> str | None:
     if value is None:
         return f"sqlite:///{reports_dir() / 'runs.sqlite'}"
     return None if value.strip().lower() in OFF else value.strip()
-
-
-def _record(row: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "run_id": row["run_id"],
-        "suite": row["suite"],
-        "case_id": row["case_id"],
-        "provider": row["provider"],
-        "provider_label": row.get("provider_label") or row["provider"],
-        "variant": row["variant"],
-        "epoch": int(row["epoch"]),
-        "row_key": _key_text(row),
-        "status": row["status"],
-        "cost_usd": row.get("cost_usd"),
-        "finished_at": str(row.get("finished_at") or ""),
-        "row": row,
-    }
-
-
-def _key_text(row: dict[str, Any]) -> str:
-    return json.dumps(row_key(row), ensure_ascii=False)
-
-
-def summarize_meta(meta: dict[str, Any], rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The run's columns: git state, providers, models, prompt versions and hashes, cost."""
-    git = meta.get("git") or {}
-    prompts: dict[str, dict[str, str]] = {}
-    for row in rows:
-        for ref in row.get("prompts") or []:
-            prompts[f"{ref['family']}={ref['version']}"] = {
-                "family": ref["family"],
-                "version": ref["version"],
-                "sha256": ref.get("sha256", ""),
-            }
-    priced = [r["cost_usd"] for r in rows if r.get("cost_usd") is not None]
-    return {
-        "created_at": str(meta.get("created_at") or ""),
-        "finished_at": meta.get("finished_at"),
-        "git_commit": git.get("commit"),
-        "git_dirty": git.get("dirty"),
-        "providers": sorted(
-            {r["provider"] for r in rows} | set(meta.get("config", {}).get("providers", []))
-        ),
-        "models": sorted({str(r.get("model")) for r in rows if r.get("model")}),
-        "prompts": sorted(prompts.values(), key=lambda p: (p["family"], p["version"])),
-        "cost_usd": round(sum(priced), 8) if priced else None,
-        "unpriced_rows": sum(r.get("cost_usd") is None for r in rows),
-        "rows": len(rows),
-        "gates_passed": meta.get("gates_passed"),
-        "meta": meta,
-    }
 
 
 class RunStore:
@@ -153,7 +86,9 @@ class RunStore:
         if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         self.engine: Engine = create_engine(url, future=True)
-        self._buffer: list[dict[str, Any]] = []
+        _relax_commits(self.engine)
+        self._buffer: list[dict[str, Any]] = []  # rows, made records when written
+        self._tallies: dict[str, RowTally] = {}  # run id -> the rows written by this process
         self._lock = threading.Lock()
         self._flushing = threading.Lock()  # one batch at a time, in order
         self._wake = threading.Event()
@@ -161,9 +96,12 @@ class RunStore:
         self._writer: threading.Thread | None = None
         self.error: str | None = None  # why the background writer stopped, if it did
         self.busy = 0.0  # seconds spent writing rows
+        self.busy_cpu = 0.0  # CPU seconds of the writing thread in them (no waits, no GIL queue)
         self._migrate()
 
     def _migrate(self) -> None:
+        if self._at_head():
+            return  # loading Alembic and its scripts costs more than the rest of a small run
         from alembic import command
         from alembic.config import Config
 
@@ -180,11 +118,26 @@ class RunStore:
         except SQLAlchemyError as exc:
             raise _unavailable(self.url, exc) from exc
 
+    def _at_head(self) -> bool:
+        """Whether the store's version table already names the newest migration."""
+        try:
+            with self.engine.connect() as conn:
+                found = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).all()
+        except SQLAlchemyError:
+            return False  # no version table yet (a new store), or a store that cannot open
+        return [r[0] for r in found] == [head_revision()]
+
     # -- writing -------------------------------------------------------------------------
 
-    def record_run(self, meta: dict[str, Any], rows: Sequence[dict[str, Any]] = ()) -> None:
-        """Insert or update the run's metadata (shards of one run merge their shard lists)."""
-        values = summarize_meta(meta, rows)
+    def record_run(
+        self,
+        meta: dict[str, Any],
+        rows: Sequence[dict[str, Any]] = (),
+        tally: RowTally | None = None,
+    ) -> None:
+        """Insert or update the run's metadata (shards of one run merge their shard lists);
+        its summary columns from `tally` when given, else from `rows`."""
+        values = tally.summary(meta) if tally is not None else summarize_meta(meta, rows)
         run_id = str(meta["run_id"])
         shard = meta.get("shard")
         for _ in range(3):
@@ -211,7 +164,7 @@ class RunStore:
         every FLUSH_SECONDS or FLUSH_ROWS rows: the runner's workers never wait on the
         database."""
         with self._lock:
-            self._buffer.append(_record(row))
+            self._buffer.append(row)
             if self._writer is None:
                 self._writer = threading.Thread(
                     target=self._write_loop, name="runstore-writer", daemon=True
@@ -236,10 +189,37 @@ class RunStore:
             with self._lock:
                 batch, self._buffer = self._buffer, []
             if batch:
-                started = time.perf_counter()
+                started, cpu = time.perf_counter(), time.thread_time()
+                records = [record(row) for row in batch]  # here, off the runner's workers
                 with self.engine.begin() as conn:
-                    conn.execute(insert(rows_table), batch)
+                    self._insert(conn, records)
+                for written in records:
+                    run_id = written["run_id"]
+                    if run_id not in self._tallies:
+                        self._tallies[run_id] = RowTally()
+                    self._tallies[run_id].add(written["row"], written["row_key"])
                 self.busy += time.perf_counter() - started
+                self.busy_cpu += time.thread_time() - cpu
+
+    def _insert(self, conn: Connection, records: list[dict[str, Any]]) -> None:
+        """Insert rows: on SQLite and PostgreSQL straight through the driver, each row's JSON
+        encoded once by orjson (SQLAlchemy's per-row bind processing doubled the writer's
+        time); elsewhere through SQLAlchemy."""
+        statement = driver_insert(self.engine.dialect.name, self.engine.dialect.paramstyle)
+        if statement is None:
+            conn.execute(insert(rows_table), records)
+            return
+        sql, named = statement
+        encoded = [r | {"row": encode_row(r["row"])} for r in records]
+        params: list[Any] = (
+            encoded if named else [tuple(r[c] for c in ROW_COLUMNS) for r in encoded]
+        )
+        conn.exec_driver_sql(sql, params)
+
+    def tally(self, run_id: str) -> RowTally | None:
+        """What this process has written of a run, summed up (None: nothing)."""
+        with self._flushing:
+            return self._tallies.get(run_id)
 
     def stop_writer(self) -> None:
         """Stop the background writer and write what it had not."""
@@ -266,7 +246,7 @@ class RunStore:
                 )
             }
         missing = [
-            _record(r) for r in rows if (_key_text(r), str(r.get("finished_at") or "")) not in have
+            record(r) for r in rows if (key_text(r), str(r.get("finished_at") or "")) not in have
         ]
         if missing:
             with self.engine.begin() as conn:
@@ -313,6 +293,32 @@ class RunStore:
         """Write what is buffered and release connections."""
         self.stop_writer()
         self.engine.dispose()
+
+
+def _relax_commits(engine: Engine) -> None:
+    """Commits that do not wait for the disk: the run folder is the durable copy (fsynced as
+    rows are written), and `sync` at the end of a run, or `converse runs push`, restores any
+    row a crash of the database machine took. On SQLite: WAL with synchronous=NORMAL (concurrent
+    writers, no fsync per commit); on PostgreSQL: synchronous_commit off for the store's own
+    sessions. Waiting for an fsync per batch of rows was most of the store's time."""
+    backend = engine.dialect.name
+    if backend not in ("sqlite", "postgresql"):
+        return
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            if backend == "sqlite":
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.execute("PRAGMA synchronous=NORMAL")
+                cursor.execute("PRAGMA busy_timeout=30000")
+            else:
+                cursor.execute("SET synchronous_commit TO OFF")
+        finally:
+            cursor.close()
+        if backend == "postgresql":
+            dbapi_connection.commit()  # psycopg opened a transaction for the SET
 
 
 def _with_shard(
