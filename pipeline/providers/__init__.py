@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pipeline.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from pipeline.providers.base import (
@@ -19,21 +20,16 @@ if TYPE_CHECKING:
 # Loaded on first use, so that reading a provider's settings (pipeline.providers.claude.settings,
 # read by every command) does not import the whole pipeline through base.
 _LAZY = {
-    "Classifier": "base",
-    "ClassifyRequest": "base",
-    "Responder": "base",
-    "RespondRequest": "base",
-    "degraded": "base",
-    "validated": "base",
-    "ScriptedProvider": "scripted",
+    "Classifier": ".base",
+    "ClassifyRequest": ".base",
+    "Responder": ".base",
+    "RespondRequest": ".base",
+    "degraded": ".base",
+    "validated": ".base",
+    "ScriptedProvider": ".scripted",
 }
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [

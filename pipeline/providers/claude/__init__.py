@@ -7,9 +7,9 @@ it load on first use: reading settings (as every `converse` command does) stays 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from pipeline.lazy import lazy_exports
 from pipeline.providers.claude.settings import ENV_VARS, ClaudeSettings
 
 if TYPE_CHECKING:
@@ -19,22 +19,17 @@ if TYPE_CHECKING:
     from pipeline.providers.claude.wire import PROMPTS_HEADER, parse_prompts_header
 
 _LAZY = {
-    "TOOL_NAME": "classifier",
-    "ClaudeClassifier": "classifier",
-    "tool_definition": "classifier",
-    "claude_providers": "client",
-    "make_client": "client",
-    "ClaudeResponder": "responder",
-    "PROMPTS_HEADER": "wire",
-    "parse_prompts_header": "wire",
+    "TOOL_NAME": ".classifier",
+    "ClaudeClassifier": ".classifier",
+    "tool_definition": ".classifier",
+    "claude_providers": ".client",
+    "make_client": ".client",
+    "ClaudeResponder": ".responder",
+    "PROMPTS_HEADER": ".wire",
+    "parse_prompts_header": ".wire",
 }
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [
