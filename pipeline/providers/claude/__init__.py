@@ -13,12 +13,16 @@ from pipeline.lazy import lazy_exports
 from pipeline.providers.claude.settings import ENV_VARS, ClaudeSettings
 
 if TYPE_CHECKING:
+    from pipeline.providers.claude.calls import CallFailed
     from pipeline.providers.claude.classifier import TOOL_NAME, ClaudeClassifier, tool_definition
     from pipeline.providers.claude.client import claude_providers, make_client
     from pipeline.providers.claude.responder import ClaudeResponder
+    from pipeline.providers.claude.structured import structured_call
     from pipeline.providers.claude.wire import PROMPTS_HEADER, parse_prompts_header
 
 _LAZY = {
+    "CallFailed": ".calls",
+    "structured_call": ".structured",
     "TOOL_NAME": ".classifier",
     "ClaudeClassifier": ".classifier",
     "tool_definition": ".classifier",
@@ -36,11 +40,13 @@ __all__ = [
     "ENV_VARS",
     "PROMPTS_HEADER",
     "TOOL_NAME",
+    "CallFailed",
     "ClaudeClassifier",
     "ClaudeResponder",
     "ClaudeSettings",
     "claude_providers",
     "make_client",
     "parse_prompts_header",
+    "structured_call",
     "tool_definition",
 ]
