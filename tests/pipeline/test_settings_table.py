@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from pydantic_settings import BaseSettings
 
+from evals.settings import EvalSettings
 from pipeline.config import PROJECT_ROOT, PathSettings
 from pipeline.errors import ConverseError
 from pipeline.local_settings import LocalSettings
@@ -34,6 +35,7 @@ CLASSES: list[type[BaseSettings]] = [
     AnnSettings,
     LocalSettings,
     RelationSettings,
+    EvalSettings,
 ]
 LAYERED: list[tuple[Any, dict[str, str]]] = [
     (ClaudeSettings, CLAUDE_VARS),
