@@ -27,9 +27,9 @@ from evals.runner.outcome import Outcome
 from evals.runner.providers import Bound
 from evals.runner.sandbox import Sandbox
 from evals.runner.targets import run_case
+from evals.settings import eval_settings
 from evals.targets import spec_of, targets_where
 from pipeline.cli.common import console, handles_errors
-from pipeline.config import PROJECT_ROOT
 from pipeline.errors import ConverseError, ProviderError
 from pipeline.prompting import default_library
 
@@ -48,9 +48,7 @@ def suite_path(suite: str) -> Path:
     given = Path(suite)
     if given.suffix in (".yaml", ".yml") or given.exists():
         return given
-    return Path(os.environ.get("CONVERSE_SUITES_DIR") or PROJECT_ROOT / "evals" / "suites") / (
-        f"{suite}.yaml"
-    )
+    return eval_settings().suites_dir / f"{suite}.yaml"
 
 
 def record_command(suite: str, *, synthetic: Path | None = None) -> str:

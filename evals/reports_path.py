@@ -3,17 +3,17 @@ without loading either."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from evals.settings import eval_settings
 from pipeline.config import PROJECT_ROOT
 
 
 def reports_dir() -> Path:
     """Where runs and release reports go (`CONVERSE_REPORTS_DIR` overrides)."""
-    override = os.environ.get("CONVERSE_REPORTS_DIR")
-    if override:
-        return Path(override)
+    override = eval_settings().reports_dir
+    if override is not None:
+        return override
     if (PROJECT_ROOT / "pyproject.toml").is_file():
         return PROJECT_ROOT / "reports"
     return Path.cwd() / "reports"

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pipeline.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from pipeline.converse import TurnOutcome, converse
@@ -18,12 +19,7 @@ _LAZY = {
     "open_store": "pipeline.store",
 }
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = ["Store", "TurnOutcome", "converse", "open_store"]

@@ -8,7 +8,6 @@ allowlist is refused (NotAllowed), never dropped from the request in silence.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from enum import StrEnum
 from functools import lru_cache
@@ -25,6 +24,7 @@ from pydantic import (
     model_validator,
 )
 
+from pipeline.config import paths
 from pipeline.domain import Visibility
 from pipeline.errors import InvalidMessage, NotAllowed
 
@@ -148,7 +148,7 @@ class CategoryConfig(BaseModel):
 
 def categories_file() -> str:
     """The file in use: CONVERSE_CATEGORIES_FILE, or the one shipped with the package."""
-    return os.environ.get(CATEGORIES_ENV) or _DEFAULT_NAME
+    return paths().categories_file or _DEFAULT_NAME
 
 
 def load_categories(path: Path | None = None) -> CategoryConfig:

@@ -34,7 +34,7 @@ class LocalSettings(BaseSettings):
 
 def local_settings() -> LocalSettings:
     """The CONVERSE_LOCAL_* settings now in the environment, or a one-line error."""
-    return checked_settings(LocalSettings, "CONVERSE_LOCAL_", "docs/providers.md, 'local'")
+    return checked_settings(LocalSettings, "CONVERSE_LOCAL_")
 
 
 def local_threads(default: int) -> int:

@@ -1,5 +1,9 @@
 """Settings of the conversation layer, read from CONVERSE_* environment variables and checked.
 
+Every setting of the project is read one way: a pydantic-settings class, through
+`checked_settings`, whose bad value is the one-line error `bad_setting` words (docs/settings.md
+is the one table of names, defaults and meanings).
+
 Ranges come from issue 12 and specification 001: working memory lives 1–365 days (default 14)
 within a budget of 100–4,000 tokens (default 1,000); a value outside its range is a one-line
 error naming the variable and the range, never a silent clamp.
@@ -57,6 +61,8 @@ class Settings(BaseSettings):
     # When the classifier is unsure (confidence below LOW_CONFIDENCE), look the message up in
     # memory once and show the responder what it finds (pipeline/on_demand_recall.py).
     on_demand_recall: bool = True
+    # The lifecycle sweep sets aside unused assertions whose importance is below this.
+    lifecycle_importance_threshold: float = Field(0.3, ge=0, le=1)
 
     def custom_compaction_instructions(self) -> str:
         """The custom instructions: the setting's text, else the file's (read each time, so
@@ -74,11 +80,21 @@ class Settings(BaseSettings):
         return text.strip()[:4_000]
 
 
+# Where a bad setting's error sends the person.
+SETTINGS_DOC = "docs/settings.md lists every setting"
+
+
+def bad_setting(name: str, value: object, why: str, help_: str = SETTINGS_DOC) -> InvalidMessage:
+    """The one-line error of a setting with a bad value, the same for every setting: the
+    variable (or option), the value, why it is refused, and what to do."""
+    return InvalidMessage(f"{name}={value!r} is not valid: {why}", f"fix or unset {name} ({help_})")
+
+
 _S = TypeVar("_S", bound=BaseSettings)
 _checked: dict[tuple[type[BaseSettings], tuple[str | None, ...]], BaseSettings] = {}
 
 
-def checked_settings(kind: type[_S], prefix: str, help_: str) -> _S:
+def checked_settings(kind: type[_S], prefix: str, help_: str = SETTINGS_DOC) -> _S:
     """`kind` read from the environment (variables `prefix` + field name), or an
     InvalidMessage naming the bad variable and `help_` (where the ranges are written).
 
@@ -93,16 +109,11 @@ def checked_settings(kind: type[_S], prefix: str, help_: str) -> _S:
     except ValidationError as exc:
         first = exc.errors()[0]
         name = f"{prefix}{str(first['loc'][0]).upper()}"
-        raise InvalidMessage(
-            f"{name}={first.get('input')!r} is not valid: {first['msg'].lower()}",
-            f"fix or unset {name} ({help_})",
-        ) from None
+        raise bad_setting(name, first.get("input"), first["msg"].lower(), help_) from None
     _checked[key] = made
     return made
 
 
 def settings() -> Settings:
     """The settings now in the environment, or an InvalidMessage naming the bad one."""
-    return checked_settings(
-        Settings, "CONVERSE_", "docs/memory.md lists every setting and its range"
-    )
+    return checked_settings(Settings, "CONVERSE_", SETTINGS_DOC)

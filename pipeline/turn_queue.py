@@ -7,11 +7,16 @@ overlap whatever channel they come from. Messages that pile up while a turn is i
 arrive within `window_s` of each other, are answered as one turn: the person typed three quick
 messages, that is one thing said. A process killed at any point leaves every message either
 answered or in the inbox; `resume()` answers what a previous process left.
+
+Each message is leased to the queue that received it (pipeline/store/leases.py): when several
+processes serve one person's inbox at once (concurrent `converse chat -m`), each answers the
+messages sent through it, and takes another's only when that one has ended or closed.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import threading
 import time
 import weakref
@@ -27,7 +32,7 @@ from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import Providers
 from pipeline.settings import settings
 from pipeline.settings_check import check_turn_settings
-from pipeline.store import Store, inbox
+from pipeline.store import Store, inbox, leases
 from pipeline.store.inbox import Received
 from pipeline.store.people import get_engagement, get_person, get_person_by_id, get_project
 
@@ -109,6 +114,7 @@ class TurnQueue:
         # Inbox message id -> (person id, the future submit() returned).
         self._futures: dict[int, tuple[int, Future[TurnOutcome]]] = {}
         self._closing = threading.Event()
+        self._lessee = leases.new_lessee()  # the inbox messages this queue answers
         _LIVE.add(self)
 
     def submit(
@@ -129,7 +135,7 @@ class TurnQueue:
             engagement_id = engagement.id if engagement else None
             same = [
                 m.id
-                for m in inbox.waiting(session, found.id)
+                for m in inbox.claim(session, self._lessee, found.id)
                 if m.engagement_id == engagement_id and _same_text(m.content, text)
             ]
             message_id = (
@@ -142,6 +148,7 @@ class TurnQueue:
                     channel=channel,
                     content=text,
                     received_at=utcnow(),
+                    lessee=self._lessee,
                 )
             )
         future: Future[TurnOutcome] = Future()
@@ -155,17 +162,18 @@ class TurnQueue:
         return future
 
     def waiting(self, person: str | None = None) -> int:
-        """How many messages wait in the inbox (of one person, or of everyone)."""
+        """How many messages wait in the inbox for this queue (of one person, or of
+        everyone): its own, and those no running queue holds."""
         with self.store.read() as session:
             person_id = get_person(session, person).id if person is not None else None
-            return len(inbox.waiting(session, person_id))
+            return len(inbox.answerable(session, self._lessee, person_id))
 
     def resume(self, person: str | None = None) -> int:
         """Answer the messages a previous process left in the inbox (of one person, or of
-        everyone); returns how many."""
+        everyone); returns how many. Messages another running queue holds are its own."""
         with self.store.read() as session:
             person_id = get_person(session, person).id if person is not None else None
-            left = inbox.waiting(session, person_id)
+            left = inbox.answerable(session, self._lessee, person_id)
         for person_id in dict.fromkeys(m.person_id for m in left):
             self._start(person_id)
         return len(left)
@@ -191,7 +199,14 @@ class TurnQueue:
         with self._guard:
             for state in self._people.values():
                 state.wake.set()
-        return self.join(timeout)
+        done = self.join(timeout)
+        if done:  # what it did not answer, another queue may (a worker still in a turn
+            # keeps its lease until this process ends, which frees it as well)
+            leases.closed(self._lessee)
+            # a store already gone at exit: the process's end frees the leases
+            with contextlib.suppress(Exception), self.store.write() as session:
+                inbox.release(session, self._lessee)
+        return done
 
     def _start(self, person_id: int) -> None:
         if self._closing.is_set():
@@ -214,8 +229,8 @@ class TurnQueue:
                     with self._guard:
                         state.worker = None
                     return
-                with self.store.read() as session:
-                    waiting = inbox.waiting(session, person_id)
+                with self.store.write() as session:
+                    waiting = inbox.claim(session, self._lessee, person_id)
                 if not waiting:
                     with self._guard:
                         if not state.wake.is_set():
@@ -223,8 +238,10 @@ class TurnQueue:
                             return
                     continue
                 self._settle(state)
-                with self.store.read() as session:
-                    taken = batch(inbox.waiting(session, person_id))
+                if self._closing.is_set():
+                    continue  # ends at the top of the loop, taking no turn
+                with self.store.write() as session:
+                    taken = batch(inbox.claim(session, self._lessee, person_id))
                 if taken:
                     self._answer(taken)
         except BaseException as exc:  # a broken store: the messages stay in the inbox
@@ -246,7 +263,8 @@ class TurnQueue:
                 quiet_for = self._clock() - state.last_arrival
             if quiet_for >= self.window_s:
                 return
-            time.sleep(self.window_s - quiet_for)
+            if self._closing.wait(self.window_s - quiet_for):
+                return  # closing: the message waits in the inbox for the next queue
 
     def _answer(self, taken: list[Received]) -> None:
         with self.store.read() as session:

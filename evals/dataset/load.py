@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -22,7 +21,8 @@ from pydantic import ValidationError
 from evals.dataset.cases import CASE_MODELS, Case
 from evals.dataset.models import CaseBase, Gate, SuiteHeader, Target
 from evals.dataset.sample import SampleInfo
-from pipeline.config import MAX_MESSAGE_CHARS, PROJECT_ROOT
+from evals.settings import eval_settings
+from pipeline.config import MAX_MESSAGE_CHARS
 from pipeline.errors import ConverseError
 from pipeline.files import UniqueKeyLoader, read_bounded, yaml_problem
 from pipeline.text import text_problem
@@ -76,7 +76,7 @@ def case_hash(target: str, case: CaseBase) -> str:
 
 def suites_dir() -> Path:
     """Where the project's suites live (`CONVERSE_SUITES_DIR` overrides)."""
-    return Path(os.environ.get("CONVERSE_SUITES_DIR") or PROJECT_ROOT / "evals" / "suites")
+    return eval_settings().suites_dir
 
 
 def _where(loc: Sequence[int | str]) -> str:

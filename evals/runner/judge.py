@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pipeline.domain import PromptRef, Usage
 from pipeline.errors import ProviderError
 from pipeline.prompting import PromptLibrary, fence
-from pipeline.providers import Summarizer
+from pipeline.providers import StructuredRequest, Summarizer
 
 FAMILY = "compaction/judge"
 SCHEMA_NAME = "grade_summary"
@@ -141,44 +141,26 @@ class ClaudeJudge:
 
     def grade(self, transcript: str, summary: str, items: Sequence[Item]) -> Rubric:
         """The rubric for one summary; ProviderError when the call or its answer fails."""
-        from pipeline.providers.claude import (
-            CallFailed,
-            classifier_shape,
-            create_message,
-            thinking_plan,
-        )
+        from pipeline.providers.claude import CallFailed, structured_call
 
         template = self._library.render(FAMILY)
-        model = self._settings.responder_model
-        forced = classifier_shape(model) == "forced_tool"
-        plan = thinking_plan(model, 200 + 120 * len(items))
-        tool = {"name": SCHEMA_NAME, "description": "Grade the summary.", "input_schema": SCHEMA}
+        request = StructuredRequest(
+            system=template.text,
+            user=grading_prompt(transcript, summary, items),
+            schema_name=SCHEMA_NAME,
+            schema=SCHEMA,
+            max_tokens=200 + 120 * len(items),
+            prompt_refs=(template.ref,),
+        )
         try:
-            response = create_message(
-                self._client,
-                max_retries=self._settings.max_retries,
-                model=model,
-                max_tokens=plan.max_tokens,
-                system=[{"type": "text", "text": template.text}],
-                messages=[{"role": "user", "content": grading_prompt(transcript, summary, items)}],
-                refs=(template.ref,),
-                tools=[tool] if forced else None,  # type: ignore[list-item]
-                tool_choice={"type": "tool", "name": SCHEMA_NAME} if forced else None,
-                thinking=plan.thinking,
-                output_config=plan.output_config(None if forced else SCHEMA),
-            )
+            answer = structured_call(self._client, self._settings, request, "Grade the summary.")
         except CallFailed as exc:
             raise ProviderError(
                 f"the judge call failed: {exc}", "rerun with --retry-errors"
             ) from exc
-        if forced:
-            called, raw = response.tool_input(SCHEMA_NAME)
-            text = json.dumps(raw) if called and not isinstance(raw, str) else str(raw or "")
-        else:
-            text = response.text
-        if response.stop_reason == "max_tokens":
+        if answer.truncated:
             raise ProviderError("the judge's answer was cut off at its token limit", "")
-        graded = read_rubric(text, len(items), model=response.model, usage=response.usage_record())
+        graded = read_rubric(answer.text, len(items), model=answer.model, usage=answer.usage)
         return replace(graded, ref=template.ref)
 
 

@@ -5,18 +5,14 @@ Names load on first use, so `converse view --help` does not import the web stack
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+from pipeline.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from evals.view.app import create_app
+    from evals.view.errors import ViewError
 
 __all__ = ["ViewError", "create_app"]
 
-
-def __getattr__(name: str) -> Any:
-    if name == "create_app":
-        from evals.view.app import create_app
-
-        return create_app
-    if name == "ViewError":
-        from evals.view.errors import ViewError
-
-        return ViewError
-    raise AttributeError(name)
+__getattr__ = lazy_exports(__name__, {"create_app": ".app", "ViewError": ".errors"})

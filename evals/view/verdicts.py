@@ -8,11 +8,11 @@ pass or fail, which is what reports and the release gate read; the kind leads th
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from evals.report.reviews import Review, Verdict, add_review, current_reviewer
 from evals.runner.results import RunDir, RunError
+from evals.settings import eval_settings
 from evals.view.errors import ViewError
 from pipeline.errors import InvalidMessage
 from pipeline.text import check_text
@@ -40,7 +40,7 @@ KINDS = {
 
 def reviewer() -> str:
     """Who reviews: $CONVERSE_REVIEWER, as for `converse review`, else the login name."""
-    return os.environ.get("CONVERSE_REVIEWER") or current_reviewer()
+    return eval_settings().reviewer or current_reviewer()
 
 
 def kind_of(review_note: str) -> str:

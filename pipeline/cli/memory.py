@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from functools import partial
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,28 +17,26 @@ from pipeline.cli.common import (
     err_console,
     fail,
     handles_errors,
-    is_interactive,
     shown,
     store_for,
 )
-from pipeline.cli.exits import EXIT_CHECK
+from pipeline.cli.history_table import SET_ASIDE
 from pipeline.cli.memory_query import query_command
 from pipeline.cli.params import id_argument
+from pipeline.cli.shelf_commands import ShelfKind, add_shelf_commands, where_option
 from pipeline.clock import utcnow
 from pipeline.config import database_url
-from pipeline.domain import Assertion, HistoryEntry, HistoryOp
+from pipeline.domain import Assertion
 from pipeline.memory.relative_time import relative_time
 from pipeline.memory.who import who
 from pipeline.store import quick_read
-from pipeline.text import check_text, printable
+from pipeline.text import printable
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
     from pipeline.memory import manage
-
-# Finds the shelf (personal memory, a project's notes) a command works on, in its session.
-ShelfOf = Callable[["Session"], "manage.Shelf"]
+    from pipeline.store import Store
 
 # The store (and SQLAlchemy with it) is imported inside the commands that write: `memory list`
 # reads a SQLite file without it (pipeline/store/quick_read.py) and must start at once.
@@ -49,8 +46,6 @@ memory_app = typer.Typer(help="Inspect and manage personal memory.", no_args_is_
 # `memory list` shows this many of the newest assertions unless --limit says otherwise.
 DEFAULT_LIST_LIMIT = 50
 _FORCE_STYLE = {"committed": "green", "held": "yellow", "retracted": "dim"}
-# The state `list --deleted` shows for an assertion the lifecycle sweep set aside.
-SET_ASIDE = "set aside"
 _SHOWN_BY = "see the numbers with `converse memory list --person NAME`"
 NumberArgument = id_argument("#", _SHOWN_BY, "The number `memory list` shows.")
 NumbersArgument = id_argument("#", _SHOWN_BY, "The numbers `memory list` shows.")
@@ -75,72 +70,6 @@ def assertion_table(assertions: list[Assertion], title: str, tag: str = "#") -> 
             state,
             who(a.actor.value),
             relative_time(a.created_at, now),
-        )
-    return table
-
-
-def _quoted(value: str | None, erased: bool) -> str:
-    if value is None:
-        return "[text erased]" if erased else "—"
-    return repr(value)
-
-
-def _change(entry: HistoryEntry) -> tuple[str, str]:
-    """What an entry changed, as (before, after) cells; text already made safe to print."""
-    detail = entry.detail
-    erased = bool(detail.get("erased"))
-    if entry.op is HistoryOp.DELETE:
-        return shown(entry.old_force or ""), f"{detail.get('reason', 'erased')} (text removed)"
-    if entry.op is HistoryOp.TTL:
-        since = str(detail.get("last_accessed_at", ""))[:10]
-        return "live", f"{SET_ASIDE} (unused since {since}, importance {detail.get('importance')})"
-    if entry.op is HistoryOp.LINK:
-        strength = float(detail.get("strength", 0.0))
-        return "—", f"related to #{detail.get('linked_number')} (strength {strength:.2f})"
-    if entry.op is HistoryOp.RESTORE and entry.old_force is None:
-        return SET_ASIDE, "live"
-    if "importance" in detail:
-        was, now = detail["importance"]
-        return f"importance {was:g}", f"importance {now:g}"
-    if "category" in detail and entry.op is HistoryOp.UPDATE:
-        was, now = detail["category"]
-        return f"category {shown(was)}", f"category {shown(now)}"
-    if "pinned" in detail:
-        was, now = detail["pinned"]
-        return ("pinned" if was else "not pinned"), ("pinned" if now else "not pinned")
-    before: list[str] = []
-    after: list[str] = []
-    if entry.op is HistoryOp.ADD:
-        after.append(_quoted(entry.new_content, erased))
-    elif entry.old_force is None:  # the content changed
-        before.append(_quoted(entry.old_content, erased))
-        after.append(_quoted(entry.new_content, erased))
-    if entry.old_force is not None:
-        before.append(entry.old_force.value)
-    if entry.new_force is not None:
-        after.append(entry.new_force.value)
-    rationale = detail.get("rationale")
-    if isinstance(rationale, str):
-        after.append(f"({rationale})")
-    elif erased and entry.old_force is not None:  # a retraction whose rationale was erased
-        after.append("([text erased])")
-    return shown(" ".join(before)) or "—", shown(" ".join(after)) or "—"
-
-
-def history_table(entries: list[HistoryEntry], title: str) -> Table:
-    """Every change, oldest first: when, op, who, before → after."""
-    table = Table(title=title, title_justify="left")
-    for column in ("when (UTC)", "op", "who", "before", "", "after"):
-        table.add_column(column)
-    for entry in entries:
-        before, after = _change(entry)
-        table.add_row(
-            f"{entry.created_at:%Y-%m-%d %H:%M:%S}",
-            entry.op.value,
-            who(entry.actor.value),
-            before,
-            "→",
-            after,
         )
     return table
 
@@ -205,59 +134,6 @@ def memory_show(person: str = PersonOption, db_url: str | None = DbOption) -> No
     sys.stdout.flush()
 
 
-@memory_app.command("forget")
-@handles_errors
-def memory_forget(
-    numbers: list[int] = NumbersArgument, person: str = PersonOption, db_url: str | None = DbOption
-) -> None:
-    """Retract #NUMBER, or several (reversible with `restore`)."""
-    from pipeline.memory import manage
-
-    change_each(
-        lambda s: _personal(s, person), numbers, manage.retract_on, "Retracted", "#", db_url
-    )
-
-
-@memory_app.command("restore")
-@handles_errors
-def memory_restore(
-    numbers: list[int] = NumbersArgument, person: str = PersonOption, db_url: str | None = DbOption
-) -> None:
-    """Restore retracted #NUMBERs as committed, or ones the lifecycle sweep set aside."""
-    from pipeline.memory import manage
-
-    mine = partial(_personal, person=person)
-    change_each(mine, numbers, manage.restore_on, "Restored", "#", db_url)
-
-
-Change = Callable[["Session", "manage.Shelf", int], Assertion]
-
-
-def change_each(
-    shelf_of: ShelfOf, numbers: list[int], change: Change, word: str, tag: str, db_url: str | None
-) -> None:
-    """Apply `change` to each numbered assertion of the shelf, in one transaction: every one
-    is changed, or (when one cannot be) none is. The one rule of forget, restore, pin and
-    unpin, for facts and notes alike; a number given twice counts once."""
-    with store_for(db_url).write() as session:
-        shelf = shelf_of(session)
-        done = [change(session, shelf, n) for n in dict.fromkeys(numbers)]
-    for one in done:
-        if word == "Restored":
-            console.print(restored_line(one, tag), highlight=False)
-        else:
-            console.print(
-                f"{word} {tag}{one.display_number}: {shown(one.content)}", highlight=False
-            )
-
-
-def restored_line(done: Assertion, tag: str) -> str:
-    """What a restore says: the number, the text, and its force when still retracted."""
-    still = " (still retracted: restore it again to commit it)"
-    tail = still if done.force.value == "retracted" else ""
-    return f"Restored {tag}{done.display_number}: {shown(done.content)}{tail}"
-
-
 def _personal(session: Session, person: str) -> manage.Shelf:
     from pipeline.memory import manage
     from pipeline.store.people import get_person
@@ -265,48 +141,35 @@ def _personal(session: Session, person: str) -> manage.Shelf:
     return manage.personal_shelf(get_person(session, person))
 
 
-def change_pin(
-    shelf_of: ShelfOf, numbers: list[int], pinned: bool, tag: str, db_url: str | None
-) -> None:
-    """Pin or unpin the numbered assertions of the shelf `shelf_of(session)` names."""
+def _erase(store: Store, numbers: list[int], mentions: list[str], person: str) -> manage.Erasure:
     from pipeline.memory import manage
 
-    def pin(session: Session, shelf: manage.Shelf, number: int) -> Assertion:
-        return manage.pin_on(session, shelf, number, pinned)
-
-    change_each(shelf_of, numbers, pin, "Pinned" if pinned else "Unpinned", tag, db_url)
+    return manage.erase_numbers(store, person, numbers, mentions=mentions)
 
 
-@memory_app.command("pin")
-@handles_errors
-def memory_pin(
-    numbers: list[int] = NumbersArgument, person: str = PersonOption, db_url: str | None = DbOption
-) -> None:
-    """Pin #NUMBERs: the lifecycle sweep never sets them aside."""
-    change_pin(lambda session: _personal(session, person), numbers, True, "#", db_url)
+def _mentioned(
+    session: Session, targets: list[Assertion], mentions: Sequence[str], person: str
+) -> int:
+    """The person's turns that mention one of the texts, beyond those the facts' own
+    erasure blanks."""
+    from pipeline.store.erasure import linked_turns, mentioning
+    from pipeline.store.people import get_person
+
+    linked = set(linked_turns(session, [a.id for a in targets]))
+    return len(set(mentioning(session, get_person(session, person).id, mentions)) - linked)
 
 
-@memory_app.command("unpin")
-@handles_errors
-def memory_unpin(
-    numbers: list[int] = NumbersArgument, person: str = PersonOption, db_url: str | None = DbOption
-) -> None:
-    """Unpin #NUMBERs: the lifecycle sweep may set them aside again when unused."""
-    change_pin(lambda session: _personal(session, person), numbers, False, "#", db_url)
-
-
-def change_importance(
-    shelf_of: ShelfOf, number: int, value: float, tag: str, db_url: str | None
-) -> None:
-    """Set the importance of the numbered assertion of the shelf `shelf_of(session)` names."""
-    from pipeline.memory import manage
-
-    with store_for(db_url).write() as session:
-        done = manage.importance_on(session, shelf_of(session), number, value)
-    console.print(
-        f"{tag}{done.display_number} now has importance {done.importance:g}: {shown(done.content)}",
-        highlight=False,
-    )
+PERSONAL = ShelfKind(
+    tag="#",
+    noun="assertions",
+    where=(where_option("person", PersonOption),),
+    find=_personal,
+    erase=_erase,
+    number=NumberArgument,
+    numbers=NumbersArgument,
+    count_mentions=_mentioned,
+)
+add_shelf_commands(memory_app, PERSONAL, "forget", "restore", "pin", "unpin")
 
 
 @memory_app.command("category")
@@ -331,46 +194,7 @@ def memory_category(
 memory_app.command("query")(handles_errors(query_command))
 
 
-ImportanceArgument = typer.Argument(
-    ..., help="From 0 to 1; below the sweep's threshold an unused one may be set aside."
-)
-
-
-@memory_app.command("importance")
-@handles_errors
-def memory_importance(
-    number: int = NumberArgument,
-    value: float = ImportanceArgument,
-    person: str = PersonOption,
-    db_url: str | None = DbOption,
-) -> None:
-    """Set how much #NUMBER matters (0..1; the default is 0.5)."""
-    change_importance(lambda session: _personal(session, person), number, value, "#", db_url)
-
-
-def print_history(shelf_of: ShelfOf, number: int, tag: str, db_url: str | None) -> None:
-    """The history table of the numbered assertion of the shelf `shelf_of(session)` names."""
-    from pipeline.memory import manage
-
-    with store_for(db_url).read() as session:
-        shelf = shelf_of(session)
-        entries = manage.history_on(session, shelf, number)
-    if not entries:
-        console.print(
-            f"{tag}{number} has no history: it was stored before history was kept.",
-            highlight=False,
-        )
-        return
-    console.print(history_table(entries, f"History of {tag}{number} in {shown(shelf.where)}"))
-
-
-@memory_app.command("history")
-@handles_errors
-def memory_history(
-    number: int = NumberArgument, person: str = PersonOption, db_url: str | None = DbOption
-) -> None:
-    """Every change to #NUMBER, oldest first: what, who, before and after, when."""
-    print_history(lambda session: _personal(session, person), number, "#", db_url)
+add_shelf_commands(memory_app, PERSONAL, "importance", "history")
 
 
 @memory_app.command("related")
@@ -424,69 +248,4 @@ def memory_export(
     err_console.print(f"Exported {shown(data['person'])} to {shown(output)}.", highlight=False)
 
 
-@memory_app.command("erase")
-@handles_errors
-def memory_erase(
-    numbers: list[int] = NumbersArgument,
-    person: str = PersonOption,
-    mentions: list[str] = typer.Option(
-        [],
-        "--mentions",
-        help="Also erase every turn of the person that mentions this text (repeat for more): "
-        "words said again in plain chat, which no fact links to.",
-    ),
-    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
-    db_url: str | None = DbOption,
-) -> None:
-    """Delete assertions PERMANENTLY (asks first unless --yes)."""
-    from pipeline.memory import manage
-    from pipeline.store.erasure import linked_turns, mentioning
-    from pipeline.store.people import get_person
-
-    for text in mentions:
-        check_text(text, "the --mentions text")
-        if not text.strip():
-            raise fail(
-                "--mentions needs some text — name the word to erase, e.g. --mentions rambutan"
-            )
-    store = store_for(db_url)
-    with store.read() as session:
-        found = get_person(session, person)
-        # validate first; a fact the lifecycle sweep set aside can be erased too
-        targets = [manage.numbered(session, found, n, include_deleted=True) for n in numbers]
-        # beyond the turns the facts' own erasure blanks
-        linked = set(linked_turns(session, [a.id for a in targets]))
-        mentioned = len(set(mentioning(session, found.id, mentions)) - linked)
-    if mentions:
-        words = ", ".join(repr(m) for m in mentions)
-        console.print(
-            f"{mentioned} more turn(s) mention {shown(words)} and will be erased too.",
-            highlight=False,
-        )
-    if not yes:
-        confirm_erase(targets, "#")
-    done = manage.erase_numbers(store, person, numbers, mentions=mentions)
-    report_erasure(done)
-
-
-def confirm_erase(targets: list[Assertion], tag: str) -> None:
-    """Ask before a permanent erase; refuse without a terminal, exit 1 on no."""
-    if not is_interactive():
-        raise fail("erase needs confirmation — run it in a terminal or pass --yes")
-    # The prompt is click's, not Rich's: no markup to escape, but control characters still.
-    listing = "; ".join(f"{tag}{a.display_number} {printable(a.content)}" for a in targets)
-    if not typer.confirm(f"Permanently erase {listing}? This cannot be undone"):
-        console.print("Nothing erased.")
-        raise typer.Exit(EXIT_CHECK)
-
-
-def report_erasure(done: manage.Erasure) -> None:
-    """How many were erased, and whether old copies may linger in the SQLite WAL."""
-    console.print(f"Erased {len(done.erased)} assertion(s) permanently.")
-    if done.mentions:
-        console.print(f"Erased {done.mentions} turn(s) that mentioned the text as well.")
-    if not done.checkpointed:
-        console.print(
-            "Another connection was reading, so old copies may stay in the -wal file until "
-            "the next checkpoint; run the erase again when it is idle."
-        )
+add_shelf_commands(memory_app, PERSONAL, "erase")

@@ -18,19 +18,11 @@ from pipeline.cli.common import (
     shown,
     store_for,
 )
-from pipeline.cli.memory import (
-    DEFAULT_LIST_LIMIT,
-    ImportanceArgument,
-    change_each,
-    change_importance,
-    change_pin,
-    confirm_erase,
-    print_history,
-    print_newest,
-    report_erasure,
-)
+from pipeline.cli.memory import DEFAULT_LIST_LIMIT, print_newest
 from pipeline.cli.params import id_argument
+from pipeline.cli.shelf_commands import ShelfKind, add_shelf_commands, where_option
 from pipeline.memory import manage
+from pipeline.store import Store
 from pipeline.store.people import get_person, get_project
 
 notes_app = typer.Typer(help="Inspect and manage a project's notes.", no_args_is_help=True)
@@ -80,99 +72,19 @@ def _shelf(session: Session, person: str, project: str) -> manage.Shelf:
     return manage.project_shelf(found, get_project(session, found, project))
 
 
-@notes_app.command("forget")
-@handles_errors
-def notes_forget(
-    numbers: list[int] = NumbersArgument,
-    person: str = PersonOption,
-    project: str = ProjectOption,
-    db_url: str | None = DbOption,
-) -> None:
-    """Retract notes#NUMBER, or several (reversible with `restore`)."""
-    change_each(
-        lambda s: _shelf(s, person, project), numbers, manage.retract_on, "Retracted", TAG, db_url
-    )
+def _erase(
+    store: Store, numbers: list[int], mentions: list[str], person: str, project: str
+) -> manage.Erasure:
+    return manage.erase_notes(store, person, project, numbers)
 
 
-@notes_app.command("restore")
-@handles_errors
-def notes_restore(
-    numbers: list[int] = NumbersArgument,
-    person: str = PersonOption,
-    project: str = ProjectOption,
-    db_url: str | None = DbOption,
-) -> None:
-    """Restore retracted notes#NUMBERs as committed, or ones the sweep set aside."""
-    change_each(
-        lambda s: _shelf(s, person, project), numbers, manage.restore_on, "Restored", TAG, db_url
-    )
-
-
-@notes_app.command("pin")
-@handles_errors
-def notes_pin(
-    numbers: list[int] = NumbersArgument,
-    person: str = PersonOption,
-    project: str = ProjectOption,
-    db_url: str | None = DbOption,
-) -> None:
-    """Pin notes#NUMBERs: the lifecycle sweep never sets them aside."""
-    change_pin(lambda session: _shelf(session, person, project), numbers, True, TAG, db_url)
-
-
-@notes_app.command("unpin")
-@handles_errors
-def notes_unpin(
-    numbers: list[int] = NumbersArgument,
-    person: str = PersonOption,
-    project: str = ProjectOption,
-    db_url: str | None = DbOption,
-) -> None:
-    """Unpin notes#NUMBERs: the lifecycle sweep may set them aside again when unused."""
-    change_pin(lambda session: _shelf(session, person, project), numbers, False, TAG, db_url)
-
-
-@notes_app.command("importance")
-@handles_errors
-def notes_importance(
-    number: int = NumberArgument,
-    value: float = ImportanceArgument,
-    person: str = PersonOption,
-    project: str = ProjectOption,
-    db_url: str | None = DbOption,
-) -> None:
-    """Set how much notes#NUMBER matters (0..1; the default is 0.5)."""
-    change_importance(lambda session: _shelf(session, person, project), number, value, TAG, db_url)
-
-
-@notes_app.command("history")
-@handles_errors
-def notes_history(
-    number: int = NumberArgument,
-    person: str = PersonOption,
-    project: str = ProjectOption,
-    db_url: str | None = DbOption,
-) -> None:
-    """Every change to notes#NUMBER, oldest first: what, who, before and after, when."""
-    print_history(lambda session: _shelf(session, person, project), number, TAG, db_url)
-
-
-@notes_app.command("erase")
-@handles_errors
-def notes_erase(
-    numbers: list[int] = NumbersArgument,
-    person: str = PersonOption,
-    project: str = ProjectOption,
-    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
-    db_url: str | None = DbOption,
-) -> None:
-    """Delete notes PERMANENTLY, with every turn that stated them (asks first unless --yes)."""
-    store = store_for(db_url)
-    with store.read() as session:
-        found = get_person(session, person)
-        shelf = manage.project_shelf(found, get_project(session, found, project))
-        # validate first; a note the lifecycle sweep set aside can be erased too
-        targets = [manage.on_shelf(session, shelf, n, include_deleted=True) for n in numbers]
-    if not yes:
-        confirm_erase(targets, TAG)
-    report_erasure(manage.erase_notes(store, person, project, numbers))
+NOTES = ShelfKind(
+    tag=TAG,
+    noun="notes",
+    where=(where_option("person", PersonOption), where_option("project", ProjectOption)),
+    find=_shelf,
+    erase=_erase,
+    number=NumberArgument,
+    numbers=NumbersArgument,
+)
+add_shelf_commands(notes_app, NOTES)

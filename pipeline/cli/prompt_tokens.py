@@ -8,7 +8,6 @@ characters a token, and labelled as an estimate.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,7 +72,7 @@ def show_tokens(prefix: Prefix) -> None:
     }
     mine = settings.classifier_model if prefix.role == "classifier" else settings.responder_model
     counted = prefix.sent_to(mine)
-    if os.environ.get("ANTHROPIC_API_KEY"):
+    if settings.api_key:
         tokens = count_with_api(counted, settings, mine)
         how = f"counted by the API for {mine} (messages.count_tokens, with a one-word message)"
     else:

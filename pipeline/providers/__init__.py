@@ -3,8 +3,9 @@ implementations."""
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pipeline.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from pipeline.providers.base import (
@@ -37,36 +38,32 @@ if TYPE_CHECKING:
 # Loaded on first use, so that reading a provider's settings (pipeline.providers.claude.settings,
 # read by every command) does not import the whole pipeline through base.
 _LAZY = {
-    "Classifier": "base",
-    "ClassifyRequest": "base",
-    "ProviderOptions": "base",
-    "Providers": "base",
-    "ProviderSpec": "base",
-    "Responder": "base",
-    "RespondRequest": "base",
-    "degraded": "base",
-    "validated": "base",
-    "PROVIDER_NAMES": "registry",
-    "REGISTRY": "registry",
-    "check_prompt_families": "registry",
-    "default_provider": "registry",
-    "make_providers": "registry",
-    "spec_of": "registry",
-    "ScriptEntry": "scripted",
-    "ScriptedProvider": "scripted",
-    "StructuredAnswer": "structured",
-    "StructuredGenerator": "structured",
-    "StructuredRequest": "structured",
-    "ExtractiveSummarizer": "summarize",
-    "Summarizer": "summarize",
+    "Classifier": ".base",
+    "ClassifyRequest": ".base",
+    "ProviderOptions": ".base",
+    "Providers": ".base",
+    "ProviderSpec": ".base",
+    "Responder": ".base",
+    "RespondRequest": ".base",
+    "degraded": ".base",
+    "validated": ".base",
+    "PROVIDER_NAMES": ".registry",
+    "REGISTRY": ".registry",
+    "check_prompt_families": ".registry",
+    "default_provider": ".registry",
+    "make_providers": ".registry",
+    "spec_of": ".registry",
+    "ScriptEntry": ".scripted",
+    "ScriptedProvider": ".scripted",
+    "StructuredAnswer": ".structured",
+    "StructuredGenerator": ".structured",
+    "StructuredRequest": ".structured",
+    "ExtractiveSummarizer": ".summarize",
+    "Summarizer": ".summarize",
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [

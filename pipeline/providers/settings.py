@@ -2,7 +2,8 @@
 
 Claude and the OpenAI-compatible provider read their settings the same way; each declares its
 fields (a frozen dataclass), the environment variable of each, and keeps the command-line
-values it was given.
+values it was given. A bad value is the one-line error every setting gives
+(pipeline/settings.py, `bad_setting`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import fields, replace
 from typing import Any, TypeVar
 
 from pipeline.errors import ConverseError
+from pipeline.settings import bad_setting
 
 T = TypeVar("T")
 
@@ -55,7 +57,7 @@ def _parse(cls: type[Any], name: str, value: Any, source: str, strip_text: bool)
             return value
         text = str(value).strip().lower()
         if text not in _BOOLS:
-            raise ConverseError(f"{source} must be true or false, not {value!r}", f"fix {source}")
+            raise bad_setting(source, value, "it should be true or false")
         return _BOOLS[text]
     try:
         if kind in ("int", "int | None"):
@@ -70,5 +72,5 @@ def _parse(cls: type[Any], name: str, value: Any, source: str, strip_text: bool)
             return seconds
     except (TypeError, ValueError):
         what = "a whole number ≥ 0" if kind == "int" else "a number of seconds > 0"
-        raise ConverseError(f"{source} must be {what}, not {value!r}", f"fix {source}") from None
+        raise bad_setting(source, value, f"it should be {what}") from None
     return str(value).strip() if strip_text else str(value)

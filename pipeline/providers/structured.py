@@ -35,6 +35,7 @@ class StructuredAnswer:
     method: str
     usage: Usage = field(default_factory=Usage)
     truncated: bool = False
+    model: str = ""  # the model id the API answered with, where the provider knows it
 
 
 @runtime_checkable

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pipeline.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from pipeline.store.assertions import add_assertion, list_assertions
@@ -30,29 +31,29 @@ if TYPE_CHECKING:
 # Each name's module, loaded on first use, so pipeline/store/quick_read.py can be imported
 # without SQLAlchemy.
 _HOMES = {
-    "add_assertion": "assertions",
-    "list_assertions": "assertions",
-    "ConversationRow": "conversation_rows",
-    "MemoryEmbeddingRow": "conversation_rows",
-    "MemoryEntityRow": "conversation_rows",
-    "MemoryRow": "conversation_rows",
-    "Store": "engine",
-    "head_revision": "engine",
-    "open_store": "engine",
-    "upgrade": "engine",
-    "Filters": "filtered",
-    "filtered_memories": "filtered",
-    "your_story": "memories",
-    "create_person": "people",
-    "create_project": "people",
-    "get_person": "people",
-    "count_edges": "relations",
-    "put_working_document": "sessions",
-    "AssertionEmbeddingRow": "tables",
-    "AssertionRow": "tables",
-    "EngagementRow": "tables",
-    "HistoryRow": "tables",
-    "add_turn": "turns",
+    "add_assertion": ".assertions",
+    "list_assertions": ".assertions",
+    "ConversationRow": ".conversation_rows",
+    "MemoryEmbeddingRow": ".conversation_rows",
+    "MemoryEntityRow": ".conversation_rows",
+    "MemoryRow": ".conversation_rows",
+    "Store": ".engine",
+    "head_revision": ".engine",
+    "open_store": ".engine",
+    "upgrade": ".engine",
+    "Filters": ".filtered",
+    "filtered_memories": ".filtered",
+    "your_story": ".memories",
+    "create_person": ".people",
+    "create_project": ".people",
+    "get_person": ".people",
+    "count_edges": ".relations",
+    "put_working_document": ".sessions",
+    "AssertionEmbeddingRow": ".tables",
+    "AssertionRow": ".tables",
+    "EngagementRow": ".tables",
+    "HistoryRow": ".tables",
+    "add_turn": ".turns",
 }
 __all__ = [
     "AssertionEmbeddingRow",
@@ -81,7 +82,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _HOMES:
-        return getattr(import_module(f"pipeline.store.{_HOMES[name]}"), name)
-    raise AttributeError(f"module 'pipeline.store' has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _HOMES)

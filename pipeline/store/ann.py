@@ -67,7 +67,7 @@ class AnnSettings(BaseSettings):
 
 def ann_settings() -> AnnSettings:
     """The CONVERSE_ANN_* settings now in the environment, or a one-line error naming one."""
-    return checked_settings(AnnSettings, "CONVERSE_ANN_", "docs/memory.md, 'Search at scale'")
+    return checked_settings(AnnSettings, "CONVERSE_ANN_")
 
 
 def _index_class() -> type[Index]:

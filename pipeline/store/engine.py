@@ -112,7 +112,7 @@ class DbSettings(BaseSettings):
 
 def db_settings() -> DbSettings:
     """The CONVERSE_DB_* settings now in the environment, or a one-line error."""
-    return checked_settings(DbSettings, "CONVERSE_DB_", "docs/reliability.md, 'Database location'")
+    return checked_settings(DbSettings, "CONVERSE_DB_")
 
 
 def _make_engine(url: str) -> Engine:

@@ -10,7 +10,6 @@ sweep that runs right after another finds nothing left to do and writes no secon
 
 from __future__ import annotations
 
-import os
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from pipeline.clock import as_utc
 from pipeline.domain import HistoryActor, HistoryOp
-from pipeline.errors import InvalidMessage
+from pipeline.settings import Settings, settings
 from pipeline.store.erasure import erase_assertions
 from pipeline.store.events import Event, Node, record_events
 from pipeline.store.history import record
@@ -31,8 +30,10 @@ UNUSED_DAYS = 60
 PURGE_AFTER_DAYS = 30
 # Importance below this (and unused, and not pinned) lets the sweep set an assertion aside.
 # Below DEFAULT_IMPORTANCE (0.5), so an assertion nobody rated is kept however long unused.
-DEFAULT_IMPORTANCE_THRESHOLD = 0.3
-THRESHOLD_ENV = "CONVERSE_LIFECYCLE_IMPORTANCE_THRESHOLD"
+# (CONVERSE_LIFECYCLE_IMPORTANCE_THRESHOLD sets it; pipeline/settings.py checks it)
+DEFAULT_IMPORTANCE_THRESHOLD: float = Settings.model_fields[
+    "lifecycle_importance_threshold"
+].default
 # A turn marks the assertions it used at most once this often (pipeline/converse.py), so the
 # hot path rewrites no row it does not have to; far finer than UNUSED_DAYS.
 ACCESS_RESOLUTION = timedelta(days=1)
@@ -50,19 +51,7 @@ class Policy:
 
 def policy_from_env() -> Policy:
     """The policy, with the threshold from CONVERSE_LIFECYCLE_IMPORTANCE_THRESHOLD if set."""
-    raw = os.environ.get(THRESHOLD_ENV)
-    if raw is None or not raw.strip():
-        return Policy()
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not 0.0 <= value <= 1.0:
-        raise InvalidMessage(
-            f"{THRESHOLD_ENV} is {raw!r}, not a number from 0 to 1",
-            f"set it to e.g. {DEFAULT_IMPORTANCE_THRESHOLD}, or unset it for the default",
-        )
-    return Policy(importance_below=value)
+    return Policy(importance_below=settings().lifecycle_importance_threshold)
 
 
 @dataclass(frozen=True)

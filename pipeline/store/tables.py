@@ -189,6 +189,10 @@ class InboxRow(Base):
     channel: Mapped[str] = mapped_column(String(32))
     content: Mapped[str] = mapped_column(Text)
     received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The queue that answers it (pipeline/store/leases.py; migration 0016), and until when
+    # its lease lasts without renewal; NULL: any queue may take it.
+    lease_owner: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class SessionRow(Base):

@@ -110,13 +110,13 @@ def test_settings_come_from_defaults_environment_command_line_and_options() -> N
     [
         (
             {"CONVERSE_CLAUDE_MAX_RETRIES": "many"},
-            "CONVERSE_CLAUDE_MAX_RETRIES must be a whole number ≥ 0, not 'many' — "
-            "fix CONVERSE_CLAUDE_MAX_RETRIES",
+            "CONVERSE_CLAUDE_MAX_RETRIES='many' is not valid: it should be a whole number ≥ 0 — "
+            "fix or unset CONVERSE_CLAUDE_MAX_RETRIES (docs/settings.md lists every setting)",
         ),
         (
             {"CONVERSE_CLAUDE_TIMEOUT": "0"},
-            "CONVERSE_CLAUDE_TIMEOUT must be a number of seconds > 0, not '0' — "
-            "fix CONVERSE_CLAUDE_TIMEOUT",
+            "CONVERSE_CLAUDE_TIMEOUT='0' is not valid: it should be a number of seconds > 0 — "
+            "fix or unset CONVERSE_CLAUDE_TIMEOUT (docs/settings.md lists every setting)",
         ),
     ],
 )

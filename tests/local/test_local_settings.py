@@ -20,7 +20,7 @@ def test_a_bad_thread_count_is_one_line_naming_the_variable(monkeypatch, value):
     monkeypatch.setenv("CONVERSE_LOCAL_THREADS", value)
     with pytest.raises(ConverseError, match="CONVERSE_LOCAL_THREADS=") as caught:
         local_threads(2)
-    assert "docs/providers.md" in caught.value.one_line()
+    assert "docs/settings.md" in caught.value.one_line()
 
 
 def test_threads_default_when_unset_and_as_given_when_set(monkeypatch):

@@ -57,7 +57,7 @@ def test_a_missing_suite_exits_2_in_eval_and_in_record(tmp_path) -> None:
 
 
 def test_an_erase_declined_at_a_terminal_exits_1(db, monkeypatch) -> None:
-    monkeypatch.setattr("pipeline.cli.memory.is_interactive", lambda: True)
+    monkeypatch.setattr("pipeline.cli.shelf_commands.is_interactive", lambda: True)
     runner.invoke(
         app, ["chat", "-p", "Ana", "--provider", "scripted", "-m", "I'm allergic to shellfish"]
     )

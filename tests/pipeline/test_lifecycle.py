@@ -412,8 +412,9 @@ def test_bad_lifecycle_input_is_one_line_and_changes_nothing(env: str, args, exp
 def test_a_bad_threshold_setting_is_one_line(env: str, monkeypatch) -> None:
     monkeypatch.setenv("CONVERSE_LIFECYCLE_IMPORTANCE_THRESHOLD", "lots")
     assert _one_line_error(runner.invoke(app, ["worker", "run-once"])) == (
-        "error: CONVERSE_LIFECYCLE_IMPORTANCE_THRESHOLD is 'lots', not a number from 0 to 1 — "
-        "set it to e.g. 0.3, or unset it for the default"
+        "error: CONVERSE_LIFECYCLE_IMPORTANCE_THRESHOLD='lots' is not valid: input should be a "
+        "valid number, unable to parse string as a number — fix or unset "
+        "CONVERSE_LIFECYCLE_IMPORTANCE_THRESHOLD (docs/settings.md lists every setting)"
     )
 
 

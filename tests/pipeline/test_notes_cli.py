@@ -202,7 +202,7 @@ def test_erase_asks_first_and_no_keeps_the_note(env, monkeypatch):
     assert one_line_error(notes("erase", "1")) == (
         "error: erase needs confirmation — run it in a terminal or pass --yes"
     )
-    monkeypatch.setattr("pipeline.cli.memory.is_interactive", lambda: True)
+    monkeypatch.setattr("pipeline.cli.shelf_commands.is_interactive", lambda: True)
     refused = notes("erase", "1", input="n\n")
     assert refused.exit_code == 1
     assert f"Permanently erase notes#1 {NOTE}? This cannot be undone" in refused.output
@@ -290,6 +290,6 @@ def test_markup_in_notes_and_project_names_prints_as_typed(env, monkeypatch):
     assert MARKUP_NOTE in listed.output
     forgot = runner.invoke(app, ["notes", "forget", "1", *whose])
     assert forgot.output == f"Retracted notes#1: {MARKUP_NOTE}\n"
-    monkeypatch.setattr("pipeline.cli.memory.is_interactive", lambda: True)
+    monkeypatch.setattr("pipeline.cli.shelf_commands.is_interactive", lambda: True)
     asked = runner.invoke(app, ["notes", "erase", "1", *whose], input="n\n")
     assert f"Permanently erase notes#1 {MARKUP_NOTE}? This cannot be undone" in asked.output

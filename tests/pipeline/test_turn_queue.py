@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.domain import ClassifiedIntent, Engagement, Person, Reply, Role
-from pipeline.errors import AlreadyAnswered, InvalidMessage, NotFound
+from pipeline.errors import InvalidMessage, NotFound
 from pipeline.providers.base import ClassifyRequest, Providers, RespondRequest, validated
 from pipeline.store import Store, inbox, open_store
 from pipeline.store.inbox import Received
@@ -165,7 +165,7 @@ def test_bad_input_is_refused_before_anything_is_stored(
         assert inbox.waiting(session) == []
 
 
-def test_two_workers_never_answer_one_message_twice(
+def test_a_second_worker_leaves_a_message_to_the_queue_that_holds_it(
     sqlite_url: str, make_person: Callable[..., tuple[Person, Engagement]]
 ) -> None:
     first_store, second_store = open_store(sqlite_url), open_store(sqlite_url)
@@ -175,12 +175,28 @@ def test_two_workers_never_answer_one_message_twice(
     future = first.submit("ana", "only once")
     assert provider.in_flight.wait(30)
     second = _queue(second_store, Recorder())
-    assert second.resume() == 1  # the message is still waiting while the first is in flight
-    assert second.join(timeout=30)
+    assert second.waiting("ana") == 0  # the message is the first queue's while it runs
+    assert second.resume() == 0
     provider.release.set()
-    with pytest.raises(AlreadyAnswered):
-        future.result(timeout=30)
+    assert future.result(timeout=30).reply.text == "heard: only once"
     assert _operator_turns(first_store, person) == ["only once"]
+    first_store.dispose()
+    second_store.dispose()
+
+
+def test_a_closed_queue_leaves_its_messages_to_another(
+    sqlite_url: str, make_person: Callable[..., tuple[Person, Engagement]]
+) -> None:
+    first_store, second_store = open_store(sqlite_url), open_store(sqlite_url)
+    person, _ = make_person(first_store)
+    first = _queue(first_store, Recorder(), window_s=600)  # received, no turn started yet
+    first.submit("ana", "left behind")
+    second = _queue(second_store, Recorder())
+    assert second.waiting("ana") == 0
+    assert first.close(timeout=30)  # it stops waiting out its window
+    assert second.resume("ana") == 1
+    assert second.join(timeout=30)
+    assert _operator_turns(second_store, person) == ["left behind"]
     first_store.dispose()
     second_store.dispose()
 

@@ -3,17 +3,17 @@ model accepts: a forced `write_summary` tool, or the schema as structured output
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 import anthropic
-from anthropic.types import AssistantMessageParam, MessageParam, ToolParam, UserMessageParam
+from anthropic.types import AssistantMessageParam, MessageParam, UserMessageParam
 
 from pipeline.domain import HistoryTurn, Role
 from pipeline.errors import ProviderError
-from pipeline.providers.claude.calls import CallFailed, create_message, describe_api_error
-from pipeline.providers.claude.models import classifier_shape, thinking_plan
+from pipeline.providers.claude.calls import CallFailed, describe_api_error
 from pipeline.providers.claude.settings import ClaudeSettings
+from pipeline.providers.claude.structured import structured_call
+from pipeline.providers.structured import StructuredRequest
 from pipeline.providers.summarize import (
     SUMMARY_SCHEMA,
     SUMMARY_SCHEMA_NAME,
@@ -24,11 +24,8 @@ from pipeline.providers.summarize import (
 )
 
 NAME = "claude"
-TOOL: ToolParam = {
-    "name": SUMMARY_SCHEMA_NAME,
-    "description": "The summary that replaces the earlier turns, and durable personal facts.",
-    "input_schema": SUMMARY_SCHEMA,
-}
+# What the forced `write_summary` tool says it is, for models that answer through one.
+DESCRIPTION = "The summary that replaces the earlier turns, and durable personal facts."
 
 
 def _message(user: bool, content: str) -> MessageParam:
@@ -79,33 +76,18 @@ class ClaudeSummarizer:
 
     def summarize(self, request: SummarizeRequest) -> Summary:
         """The model's summary; ProviderError when the call or its answer is unusable."""
-        model = self._settings.responder_model
-        forced = classifier_shape(model) == "forced_tool"
-        plan = thinking_plan(model, request.budget_tokens + 200)
+        asked = StructuredRequest(
+            system=request.instructions,
+            user=summary_prompt(request),
+            schema_name=SUMMARY_SCHEMA_NAME,
+            schema=SUMMARY_SCHEMA,
+            max_tokens=request.budget_tokens + 200,
+            prompt_refs=request.prompt_refs,
+        )
         try:
-            response = create_message(
-                self._client,
-                max_retries=self._settings.max_retries,
-                model=model,
-                max_tokens=plan.max_tokens,
-                system=[{"type": "text", "text": request.instructions}],
-                messages=[{"role": "user", "content": summary_prompt(request)}],
-                refs=request.prompt_refs,
-                tools=[TOOL] if forced else None,
-                tool_choice={"type": "tool", "name": SUMMARY_SCHEMA_NAME} if forced else None,
-                thinking=plan.thinking,
-                output_config=plan.output_config(None if forced else SUMMARY_SCHEMA),
-            )
+            answer = structured_call(self._client, self._settings, asked, DESCRIPTION)
         except CallFailed as exc:
             raise ProviderError(str(exc), "the turns stay whole; compaction tries again") from exc
-        if forced:
-            called, raw = response.tool_input(SUMMARY_SCHEMA_NAME)
-            text = json.dumps(raw) if called and not isinstance(raw, str) else str(raw or "")
-        else:
-            text = response.text
         return read_summary(
-            text,
-            method=f"{NAME} {response.model}",
-            usage=response.usage_record(),
-            truncated=response.stop_reason == "max_tokens",
+            answer.text, method=answer.method, usage=answer.usage, truncated=answer.truncated
         )

@@ -8,9 +8,9 @@ reading settings stays cheap.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from pipeline.lazy import lazy_exports
 from pipeline.providers.openai_compat.settings import ENV_VARS, PROVIDER, OpenAISettings
 
 if TYPE_CHECKING:
@@ -19,19 +19,14 @@ if TYPE_CHECKING:
     from pipeline.providers.openai_compat.responder import OpenAIResponder
 
 _LAZY = {
-    "OpenAIClassifier": "classifier",
-    "response_format": "classifier",
-    "make_client": "client",
-    "openai_providers": "client",
-    "OpenAIResponder": "responder",
+    "OpenAIClassifier": ".classifier",
+    "response_format": ".classifier",
+    "make_client": ".client",
+    "openai_providers": ".client",
+    "OpenAIResponder": ".responder",
 }
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [
