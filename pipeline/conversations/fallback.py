@@ -30,126 +30,9 @@ from pipeline.conversation_models import (
     Task,
     WaitingOn,
 )
-from pipeline.conversations.voice import third_person
+from pipeline.english import closure as en
+from pipeline.english.voice import third_person
 
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
-_I = r"(?:i|we)"
-_TASKS = (
-    re.compile(rf"\b{_I} (?:need|have|want|plan|ought) to (?P<x>.+)", re.I),
-    re.compile(r"\b(?:remind me to|to-?do:?) (?P<x>.+)", re.I),
-    re.compile(rf"\b{_I}(?:'ll| will| should| must) (?P<x>(?!be\b).+)", re.I),
-)
-_DONE = re.compile(rf"\b{_I} (?:finally )?(?:finished|completed|sent|submitted) (?P<x>.+)", re.I)
-_DECISIONS = (
-    re.compile(rf"\b{_I}(?:'ve| have)? decided (?:to |that |on )?(?P<x>.+)", re.I),
-    re.compile(r"\blet'?s go with (?P<x>.+)", re.I),
-    re.compile(rf"\b{_I}(?:'m| am|'re| are) going with (?P<x>.+)", re.I),
-)
-_WAITING = (
-    re.compile(r"\bwaiting (?:on|for) (?P<who>[A-Z][\w'-]+)(?: to| for| about)? ?(?P<x>.*)"),
-    re.compile(r"\bwaiting to hear (?:back )?from (?P<who>[A-Z][\w'-]+)(?: about| on)? ?(?P<x>.*)"),
-    # Someone else promised the person something: "She'll email me the date", "They said
-    # they'd call me when it comes through", "Lena is going to introduce me".
-    re.compile(
-        r"(?:^|[,;]\s*|\band\s+)(?P<who>[A-Z][\w'-]+|(?i:she|he|they))"
-        r"(?:'ll| will| is going to|'s going to| are going to|'re going to| promised to"
-        r"| said (?i:she|he|they)'d| said (?i:she|he|they) would)"
-        r" (?P<x>(?:email|call|send|text|ring|get back to|introduce|let|tell|show|mail|ping"
-        r"|bring|confirm to|update) (?:me|us)\b.*)"
-    ),
-)
-_PRONOUNS = frozenset({"she", "he", "they"})
-_OPEN_QUESTIONS = (
-    re.compile(
-        r"\b(?:i wonder|i'm not sure|i am not sure|not sure) (?P<x>(?:if|whether|how|what|which"
-        r"|when|where|who) .+)",
-        re.I,
-    ),
-    re.compile(r"\bstill (?:need to figure out|don't know|do not know) (?P<x>.+)", re.I),
-)
-# "haven't figured out X" leaves X open: a negated verb is no resolution.
-_RESOLVED = re.compile(
-    r"(?<!n't )(?<!not )(?<!never )\b(?:figured out|worked out|found out) (?P<x>.+)", re.I
-)
-_BLOCKERS = (
-    re.compile(r"\b(?:unblocked|finally (?:got|fixed|sorted)) (?P<x>.+)", re.I),
-    re.compile(r"\b(?P<x>.+?) (?:is|was) no longer (?:blocking|a blocker)\b", re.I),
-)
-_INSIGHTS = re.compile(
-    r"\bi (?:realized|realised|noticed|learned|learnt) (?:that )?(?P<x>.+)", re.I
-)
-_RELATIONS = (
-    "wife|husband|partner|son|daughter|mother|mom|mum|father|dad|sister|brother|boss|manager"
-    "|colleague|friend|doctor|neighbour|neighbor|aunt|uncle|grandma|grandpa|coach|teacher"
-)
-# The relation in any case, the name capitalised: "my sister Lena", never "my sister live".
-_PEOPLE = re.compile(rf"\b(?i:my) (?P<rel>(?i:{_RELATIONS})),? (?P<name>[A-Z][a-z]+)\b")
-# A question asks; it states nothing to extract ("where does my sister live again?"). At most
-# it opens a thread, through the open-question patterns.
-_QUESTION = re.compile(
-    r"\?\s*$|^(?:who|what|where|when|why|how|which|whose|do|does|did|is|are|was|were|can"
-    r"|could|would|will|should|shall|have|has|am)\b",
-    re.I,
-)
-_BECAUSE = re.compile(r"\s+(?:because|since|as) ", re.I)
-_STOP = set(
-    [
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "but",
-        "to",
-        "of",
-        "for",
-        "in",
-        "on",
-        "at",
-        "with",
-        "about",
-        "from",
-        "this",
-        "that",
-        "these",
-        "those",
-        "it",
-        "its",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "i",
-        "we",
-        "you",
-        "my",
-        "our",
-        "your",
-        "me",
-        "us",
-        "will",
-        "would",
-        "should",
-        "could",
-        "have",
-        "has",
-        "had",
-        "do",
-        "does",
-        "did",
-        "not",
-        "no",
-        "yes",
-        "just",
-        "still",
-        "need",
-        "want",
-        "get",
-        "got",
-    ]
-)
 MAX_CLAUSE = 140
 
 
@@ -164,7 +47,7 @@ def sentences(turns: Sequence[tuple[str, str]]) -> list[str]:
     out: list[str] = []
     for role, content in turns:
         if role == "operator":
-            out.extend(s.strip() for s in _SENTENCES.split(content) if s.strip())
+            out.extend(s.strip() for s in en.SENTENCES.split(content) if s.strip())
     return out
 
 
@@ -177,28 +60,28 @@ def _first(patterns: Sequence[re.Pattern[str]], sentence: str) -> re.Match[str] 
 
 
 def _decision(m: re.Match[str]) -> Decision:
-    parts = _BECAUSE.split(m["x"], maxsplit=1)
+    parts = en.BECAUSE.split(m["x"], maxsplit=1)
     return Decision(what=clause(parts[0]), why=clause(parts[1]) if len(parts) > 1 else "")
 
 
 # In order: the first kind whose pattern matches a sentence takes it.
 _RULES: tuple[tuple[str, Sequence[re.Pattern[str]], Callable[[re.Match[str]], BaseModel]], ...] = (
-    ("decisions", _DECISIONS, _decision),
-    ("tasks", (_DONE,), lambda m: Task(description=clause(m["x"]), status="done", priority="")),
+    ("decisions", en.DECISIONS, _decision),
+    ("tasks", (en.DONE,), lambda m: Task(description=clause(m["x"]), status="done", priority="")),
     (
         "waiting_on",
-        _WAITING,
+        en.WAITING,
         lambda m: WaitingOn(who=m["who"], what=clause(m["x"]) or "a reply", since=""),
     ),
-    ("questions_opened", _OPEN_QUESTIONS, lambda m: QuestionOpened(question=clause(m["x"]))),
+    ("questions_opened", en.OPEN_QUESTIONS, lambda m: QuestionOpened(question=clause(m["x"]))),
     (
         "questions_resolved",
-        (_RESOLVED,),
+        (en.RESOLVED,),
         lambda m: QuestionResolved(question=clause(m["x"]), answer=""),
     ),
-    ("blockers_cleared", _BLOCKERS, lambda m: BlockerCleared(what=clause(m["x"]), unblocks="")),
-    ("insights", (_INSIGHTS,), lambda m: Insight(text=clause(m["x"]))),
-    ("tasks", _TASKS, lambda m: Task(description=clause(m["x"]), status="open", priority="")),
+    ("blockers_cleared", en.BLOCKERS, lambda m: BlockerCleared(what=clause(m["x"]), unblocks="")),
+    ("insights", (en.INSIGHTS,), lambda m: Insight(text=clause(m["x"]))),
+    ("tasks", en.TASKS, lambda m: Task(description=clause(m["x"]), status="open", priority="")),
 )
 
 
@@ -215,12 +98,12 @@ def entities(turns: Sequence[tuple[str, str]]) -> Entities:
             found[kind].append(item)
 
     for sentence in sentences(turns):
-        if _QUESTION.search(sentence):
-            found_open = _first(_OPEN_QUESTIONS, sentence)
+        if en.QUESTION.search(sentence):
+            found_open = _first(en.OPEN_QUESTIONS, sentence)
             if found_open is not None and clause(found_open["x"]):
                 keep("questions_opened", QuestionOpened(question=clause(found_open["x"])))
             continue
-        for mention in _PEOPLE.finditer(sentence):
+        for mention in en.PEOPLE.finditer(sentence):
             person = PersonMention(
                 name=mention["name"].capitalize(), context="", relation=mention["rel"].lower()
             )
@@ -231,7 +114,7 @@ def entities(turns: Sequence[tuple[str, str]]) -> Entities:
                 continue
             item = build(match)
             keep(kind, item)
-            if isinstance(item, WaitingOn) and item.who.casefold() not in _PRONOUNS:
+            if isinstance(item, WaitingOn) and item.who.casefold() not in en.PRONOUNS:
                 keep("people", PersonMention(name=item.who, context="", relation=""))
             break
     return Entities.model_validate({k: [i.model_dump() for i in v] for k, v in found.items()})
@@ -253,7 +136,7 @@ def narrative(found: Entities, turns: Sequence[tuple[str, str]], operator_name: 
         said.append(f"Still to do: {'; '.join(todo[:2])}.")
     if found.waiting_on:
         w = found.waiting_on[0]
-        if w.who.casefold() in _PRONOUNS:  # a promise: "She'll email me the date"
+        if w.who.casefold() in en.PRONOUNS:  # a promise: "She'll email me the date"
             said.append(f"{name} is waiting for someone to {w.what}.")
         else:
             said.append(f"{name} is waiting on {w.who} for {w.what}.")
@@ -274,7 +157,9 @@ def narrative(found: Entities, turns: Sequence[tuple[str, str]], operator_name: 
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9']+", text.casefold()) if w not in _STOP and len(w) > 2}
+    return {
+        w for w in re.findall(r"[a-z0-9']+", text.casefold()) if w not in en.STOP and len(w) > 2
+    }
 
 
 RESOLVE_OVERLAP = 0.6

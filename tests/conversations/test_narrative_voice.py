@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pipeline.conversations import fallback
-from pipeline.conversations.voice import third_person
+from pipeline.english.voice import third_person
 from pipeline.memory.writing import check
 
 

@@ -10,9 +10,14 @@ from pathlib import Path
 PIPELINE = Path(__file__).resolve().parents[2] / "pipeline"
 FORBIDDEN = ("pipeline.english", "pipeline.providers.local")
 # Outside the core: provider packages, the English package, the edges that build providers,
-# and the labelled deterministic fallback that splits sentences when no model extracts facts.
+# and the labelled deterministic fallbacks: the one that splits sentences when no model
+# extracts facts, and the one that compresses a conversation when no model does.
 OUTSIDE_CORE = ("english", "providers", "cli", "mcp")
-LABELLED_FALLBACKS = {"extraction/extract.py", "extraction/__init__.py"}
+LABELLED_FALLBACKS = {
+    "extraction/extract.py",
+    "extraction/__init__.py",
+    "conversations/fallback.py",
+}
 
 
 def _imports(path: Path) -> set[str]:
