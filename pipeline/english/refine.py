@@ -132,11 +132,12 @@ _ASIDE = re.compile(
 
 
 def without_interjections(text: str) -> str:
-    """The text without a leading "oh," / "hmm," / "tbh," and a trailing "tbh" / "lol"."""
+    """The text without a leading "oh," / "hmm," / "tbh," and a trailing "tbh" / "lol" (its
+    closing "?" kept: "any ideas lol?" still asks)."""
     text = " ".join(text.split())
     for _ in range(2):
         text = FILLER_LEAD.sub("", INTERJECTIONS.sub("", text)).strip()
-        text = FILLER_TAIL.sub("", text).strip()
+        text = FILLER_TAIL.sub(lambda found: found.group("end").strip(), text).strip()
     return text
 
 

@@ -1,8 +1,9 @@
 """What a message's surface adds without meaning, taken off before it is read: filler ("tbh",
 "lol", "ok so"), emoji, and typos in the words a reply is read by ("yws", "thaf's it",
-"sorrg, corrdct"). A slipped cue word is put back to the one cue word it is a slip of, and only
-from a token that is not a word itself (the caller passes its vocabulary): "yet" stays "yet".
-Facts keep what the person typed."""
+"sorrg, corrdct") and in the values a correction names ("two mlnths ago"). A slipped word is
+put back to the one cue or value word it is a slip of, and only from a token that is not a
+word itself (the caller passes its vocabulary): "yet" stays "yet". Facts keep what the person
+typed otherwise (pipeline/english/spelling.py reads past other slips without storing them)."""
 
 from __future__ import annotations
 
@@ -28,12 +29,43 @@ CUE_WORDS = frozenset(
         """,
     )
 )
+# The values a correction is read by (pipeline/english/refine.py): a slip in "mlnths" must not
+# keep "two months ago" from replacing "last month".
+VALUE_WORDS = frozenset(
+    re.findall(
+        r"\S+",
+        """
+        second seconds minute minutes hour hours day days week weeks fortnight month months year
+        years decade decades ago last next morning mornings evening evenings night nights
+        monday tuesday wednesday thursday friday saturday sunday weekend weekends
+        mondays tuesdays wednesdays thursdays fridays saturdays sundays
+        january february april june july august september october november december
+        three four five seven eight nine eleven twelve thirteen fourteen fifteen sixteen
+        seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety
+        hundred thousand half dozen couple several
+        """,
+    )
+)
+# Contractions are words of their own, though the model's vocabulary splits them ("i've").
+CONTRACTIONS = frozenset(
+    re.findall(
+        r"\S+",
+        """
+        i'm i've i'd i'll you're you've you'd you'll he's she's it's we're we've we'd we'll
+        they're they've they'd they'll that's there's here's what's where's who's how's when's
+        let's don't doesn't didn't can't won't isn't aren't wasn't weren't haven't hasn't hadn't
+        couldn't wouldn't shouldn't mustn't
+        """,
+    )
+)
+_RESTORED = CUE_WORDS | VALUE_WORDS | CONTRACTIONS
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z']*")
 _F = re.IGNORECASE
-# Filler that carries no content wherever it stands: "five of us now tbh", "12th lol".
+# Filler that carries no content wherever it stands: "five of us now tbh", "12th lol". The
+# closing punctuation after it is the message's own ("any ideas lol?" still asks).
 FILLER_TAIL = re.compile(
     r"(?:[\s,.;:!—–-]+(?:tbh|to be honest|honestly|lol|lmao|haha+|ha+|ngl|fr|imo|tho|though|"
-    r"i guess|i think|innit|mate|x+|:\)|:d|:p))+[\s.!?]*$",
+    r"i guess|i think|innit|mate|x+|:\)|:d|:p))+(?P<end>[\s.!?]*)$",
     _F,
 )
 FILLER_LEAD = re.compile(
@@ -45,13 +77,18 @@ _EMOJI = re.compile(
 )
 
 
-def plain(message: str, known: Collection[str]) -> str:
-    """The message as the English rules read it: no emoji, no filler, cue typos restored."""
-    text = " ".join(_EMOJI.sub(" ", message).split())
+def without_filler(text: str) -> str:
+    """The text without filler before or after it; its closing punctuation kept."""
+    text = " ".join(text.split())
     for _ in range(2):
         text = FILLER_LEAD.sub("", text).strip()
-        text = FILLER_TAIL.sub("", text).strip()
-    return without_cue_typos(text, known) or message.strip()
+        text = FILLER_TAIL.sub(lambda found: found.group("end").strip(), text).strip()
+    return text
+
+
+def plain(message: str, known: Collection[str]) -> str:
+    """The message as the English rules read it: no emoji, no filler, cue typos restored."""
+    return without_cue_typos(without_filler(_EMOJI.sub(" ", message)), known) or message.strip()
 
 
 def _one_slip(typed: str, word: str) -> bool:
@@ -71,7 +108,7 @@ def _one_slip(typed: str, word: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _cue_for(token: str) -> str | None:
-    found = [word for word in CUE_WORDS if _one_slip(token, word)]
+    found = [word for word in _RESTORED if _one_slip(token, word)]
     return found[0] if len(found) == 1 else None
 
 
@@ -81,7 +118,7 @@ def without_cue_typos(message: str, known: Collection[str]) -> str:
     def restored(found: re.Match[str]) -> str:
         token = found.group(0)
         lowered = token.lower()
-        if lowered in CUE_WORDS or lowered in known or lowered.replace("'", "") in known:
+        if lowered in _RESTORED or lowered in known or lowered.replace("'", "") in known:
             return token
         cue = _cue_for(lowered)
         if cue is None:
@@ -89,3 +126,30 @@ def without_cue_typos(message: str, known: Collection[str]) -> str:
         return cue.capitalize() if token[0].isupper() else cue
 
     return _TOKEN.sub(restored, message)
+
+
+# Written-out forms and the contraction the examples and cues are written with; only forms
+# with one reading ("I am", "do not"), so a reading never changes meaning.
+_CONTRACT = {
+    "i am": "i'm", "you are": "you're", "we are": "we're", "they are": "they're",
+    "it is": "it's", "that is": "that's", "what is": "what's", "there is": "there's",
+    "do not": "don't", "does not": "doesn't", "did not": "didn't", "is not": "isn't",
+    "are not": "aren't", "was not": "wasn't", "were not": "weren't", "cannot": "can't",
+    "can not": "can't", "will not": "won't", "would not": "wouldn't", "should not": "shouldn't",
+    "could not": "couldn't", "have not": "haven't", "has not": "hasn't", "i will": "i'll",
+}  # fmt: skip
+# Only before another word: "it is what it is" keeps its last "it is".
+_WRITTEN_OUT = re.compile(
+    r"\b(?:" + "|".join(sorted(_CONTRACT, key=len, reverse=True)) + r")(?=\s+\w)", _F
+)
+
+
+def contracted(text: str) -> str:
+    """The text with written-out forms contracted ("I am" -> "I'm"), as it is read."""
+
+    def contract(found: re.Match[str]) -> str:
+        said = found.group(0)
+        short = _CONTRACT[" ".join(said.lower().split())]
+        return short[:1].upper() + short[1:] if said[:1].isupper() else short
+
+    return _WRITTEN_OUT.sub(contract, text)

@@ -1,0 +1,82 @@
+"""Keyboard slips read past: "what sirts of things can you handle" is read as "sorts".
+
+A token that is not a word of the vocabulary (the local model's, ranked by how common each
+word is) and is one slip away from words of it — one letter replaced by a neighbouring key,
+never the first, or two neighbours swapped — is read as the most common of them. This is for
+reading only (which intent, which cue, what to look up or forget); text stored as a fact keeps
+what the person typed, since a name the vocabulary lacks must never become a word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from pipeline.english.surface import CONTRACTIONS
+
+# Adjacent keys on a QWERTY keyboard: the substitutions a hurried thumb makes.
+NEIGHBOURS = {
+    "q": "wa", "w": "qeas", "e": "wrsd", "r": "etdf", "t": "ryfg", "y": "tugh", "u": "yihj",
+    "i": "uojk", "o": "ipkl", "p": "ol", "a": "qwsz", "s": "awedxz", "d": "serfcx",
+    "f": "drtgvc", "g": "ftyhbv", "h": "gyujnb", "j": "huikmn", "k": "jiolm", "l": "kop",
+    "z": "asx", "x": "zsdc", "c": "xdfv", "v": "cfgb", "b": "vghn", "n": "bhjm", "m": "njk",
+}  # fmt: skip
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z'’]*")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|[—–]\s*)$")
+SHORTEST = 4  # a slip in "teh" or "ot" has too many readings to pick one
+
+
+def slips(token: str) -> set[str]:
+    """Every string one slip away from a lower-case token (its first letter kept)."""
+    found: set[str] = set()
+    for i in range(1, len(token)):
+        for key in NEIGHBOURS.get(token[i], ""):
+            found.add(token[:i] + key + token[i + 1 :])
+        if i + 1 < len(token) and token[i] != token[i + 1]:
+            found.add(token[:i] + token[i + 1] + token[i] + token[i + 2 :])
+    return found
+
+
+class Vocabulary:
+    """Known lower-case words and their ranks (lower is more common), with the reading of
+    each slipped token remembered."""
+
+    def __init__(self, ranks: Mapping[str, int]) -> None:
+        self.ranks = dict(ranks)
+        for word in CONTRACTIONS:  # as common as the commonest words
+            self.ranks.setdefault(word, 0)
+        self._read: dict[str, str | None] = {}
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.ranks
+
+    def best(self, token: str) -> str | None:
+        """The commonest known word one slip from `token`, or None."""
+        if token not in self._read:
+            found = [w for w in slips(token) if w in self.ranks]
+            self._read[token] = min(found, key=lambda w: (self.ranks[w], w)) if found else None
+        return self._read[token]
+
+
+def spelled(text: str, vocabulary: Vocabulary) -> str:
+    """The text with each slipped word read as the commonest word it is one slip from.
+
+    Known words, short tokens and a capitalised word inside a sentence (a name) are kept as
+    typed.
+    """
+
+    def read(found: re.Match[str]) -> str:
+        token = found.group(0)
+        lowered = token.lower().replace("’", "'")
+        if len(lowered) < SHORTEST or lowered in vocabulary:
+            return token
+        if lowered.replace("'", "") in vocabulary:
+            return token
+        if token[0].isupper() and not _SENTENCE_START.search(text[: found.start()]):
+            return token
+        best = vocabulary.best(lowered)
+        if best is None:
+            return token
+        return best[:1].upper() + best[1:] if token[0].isupper() else best
+
+    return _TOKEN.sub(read, text)
