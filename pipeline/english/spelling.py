@@ -62,7 +62,7 @@ def spelled(text: str, vocabulary: Vocabulary) -> str:
     """The text with each slipped word read as the commonest word it is one slip from.
 
     Known words, short tokens and a capitalised word inside a sentence (a name) are kept as
-    typed.
+    typed. A slip is put right in place, so the text keeps its length and every offset.
     """
 
     def read(found: re.Match[str]) -> str:

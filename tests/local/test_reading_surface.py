@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import pytest
 
+from pipeline.english.cues import forget_object, limits_to_project
+from pipeline.english.extract import forget_description
 from pipeline.english.language import is_question
+from pipeline.english.refine import refine_fact
 from pipeline.english.spelling import Vocabulary, slips, spelled
 from pipeline.english.surface import contracted, plain, without_filler
-from pipeline.providers.local.classifier import known_words, read_text, vocabulary
+from pipeline.providers.local.classifier import read_text
+from pipeline.providers.local.responder import personal_clause
+from pipeline.providers.local.words import known_words, vocabulary
 
 
 @pytest.mark.parametrize(
@@ -58,8 +63,10 @@ def test_a_slipped_word_is_read_as_the_commonest_word_one_slip_away() -> None:
 
 
 def test_the_model_vocabulary_reads_slips_in_everyday_words() -> None:
-    read = spelled("what kinds of thimgs can you hslp with", vocabulary())
+    typed = "what kinds of thimgs can you hslp with"
+    read = spelled(typed, vocabulary())
     assert read == "what kinds of things can you help with"
+    assert len(read) == len(typed)  # put right in place: offsets still point into the typed text
 
 
 @pytest.mark.parametrize(
@@ -107,3 +114,54 @@ def test_a_question_is_known_by_its_form_without_its_mark(message: str) -> None:
 def test_a_statement_that_opens_like_a_question_is_not_one(message: str) -> None:
     assert not is_question(message)
     assert not read_text(message).endswith("?")
+
+
+@pytest.mark.parametrize(
+    ("held", "reply", "new", "old"),
+    [
+        # an ordinal without its article or month replaces the fact's ordinal
+        ("Your rent is due on 1st of the month", "no, 3rd", "3rd", "1st"),
+        ("Your appointment is on the 9th of June", "sorry 10th", "10th of June", "9th"),
+        # a month typed in lower case is still a month ("may" and "march" stay verbs)
+        ("Your exams finish in june", "actually july", "july", "june"),
+    ],
+)
+def test_a_date_typed_without_its_article_or_capital_replaces_the_old(
+    held: str, reply: str, new: str, old: str
+) -> None:
+    refined = refine_fact(held, reply)
+    assert new in refined and old not in refined
+
+
+@pytest.mark.parametrize(
+    ("message", "described"),
+    [
+        ("drop bit about my night shifts", "my night shifts"),
+        ("please forget thing about me hating olives", "me hating olives"),
+    ],
+)
+def test_a_forget_request_without_its_article_describes_the_fact(
+    message: str, described: str
+) -> None:
+    assert forget_object(message) == described
+    assert forget_description(message) == described
+
+
+@pytest.mark.parametrize(
+    ("reply", "project"),
+    [
+        ("keep that to podcast please", "Weekly podcast"),
+        ("just for DIY stuff, thanks", "Garage DIY"),
+    ],
+)
+def test_keeping_an_offer_to_a_project_needs_no_article(reply: str, project: str) -> None:
+    assert limits_to_project(reply, project)
+    assert not limits_to_project("keep that in mind", project)
+
+
+def test_a_slipped_reason_word_still_names_the_personal_clause_of_a_note() -> None:
+    assert personal_clause("Book aisle seats for every flight, becuase I'm claustrophobic") == (
+        "You're claustrophobic"
+    )
+    # the clause is offered as typed: a word the vocabulary lacks is not read as another
+    assert personal_clause("Keep it low-key, my knee flares up") == "Your knee flares up"

@@ -10,12 +10,10 @@ general_conversation (asking nothing of memory is the safe default).
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import re
 import threading
 from dataclasses import dataclass, replace
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +44,7 @@ from pipeline.english.language import (
     is_question,
 )
 from pipeline.english.refine import parallel_fact, refine_fact
-from pipeline.english.spelling import Vocabulary, spelled
+from pipeline.english.spelling import spelled
 from pipeline.english.status import detect_status
 from pipeline.english.surface import contracted, plain
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, LOW_CONFIDENCE
@@ -65,7 +63,7 @@ from pipeline.providers.local.continuation import (
 from pipeline.providers.local.examples import Examples, cached_arrays, load_examples
 from pipeline.providers.local.model import MiniLMEmbedder
 from pipeline.providers.local.nearest import Groups
-from pipeline.providers.local.onnx import TOKENIZER_DIR
+from pipeline.providers.local.words import known_words, vocabulary
 
 NAME = "local"
 KNN_WEIGHT = 2.0
@@ -198,7 +196,7 @@ class LocalClassifier:
         pending = _reading_of_many(replace(request, message=read))
         offer = pending_offer(replace(request, message=read)) if pending is None else None
         if offer is not None:
-            kind = read_reply(read, offer, self.reply_scores(vector))
+            kind = read_reply(read, offer, self.reply_scores(vector), request.project_name)
             resolved = _resolve(offer, kind, request, read)
             if resolved is not None:
                 intent, params, reading = resolved
@@ -302,21 +300,6 @@ def _reading_of_many(request: ClassifyRequest) -> dict[str, Any] | None:
     if len(kept) == len(offered):
         return {"relation": "confirm"}
     return {"relation": "choose", "chosen": [offered[i][0] for i in sorted(kept)]}
-
-
-@cache
-def vocabulary() -> Vocabulary:
-    """The whole words of the model's vocabulary, ranked by their ids: the WordPiece
-    vocabulary lists words roughly from the commonest, so a lower id is a commoner word."""
-    vocab = json.loads((TOKENIZER_DIR / "tokenizer.json").read_text(encoding="utf-8"))
-    ranks = vocab["model"]["vocab"]
-    return Vocabulary({word: rank for word, rank in ranks.items() if word.isalpha()})
-
-
-@cache
-def known_words() -> frozenset[str]:
-    """The words of the model's vocabulary: a token among them is a word, never a typo."""
-    return frozenset(vocabulary().ranks)
 
 
 # Confidence reported for a continuation decided by the prior turn and the reply's form, and

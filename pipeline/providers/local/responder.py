@@ -6,8 +6,10 @@ import re
 
 from pipeline.domain import Reply
 from pipeline.english.extract import to_second_person
+from pipeline.english.spelling import spelled
 from pipeline.english.status import detect_status
 from pipeline.providers.base import RespondRequest
+from pipeline.providers.local.words import vocabulary
 from pipeline.providers.replies import as_clause, compose_reply
 
 NAME = "local"
@@ -43,11 +45,15 @@ def personal_clause(message: str) -> str:
     "Keep the runs flat, my left hip flares up on hills" -> "Your left hip flares up on hills".
     A note that is one clause qualifies by its words (diet, health, family, ...); a note that
     mixes an instruction with a first-person reason qualifies by that reason."""
-    text = message.replace("’", "'").strip().rstrip(".!")
-    clauses = [c for c in _CLAUSES.split(text) if c]
-    for clause in clauses:
-        first_person = re.match(r"(?:i|i'm|i've|my|i am)\b", clause, re.IGNORECASE)
-        if first_person and (len(clauses) > 1 or _PERSONAL.search(clause)):
+    typed = message.replace("’", "'").strip().rstrip(".!")
+    # "sinde I'm vegetarian" gives its reason as "since I'm vegetarian" does; a slip is read
+    # in place (same length), so the clause offered is cut from what was typed
+    read = spelled(typed, vocabulary())
+    cuts = [0, *(i for found in _CLAUSES.finditer(read) for i in found.span()), len(read)]
+    clauses = [(typed[a:b], read[a:b]) for a, b in zip(cuts[::2], cuts[1::2], strict=True) if b > a]
+    for clause, clause_read in clauses:
+        first_person = re.match(r"(?:i|i'm|i've|my|i am)\b", clause_read, re.IGNORECASE)
+        if first_person and (len(clauses) > 1 or _PERSONAL.search(clause_read)):
             return to_second_person(clause)
     return ""
 
