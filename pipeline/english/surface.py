@@ -86,6 +86,25 @@ def without_filler(text: str) -> str:
     return text
 
 
+# Filler that is never a word of a fact ("mate", "though", "x" may be): what an embedding of
+# any text, a stored fact included, reads past.
+_PURE_FILLER_TAIL = re.compile(
+    r"(?:[\s,.;:!—–-]+(?:tbh|to be honest|lol|lmao|haha+|ngl|imo|:\)|:d|:p))+(?P<end>[\s.!?]*)$",
+    _F,
+)
+_PURE_FILLER_LEAD = re.compile(r"^(?:(?:tbh|ngl|to be honest|lol|ok so|okay so)\b[\s,]*)+", _F)
+
+
+def without_surface(text: str) -> str:
+    """The text without emoji and edge filler, as a sentence embedding should read it; a text
+    with neither is returned exactly as given (so its vector is the same as ever)."""
+    cleaned = " ".join(_EMOJI.sub(" ", text).split())
+    for _ in range(2):
+        cleaned = _PURE_FILLER_LEAD.sub("", cleaned).strip()
+        cleaned = _PURE_FILLER_TAIL.sub(lambda found: found.group("end").strip(), cleaned)
+    return cleaned if cleaned and cleaned != " ".join(text.split()) else text
+
+
 def plain(message: str, known: Collection[str]) -> str:
     """The message as the English rules read it: no emoji, no filler, cue typos restored."""
     return without_cue_typos(without_filler(_EMOJI.sub(" ", message)), known) or message.strip()

@@ -9,6 +9,7 @@ import pytest
 from pipeline.domain import HistoryTurn, Relation, Role
 from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.local import LocalClassifier
+from pipeline.providers.local.model import loaded_model
 
 
 def _classify(classifier: LocalClassifier, message: str, project: str | None = None):
@@ -115,3 +116,13 @@ def test_a_slipped_value_in_a_correction_replaces_the_old_one(
     assert read.reading is not None and read.reading.relation is Relation.CORRECT
     assert "three weeks ago" in read.reading.corrected
     assert "last month" not in read.reading.corrected and "gym" in read.reading.corrected
+
+
+def test_the_embedder_reads_past_emoji_and_filler_and_keeps_every_other_text(embedder) -> None:
+    plain, padded, smiled = embedder.embed(
+        ["my allotment in Hove", "my allotment in Hove lol", "my allotment in Hove 🙂"]
+    )
+    assert (plain == padded).all() and (plain == smiled).all()
+    # a text with neither is embedded exactly as the model embeds it
+    as_given = loaded_model(embedder.backend).encode(["You live with your mate, x"])
+    assert (embedder.embed(["You live with your mate, x"]) == as_given).all()
