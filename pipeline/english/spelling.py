@@ -58,11 +58,38 @@ class Vocabulary:
         return self._read[token]
 
 
+# Endings after which a stem may have lost its "e" or doubled its consonant ("taking",
+# "repotting"); after the others the stem is whole ("flares", "boxes", "quickly", "flared").
+_OPEN_SUFFIXES = ("ing", "ers", "est", "ed", "er")
+_WHOLE_SUFFIXES = ("es", "ly", "s")
+_PREFIXES = ("un", "re")
+
+
+def is_inflected(token: str, vocabulary: Vocabulary) -> bool:
+    """Whether a token the vocabulary lacks is a form of a word it has ("flares", "repotting",
+    "unlacking"): the WordPiece vocabulary keeps many words only as a stem."""
+    if any(token.startswith(p) and token[len(p) :] in vocabulary for p in _PREFIXES):
+        return True
+    if token.endswith("d") and token[:-1].endswith("e") and token[:-1] in vocabulary:
+        return True  # "flared"; "onlind" is no form of "online"
+    for suffix in (*_OPEN_SUFFIXES, *_WHOLE_SUFFIXES):
+        stem = token[: -len(suffix)]
+        if not token.endswith(suffix) or len(stem) < 3:
+            continue
+        if stem in vocabulary or (stem.endswith("i") and stem[:-1] + "y" in vocabulary):
+            return True  # "worries", "worried"
+        if suffix in _OPEN_SUFFIXES and (
+            stem + "e" in vocabulary or (stem[-1] == stem[-2] and stem[:-1] in vocabulary)
+        ):
+            return True
+    return False
+
+
 def spelled(text: str, vocabulary: Vocabulary) -> str:
     """The text with each slipped word read as the commonest word it is one slip from.
 
-    Known words, short tokens and a capitalised word inside a sentence (a name) are kept as
-    typed. A slip is put right in place, so the text keeps its length and every offset.
+    Known words and their forms, short tokens and a capitalised word inside a sentence (a name)
+    are kept as typed. A slip is put right in place, so the text keeps its length and every offset.
     """
 
     def read(found: re.Match[str]) -> str:
@@ -70,7 +97,7 @@ def spelled(text: str, vocabulary: Vocabulary) -> str:
         lowered = token.lower().replace("’", "'")
         if len(lowered) < SHORTEST or lowered in vocabulary:
             return token
-        if lowered.replace("'", "") in vocabulary:
+        if lowered.replace("'", "") in vocabulary or is_inflected(lowered, vocabulary):
             return token
         if token[0].isupper() and not _SENTENCE_START.search(text[: found.start()]):
             return token

@@ -62,6 +62,14 @@ def test_a_slipped_word_is_read_as_the_commonest_word_one_slip_away() -> None:
     assert spelled("qzxv", vocabulary) == "qzxv"  # nothing near: kept as typed
 
 
+def test_a_form_of_a_known_word_is_a_word_not_a_slip() -> None:
+    vocabulary = Vocabulary({"flare": 1, "flared": 2, "repot": 3, "repots": 4, "online": 5})
+    typed = "knees flares up, repotting"
+    assert spelled(typed, vocabulary) == typed
+    # a slip is no form: "onlind" is a slip of "online", not "online" + "d"
+    assert spelled("check onlind", vocabulary) == "check online"
+
+
 def test_the_model_vocabulary_reads_slips_in_everyday_words() -> None:
     typed = "what kinds of thimgs can you hslp with"
     read = spelled(typed, vocabulary())
