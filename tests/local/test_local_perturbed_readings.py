@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.domain import HistoryTurn, Relation, Role
+from pipeline.domain import HistoryTurn, Relation, Role, RouteResult
 from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.local import LocalClassifier
 from pipeline.providers.local.model import loaded_model
+from pipeline.providers.local.responder import which_to_forget
 
 
 def _classify(classifier: LocalClassifier, message: str, project: str | None = None):
@@ -126,3 +127,41 @@ def test_the_embedder_reads_past_emoji_and_filler_and_keeps_every_other_text(emb
     # a text with neither is embedded exactly as the model embeds it
     as_given = loaded_model(embedder.backend).encode(["You live with your mate, x"])
     assert (embedder.embed(["You live with your mate, x"]) == as_given).all()
+
+
+class _Searching:
+    """Stands in for the turn's toolbox: records each search and answers with fixed lines."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.asked: list[str] = []
+
+    def search(self, query: str, *, include_context: bool = False) -> list[str]:
+        self.asked.append(query)
+        return self.lines
+
+
+def _forget_result(action: str, stored: int = 2) -> RouteResult:
+    data = {"action": action, "forget_description": "my old flat", "stored_count": stored}
+    return RouteResult(intent="forget_about_me", operation_data=data)
+
+
+def test_a_forget_that_matched_nothing_lists_what_is_nearest_to_choose_from() -> None:
+    tools = _Searching(["- fact, noted 2 days ago: You rent a studio in Hove"])
+    said = which_to_forget(_forget_result("no_match"), tools)  # type: ignore[arg-type]
+    assert tools.asked == ["my old flat"]
+    assert len(said) == 1 and "You rent a studio in Hove" in said[0] and "which" in said[0]
+
+
+@pytest.mark.parametrize(
+    ("result", "lines"),
+    [
+        (_forget_result("confirm_retraction"), ["- fact: You rent a studio in Hove"]),
+        (_forget_result("no_match", stored=0), ["- fact: You rent a studio in Hove"]),
+        (_forget_result("no_match"), []),
+    ],
+)
+def test_nothing_is_listed_after_a_match_with_nothing_stored_or_nothing_near(
+    result: RouteResult, lines: list[str]
+) -> None:
+    assert which_to_forget(result, _Searching(lines)) == []  # type: ignore[arg-type]
