@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.domain import HistoryTurn, Relation, Role, RouteResult
+from pipeline.domain import ClassifiedIntent, HistoryTurn, Relation, Role, RouteResult
 from pipeline.providers.base import ClassifyRequest
-from pipeline.providers.local import LocalClassifier
+from pipeline.providers.local import LocalClassifier, MiniLMEmbedder
 from pipeline.providers.local.model import loaded_model
 from pipeline.providers.local.responder import which_to_forget
 
 
-def _classify(classifier: LocalClassifier, message: str, project: str | None = None):
+def _classify(
+    classifier: LocalClassifier, message: str, project: str | None = None
+) -> ClassifiedIntent:
     return classifier.classify(ClassifyRequest(message=message, project_name=project))
 
 
@@ -119,7 +121,9 @@ def test_a_slipped_value_in_a_correction_replaces_the_old_one(
     assert "last month" not in read.reading.corrected and "gym" in read.reading.corrected
 
 
-def test_the_embedder_reads_past_emoji_and_filler_and_keeps_every_other_text(embedder) -> None:
+def test_the_embedder_reads_past_emoji_and_filler_and_keeps_every_other_text(
+    embedder: MiniLMEmbedder,
+) -> None:
     plain, padded, smiled = embedder.embed(
         ["my allotment in Hove", "my allotment in Hove lol", "my allotment in Hove 🙂"]
     )
