@@ -45,3 +45,7 @@ def test_a_forget_request_that_matches_no_word_asks_which_fact_it_means(
     assert done.route.operation_data["action"] == "no_match"
     assert "barista" in done.reply.text and "which one" in done.reply.text
     assert "whippet" not in done.reply.text
+    # naming one of them as a forget request of its own finds it
+    picked = _say(sqlite_store, classifier, "forget the barista one")
+    assert picked.route.operation_data["action"] == "confirm_retraction"
+    assert "barista" in picked.route.operation_data["matched_fact"]
