@@ -104,6 +104,9 @@ _SUBJECTLESS_OPENERS = wordset(
     "don't doesn't didn't isn't aren't wasn't weren't haven't hasn't hadn't couldn't "
     "wouldn't shouldn't"
 )
+# "would that work", "is this normal" ask; "did that yesterday", "had this before" do not.
+_THIS_THAT = wordset("this that")
+_DOING = wordset("do did had have has don't didn't")
 # Emphatic imperatives: "do remember that ...", "do let me know".
 _EMPHATIC = wordset("remember note keep let bear try tell come check make take not please")
 # A wh-word before its own subject opens a statement ("when I travel, ...", "what a day").
@@ -135,7 +138,7 @@ def _clause_asks(clause: str) -> bool:
             return after in _HOW_ASKS or after.endswith("n't")
         return after not in _WH_STATEMENT
     if first in AUX_START:
-        if after in SUBJECTS:
+        if after in SUBJECTS or (after in _THIS_THAT and first not in _DOING):
             return True
         if first in _SUBJECTLESS_OPENERS:
             return False

@@ -100,6 +100,7 @@ def test_written_out_forms_are_read_contracted(written: str, read: str) -> None:
         "remind me which gate the coach leaves from",
         "I've got an hour spare — what should I read next",
         "do evening classes usually run over the summer",
+        "say I took the later train — would that still get me there by noon",
     ],
 )
 def test_a_question_is_known_by_its_form_without_its_mark(message: str) -> None:
@@ -117,6 +118,7 @@ def test_a_question_is_known_by_its_form_without_its_mark(message: str) -> None:
         "what a week it's been",
         "do remember that I'm off on Friday",
         "I moved to Bristol in spring",
+        "did that hike twice last summer",
     ],
 )
 def test_a_statement_that_opens_like_a_question_is_not_one(message: str) -> None:
