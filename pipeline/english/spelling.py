@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from pipeline.english.surface import CONTRACTIONS
+from pipeline.english.surface import CONTRACTIONS, SENTENCE_START
 
 # Adjacent keys on a QWERTY keyboard: the substitutions a hurried thumb makes.
 NEIGHBOURS = {
@@ -22,7 +22,6 @@ NEIGHBOURS = {
     "z": "asx", "x": "zsdc", "c": "xdfv", "v": "cfgb", "b": "vghn", "n": "bhjm", "m": "njk",
 }  # fmt: skip
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’]*")
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|[—–]\s*)$")
 SHORTEST = 4  # a slip in "teh" or "ot" has too many readings to pick one
 
 
@@ -99,7 +98,7 @@ def spelled(text: str, vocabulary: Vocabulary) -> str:
             return token
         if lowered.replace("'", "") in vocabulary or is_inflected(lowered, vocabulary):
             return token
-        if token[0].isupper() and not _SENTENCE_START.search(text[: found.start()]):
+        if token[0].isupper() and not SENTENCE_START.search(text[: found.start()]):
             return token
         best = vocabulary.best(lowered)
         if best is None:

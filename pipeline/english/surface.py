@@ -59,6 +59,8 @@ CONTRACTIONS = frozenset(
     )
 )
 _RESTORED = CUE_WORDS | VALUE_WORDS | CONTRACTIONS
+# What comes before a sentence's first word: a capital after it is not a name's.
+SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|[—–]\s*)$")
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z']*")
 _F = re.IGNORECASE
 # Filler that carries no content wherever it stands: "five of us now tbh", "12th lol". The
@@ -139,6 +141,8 @@ def without_cue_typos(message: str, known: Collection[str]) -> str:
         lowered = token.lower()
         if lowered in _RESTORED or lowered in known or lowered.replace("'", "") in known:
             return token
+        if token[0].isupper() and not SENTENCE_START.search(message[: found.start()]):
+            return token  # a capitalised word inside a sentence is a name ("Fibe"), kept
         cue = _cue_for(lowered)
         if cue is None:
             return token

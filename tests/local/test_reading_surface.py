@@ -44,6 +44,8 @@ def test_slips_in_value_words_and_contractions_are_put_right(typed: str, restore
 def test_other_slips_stay_in_what_is_stored() -> None:
     # a fact keeps what was typed: only cue, value and contraction words are put right
     assert "gardem" in plain("my neighbour's gardem is huge", known_words())
+    # and a capitalised word inside a sentence is a name, even one slip from a value word
+    assert "Fibe" in plain("my rabbit is called Fibe", known_words())
 
 
 def test_slips_are_one_neighbouring_key_or_one_swap_never_the_first_letter() -> None:
