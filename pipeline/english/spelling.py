@@ -12,15 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from pipeline.english.surface import CONTRACTIONS, SENTENCE_START
+from pipeline.english.surface import CONTRACTIONS, NEIGHBOURS, SENTENCE_START
 
-# Adjacent keys on a QWERTY keyboard: the substitutions a hurried thumb makes.
-NEIGHBOURS = {
-    "q": "wa", "w": "qeas", "e": "wrsd", "r": "etdf", "t": "ryfg", "y": "tugh", "u": "yihj",
-    "i": "uojk", "o": "ipkl", "p": "ol", "a": "qwsz", "s": "awedxz", "d": "serfcx",
-    "f": "drtgvc", "g": "ftyhbv", "h": "gyujnb", "j": "huikmn", "k": "jiolm", "l": "kop",
-    "z": "asx", "x": "zsdc", "c": "xdfv", "v": "cfgb", "b": "vghn", "n": "bhjm", "m": "njk",
-}  # fmt: skip
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'’]*")
 SHORTEST = 4  # a slip in "teh" or "ot" has too many readings to pick one
 

@@ -59,6 +59,13 @@ CONTRACTIONS = frozenset(
     )
 )
 _RESTORED = CUE_WORDS | VALUE_WORDS | CONTRACTIONS
+# Adjacent keys on a QWERTY keyboard: the substitutions a hurried thumb makes.
+NEIGHBOURS = {
+    "q": "wa", "w": "qeas", "e": "wrsd", "r": "etdf", "t": "ryfg", "y": "tugh", "u": "yihj",
+    "i": "uojk", "o": "ipkl", "p": "ol", "a": "qwsz", "s": "awedxz", "d": "serfcx",
+    "f": "drtgvc", "g": "ftyhbv", "h": "gyujnb", "j": "huikmn", "k": "jiolm", "l": "kop",
+    "z": "asx", "x": "zsdc", "c": "xdfv", "v": "cfgb", "b": "vghn", "n": "bhjm", "m": "njk",
+}  # fmt: skip
 # What comes before a sentence's first word: a capital after it is not a name's.
 SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|[—–]\s*)$")
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z']*")
@@ -113,12 +120,13 @@ def plain(message: str, known: Collection[str]) -> str:
 
 
 def _one_slip(typed: str, word: str) -> bool:
-    """One key replaced (never the first) or two neighbours swapped."""
+    """One key replaced by a neighbouring one (never the first) or two neighbours swapped:
+    "yws" is a slip of "yes", "acl" is no slip of "all"."""
     if len(typed) != len(word) or typed[0] != word[0] or len(word) < 3:
         return False
     diff = [i for i, (a, b) in enumerate(zip(typed, word, strict=True)) if a != b]
     if len(diff) == 1:
-        return True
+        return typed[diff[0]] in NEIGHBOURS.get(word[diff[0]], "")
     return (
         len(diff) == 2
         and diff[1] == diff[0] + 1

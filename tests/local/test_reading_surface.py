@@ -46,6 +46,8 @@ def test_other_slips_stay_in_what_is_stored() -> None:
     assert "gardem" in plain("my neighbour's gardem is huge", known_words())
     # and a capitalised word inside a sentence is a name, even one slip from a value word
     assert "Fibe" in plain("my rabbit is called Fibe", known_words())
+    # a letter that is not a neighbouring key is no slip: "acl" is not "all"
+    assert plain("had my acl repaired", known_words()) == "had my acl repaired"
 
 
 def test_slips_are_one_neighbouring_key_or_one_swap_never_the_first_letter() -> None:
