@@ -143,10 +143,16 @@ def is_rejection(message: str) -> bool:
 
 
 _SCOPE_TO_PROJECT = re.compile(
+    r"\bkeep (?:it|that|this) (?:to|in|for|within)\b|"
     r"\b(?:just|only|keep (?:it|that|this)|leave (?:it|that))\b[^.?!]*\b(?:this|here|the)\s*"
     r"(?:project|one|recipe|build|trip|plan)?\b|\bthis project only\b|\bnot (?:across|everywhere|"
     r"globally|for all|in all|for my other|in my other)\b|\b(?:only|just) (?:here|for this)\b",
     _F,
+)
+
+
+_NAME_FILLER = frozenset(
+    ["a", "an", "the", "of", "for", "and", "to", "in", "on", "at", "my", "our", "your", "with"]
 )
 
 
@@ -156,7 +162,8 @@ def limits_to_project(message: str, project_name: str = "") -> bool:
     text = _norm(message)
     if not _SCOPE_TO_PROJECT.search(text) and not re.search(r"\b(?:just|only)\b", text, _F):
         return False
-    named = {w for w in _words(project_name) if len(w) > 3}
+    # "keep that to EP" in "Band EP recording": any word of the name but a function word
+    named = set(_words(project_name)) - _NAME_FILLER
     return bool(re.search(r"\b(?:project|here|this one|this)\b", text, _F)) or bool(
         named & set(_words(text))
     )
@@ -185,7 +192,7 @@ def forget_object(message: str) -> str:
     found = _FORGET_FRAMING.match(text)
     body = text[found.end() :] if found else text
     body = re.sub(
-        r"^\s*(?:about\s+)?(?:the\s+(?:note|fact|thing|bit|part)s?\s+(?:that|about)\s+|that\s+)?",
+        r"^\s*(?:about\s+)?(?:(?:the\s+)?(?:note|fact|thing|bit|part)s?\s+(?:that|about)\s+|that\s+)?",
         "",
         body,
         flags=_F,

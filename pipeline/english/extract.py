@@ -166,7 +166,7 @@ _FORGET_VERBS = re.compile(
     _FLAGS,
 )
 _FORGET_FILLER = re.compile(
-    r"^(?:(?:that|about|the (?:bit|part|thing|stuff|fact|note)s? (?:where|about|that|on)"
+    r"^(?:(?:that|about|(?:the )?(?:bit|part|thing|stuff|fact|note)s? (?:where|about|that|on)"
     r"|what (?:you know|you remember|i (?:told|said to) you|i said|i mentioned) about"
     r"|(?:everything|anything|all) (?:you know |i (?:told|said to) you |i said )?about"
     r"|(?:that )?i ever (?:mentioned|said|told you)|the fact that|i said)\s+)+",
@@ -228,7 +228,7 @@ _NOTE_VERBS = re.compile(
     _FLAGS,
 )
 _NOTE_FILLER = re.compile(
-    r"^(?:the (?:note|entry|fact|bit|one|part)s? (?:about|on|for|regarding|with)\s+"
+    r"^(?:(?:the )?(?:note|entry|fact|bit|one|part)s? (?:about|on|for|regarding|with)\s+"
     r"|the\s+(?=note))",
     _FLAGS,
 )

@@ -90,17 +90,76 @@ def words(text: str) -> list[str]:
 
 # Words that lead into a question without being part of it: "and where do I live again".
 QUESTION_LEAD = wordset("and so ok okay oh but hang on wait also then hey hmm um well right")
+WH_CONTRACTED = wordset("what's who's where's when's how's why's what're whats hows wheres")
+# Who a question asks about, right after its auxiliary: "would I need a visa", "is it normal".
+SUBJECTS = wordset(
+    "i you he she it we they there anyone anybody someone somebody everyone everybody people "
+    "u ya y'all"
+)
+DETERMINERS = wordset("the a an my your his her our their its any some this that these those")
+# Auxiliaries that open a statement with its subject left out ("had a great time", "did my
+# first 10k", "can't wait", "would love to"): a question only before a subject pronoun.
+_SUBJECTLESS_OPENERS = wordset(
+    "had have has did was were can could would should will might may shall can't won't "
+    "don't doesn't didn't isn't aren't wasn't weren't haven't hasn't hadn't couldn't "
+    "wouldn't shouldn't"
+)
+# "would that work", "is this normal" ask; "did that yesterday", "had this before" do not.
+_THIS_THAT = wordset("this that")
+_DOING = wordset("do did had have has don't didn't")
+# Emphatic imperatives: "do remember that ...", "do let me know".
+_EMPHATIC = wordset("remember note keep let bear try tell come check make take not please")
+# A wh-word before its own subject opens a statement ("when I travel, ...", "what a day").
+_WH_STATEMENT = wordset("i i'm i've i'd we we're we've he she they a an")
+_HOW_ASKS = wordset(
+    "many much long often far old big soon come about else exactly do does did can could "
+    "should would will is are was were have has had might may am"
+)
+# An indirect question put as a request: "remind me what I'm allergic to".
+_ASKS_INDIRECTLY = re.compile(
+    r"^(?:(?:can|could|would) you )?(?:please )?(?:remind me|tell me|i wonder|i'm wondering|"
+    r"any idea|no idea|do you know|not sure)\b,? (?:what|which|when|where|who|whom|whose|why|"
+    r"how|if|whether)\b"
+)
+_CLAUSES = re.compile(r"(?<=[.!?;:])\s+|\s+[—–]\s+|\s+-\s+")
+
+
+def _clause_asks(clause: str) -> bool:
+    tokens = words(clause)
+    while tokens and tokens[0] in QUESTION_LEAD:
+        tokens = tokens[1:]
+    if not tokens:
+        return False
+    first, after = tokens[0], tokens[1] if len(tokens) > 1 else ""
+    if first in WH_CONTRACTED:
+        return True
+    if first in WH_WORDS:
+        if first == "how":
+            return after in _HOW_ASKS or after.endswith("n't")
+        return after not in _WH_STATEMENT
+    if first in AUX_START:
+        if after in SUBJECTS or (after in _THIS_THAT and first not in _DOING):
+            return True
+        if first in _SUBJECTLESS_OPENERS:
+            return False
+        if first in ("do", "does") and after in _EMPHATIC:
+            return False
+        return bool(after)
+    return bool(_ASKS_INDIRECTLY.match(" ".join(tokens)))
 
 
 def is_question(text: str) -> bool:
-    """A question by punctuation or by its first word after any lead-in ("and", "hang on"):
-    "and which hand do I write with" asks, with or without its question mark."""
+    """A question by punctuation or by form, in its first or last clause, past a lead-in
+    ("and", "hang on"): "and which hand do I write with", "would I need a visa if ...",
+    "I'm in a rush — what can I make in ten minutes" ask, with or without their question mark.
+    A statement that opens with its subject left out ("had a great time", "can't wait") does
+    not."""
     if text.rstrip().endswith("?"):
         return True
-    tokens = words(text)
-    while tokens and tokens[0] in QUESTION_LEAD:
-        tokens = tokens[1:]
-    return bool(tokens) and (tokens[0] in WH_WORDS or tokens[0] in AUX_START)
+    clauses = [c for c in _CLAUSES.split(text.replace("’", "'").strip()) if words(c)]
+    if not clauses:
+        return False
+    return _clause_asks(clauses[0]) or _clause_asks(clauses[-1])
 
 
 def starts_with_first_person(tokens: list[str]) -> bool:

@@ -57,9 +57,12 @@ _TYPED = (
     re.compile(
         r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(?:noon|midnight)\b|\b\d{1,2}:\d\d\b", _F
     ),
+    # A bare ordinal ("28th" for "25th"), once a date with its month or article found none.
+    re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b", _F),
+    # "March" and "May" only capitalised: "may" and "march" are verbs too.
     re.compile(
-        r"\b(?:January|February|March|April|May|June|July|August|September|October|November"
-        r"|December)\b"
+        r"\b(?:(?i:january|february|april|june|july|august|september|october|november|december)"
+        r"|March|May)\b"
     ),
     re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", _F),
     re.compile(
@@ -132,11 +135,12 @@ _ASIDE = re.compile(
 
 
 def without_interjections(text: str) -> str:
-    """The text without a leading "oh," / "hmm," / "tbh," and a trailing "tbh" / "lol"."""
+    """The text without a leading "oh," / "hmm," / "tbh," and a trailing "tbh" / "lol" (its
+    closing "?" kept: "any ideas lol?" still asks)."""
     text = " ".join(text.split())
     for _ in range(2):
         text = FILLER_LEAD.sub("", INTERJECTIONS.sub("", text)).strip()
-        text = FILLER_TAIL.sub("", text).strip()
+        text = FILLER_TAIL.sub(lambda found: found.group("end").strip(), text).strip()
     return text
 
 

@@ -12,9 +12,10 @@ not by a list of cases:
 - a thing *arrives / comes back / is due / starts ...* at a time ("the sofa arrives Thursday");
 - the person is *waiting on / for / to hear from* something ("still waiting on the plumber").
 
-The subject must be a named thing ("my car", "the boiler", "Dad's flight") or the person
-("I", "we") with a time ("I'm off work until Monday"). Questions and conditionals ("if the car
-is...") are not reports. docs/memory.md, "Status notes", says what this catches and misses.
+The subject must be a named thing ("my car", "the boiler", "Dad's flight", or at the start of
+a clause without its article: "washing machine's leaking again, plumber due monday") or the
+person ("I", "we") with a time ("I'm off work until Monday"). Questions and conditionals ("if
+the car is...") are not reports. docs/memory.md, "Status notes", says what this catches and misses.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ _STATE = (
 _PLACE = rf"(?:at|in|with|on)\s+(?:{_OWNER}\s+|a\s+|an\s+)?{_NOUN}"
 _ARRIVE = (
     r"(?:arrives?|comes? back|gets? back|gets? in|gets? delivered|is delivered|ships?|lands?|"
-    r"returns?|starts?|ends?|opens?|reopens?|gets? out|goes? in|finishes?|is due)"
+    r"returns?|starts?|ends?|opens?|reopens?|gets? out|goes? in|finishes?|is due|due)"
 )
 
 _THING_STATE = re.compile(
@@ -79,6 +80,28 @@ _WAITING = re.compile(
     rf"(?:{_NOUN}\s+){{0,3}}?{_NOUN})(?=\s*(?:$|[,.;!]|\s+(?:to|about|until|before|so|and|but)\b))",
     re.IGNORECASE,
 )
+# A thing named without an article or owner, as typed in a hurry ("washing machine's leaking
+# again, plumber due monday"): only at the start of a clause, and never a pronoun or a word
+# that opens a clause without naming a thing.
+_NOT_A_THING = (
+    r"i|you|he|she|it|we|they|this|that|these|those|there|here|what|who|which|where|when|how|"
+    r"why|so|and|but|or|if|also|still|just|now|then|today|tomorrow|tonight|yesterday|lol|ok|"
+    r"okay|well|yes|no|not|everything|something|nothing|anything|someone|everyone|anyone|"
+    r"one|all|let's|me|got|get|been|is|are|was|were|has|have|had|will|would|can|could|should|"
+    r"may|might|must|do|does|did"
+)
+_BARE_THING = rf"(?!(?:{_NOT_A_THING})\b)(?:{_NOUN}\s+(?!(?:{_NOT_A_THING})\b)){{0,2}}?{_NOUN}"
+_BARE_STATE = re.compile(
+    rf"^(?P<subject>{_BARE_THING}){_BE}\s+(?:now\s+|currently\s+|finally\s+|still\s+)?"
+    rf"(?P<rest>(?:{_STATE}|{_PLACE})\b.*)",
+    re.IGNORECASE,
+)
+_BARE_ARRIVES = re.compile(
+    rf"^(?P<subject>{_BARE_THING})\s+(?:should\s+|finally\s+|only\s+)?"
+    rf"(?P<rest>{_ARRIVE}\b.*?\b{_TIME}.*)",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r"\s*[,;]\s*|\s+(?:and|but|so)\s+", re.IGNORECASE)
 _CONDITIONAL = re.compile(r"^\s*(?:if|when|whether|unless|in case|what if|imagine)\b", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s+(?:—|–|-)\s+|\n+")
 
@@ -96,6 +119,31 @@ def _topic(subject: str) -> str:
     return "you" if words.casefold() in ("i", "we") else words
 
 
+def _report(sentence: str) -> StatusReport | None:
+    waiting = _WAITING.search(sentence)
+    if waiting:
+        return StatusReport(_topic(waiting["subject"]), sentence)
+    for rule in (_NOT_UNTIL, _ARRIVES, _THING_STATE, _SELF_STATE):
+        hit = rule.search(sentence)
+        if hit:
+            return StatusReport(_topic(hit["subject"]), sentence[hit.start() :])
+    return None
+
+
+def _bare_reports(sentence: str) -> list[StatusReport]:
+    """Reports whose thing is named without an article, one a clause."""
+    found = []
+    for clause in _CLAUSE.split(sentence):
+        if _CONDITIONAL.match(clause):
+            continue
+        for rule in (_BARE_ARRIVES, _BARE_STATE):
+            hit = rule.match(clause.strip())
+            if hit:
+                found.append(StatusReport(hit["subject"], clause.strip()))
+                break
+    return found
+
+
 def detect_status(message: str) -> list[StatusReport]:
     """Every status the message reports, at most one a topic (the last one wins)."""
     found: dict[str, StatusReport] = {}
@@ -103,17 +151,9 @@ def detect_status(message: str) -> list[StatusReport]:
         sentence = sentence.strip().strip(",").strip()
         if not sentence or sentence.endswith("?") or _CONDITIONAL.match(sentence):
             continue
-        waiting = _WAITING.search(sentence)
-        report = None
-        if waiting:
-            report = StatusReport(_topic(waiting["subject"]), sentence)
-        else:
-            for rule in (_NOT_UNTIL, _ARRIVES, _THING_STATE, _SELF_STATE):
-                hit = rule.search(sentence)
-                if hit:
-                    report = StatusReport(_topic(hit["subject"]), sentence[hit.start() :])
-                    break
-        if report is not None:
-            text = to_second_person(report.text.rstrip(".!; "))
-            found[report.topic.casefold()] = StatusReport(report.topic, text)
+        report = _report(sentence)
+        reports = [report] if report is not None else _bare_reports(sentence)
+        for each in reports:
+            text = to_second_person(each.text.rstrip(".!; "))
+            found[each.topic.casefold()] = StatusReport(each.topic, text)
     return list(found.values())

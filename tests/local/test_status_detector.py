@@ -43,6 +43,27 @@ def test_questions_conditions_descriptions_and_unknown_shapes_are_not(message: s
     assert detect_status(message) == []
 
 
+@pytest.mark.parametrize(
+    ("message", "topics"),
+    [
+        ("dishwasher's broken again, engineer due thursday", ["dishwasher", "engineer"]),
+        ("garage door is stuck and locksmith comes back tomorrow", ["garage door", "locksmith"]),
+        ("van's at the garage till tuesday", ["van"]),
+    ],
+)
+def test_a_thing_typed_without_its_article_is_noted_at_the_start_of_a_clause(
+    message: str, topics: list[str]
+) -> None:
+    assert [topic_key(r.topic) for r in detect_status(message)] == topics
+
+
+@pytest.mark.parametrize(
+    "message", ["it's broken again", "there's a leak, so annoying", "Tove is a carpenter"]
+)
+def test_a_pronoun_or_a_description_without_an_article_is_not_a_report(message: str) -> None:
+    assert detect_status(message) == []
+
+
 def test_the_note_is_in_the_second_person_and_one_a_topic() -> None:
     reports = detect_status("My car is in the shop. My car is back tomorrow.")
     assert [(topic_key(r.topic), r.text) for r in reports] == [("car", "Your car is back tomorrow")]

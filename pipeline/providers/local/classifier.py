@@ -9,12 +9,11 @@ general_conversation (asking nothing of memory is the safe default).
 
 from __future__ import annotations
 
-import json
+import hashlib
 import math
 import re
 import threading
 from dataclasses import dataclass, replace
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pipeline.domain import ClassifiedIntent, PromptRef
+from pipeline.english import language
 from pipeline.english.choices import chosen_indexes, pick_one
 from pipeline.english.cues import (
     asks_everything,
@@ -44,7 +44,9 @@ from pipeline.english.language import (
     is_question,
 )
 from pipeline.english.refine import parallel_fact, refine_fact
-from pipeline.english.surface import plain
+from pipeline.english.spelling import spelled
+from pipeline.english.status import detect_status
+from pipeline.english.surface import contracted, plain
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, LOW_CONFIDENCE
 from pipeline.memory.embeddings import Embedder, Vectors
 from pipeline.memory.matching import keywords
@@ -61,7 +63,7 @@ from pipeline.providers.local.continuation import (
 from pipeline.providers.local.examples import Examples, cached_arrays, load_examples
 from pipeline.providers.local.model import MiniLMEmbedder
 from pipeline.providers.local.nearest import Groups
-from pipeline.providers.local.onnx import TOKENIZER_DIR
+from pipeline.providers.local.words import known_words, vocabulary
 
 NAME = "local"
 KNN_WEIGHT = 2.0
@@ -69,8 +71,12 @@ MIN_CONFIDENCE = LOW_CONFIDENCE
 # How much less likely a project-only intent is on a turn outside any project (a prior,
 # not a ban: "show me the project notes" outside a project still gets a helpful answer).
 NO_PROJECT_PRIOR = 0.2
-PROBE_VERSION = f"probe-v2|{probe.CUE_SCALE}|{probe.L2}|{','.join(FEATURE_NAMES)}|" + "|".join(
-    VERB_CUES.values()
+# The form features are computed by pipeline/english/language.py: its source keys the probe.
+PROBE_VERSION = (
+    f"probe-v2|{probe.CUE_SCALE}|{probe.L2}|{','.join(FEATURE_NAMES)}|"
+    + "|".join(VERB_CUES.values())
+    + "|"
+    + hashlib.sha256(Path(language.__file__).read_bytes()).hexdigest()[:16]
 )
 
 
@@ -178,19 +184,20 @@ class LocalClassifier:
         state = self._ready()
         # "yws", "thaf's it", a trailing "tbh" or an emoji must not change what a message says
         request = replace(request, message=plain(request.message, known_words()))
-        vector = self.embedder.embed([request.message])[0]
+        read = read_text(request.message)
+        vector = self.embedder.embed([read])[0]
         meta: dict[str, Any] = {
             "provider": NAME,
             "model": self.model,
             "prompt_refs": (state.prompt_ref,),
         }
-        restore = asks_to_restore(request.message)
-        meta["question"] = is_question(request.message)
-        pending = _reading_of_many(request)
-        offer = pending_offer(request) if pending is None else None
+        restore = asks_to_restore(read)
+        meta["question"] = is_question(read)
+        pending = _reading_of_many(replace(request, message=read))
+        offer = pending_offer(replace(request, message=read)) if pending is None else None
         if offer is not None:
-            kind = read_reply(request.message, offer, self.reply_scores(vector))
-            resolved = _resolve(offer, kind, request)
+            kind = read_reply(read, offer, self.reply_scores(vector), request.project_name)
+            resolved = _resolve(offer, kind, request, read)
             if resolved is not None:
                 intent, params, reading = resolved
                 return validated(
@@ -210,34 +217,57 @@ class LocalClassifier:
                 reading=pending,
                 **meta,
             )
-        intent, params, confidence = self._fresh(request, vector)
+        intent, params, confidence = self._fresh(request, read, vector)
         return validated(
             intent, params, confidence=confidence, reading=pending, restore=restore, **meta
         )
 
     def _fresh(
-        self, request: ClassifyRequest, vector: Vectors
+        self, request: ClassifyRequest, read: str, vector: Vectors
     ) -> tuple[str, dict[str, str], float]:
-        """The intent of a message that answers nothing pending (or answers it unrelatedly)."""
+        """The intent of a message that answers nothing pending (or answers it unrelatedly).
+        `read` is the message as read (slips read past); facts are taken from it as typed."""
         has_project = request.project_name is not None
-        message = request.message
-        if asks_to_forget(message):
-            return (*_forget_framed("forget_about_me", {}, message, has_project), FORM_CONFIDENCE)
-        formed = form_intent(message, has_project)
+        typed = request.message
+        if asks_to_forget(read):
+            return (*_forget_framed("forget_about_me", {}, read, has_project), FORM_CONFIDENCE)
+        formed = form_intent(read, has_project)
         if formed is not None:
-            params = params_for(formed, message)
-            intent, params = _forget_framed(formed, params, message, has_project)
+            params = _params(formed, typed, read)
+            intent, params = _forget_framed(formed, params, read, has_project)
             return intent, params, FORM_CONFIDENCE
-        probs = self.intent_scores(message, vector, has_project)
+        probs = self.intent_scores(read, vector, has_project)
         intent = max(probs, key=lambda k: probs[k])
         confidence = probs[intent]
-        if intent == "add_knowledge" and not has_project and _ABOUT_SPEAKER.search(message):
+        if intent == "add_knowledge" and not has_project and _ABOUT_SPEAKER.search(read):
             # Outside a project a statement about the speaker's own life can only be personal.
             intent, confidence = "remember_about_me", max(confidence, probs["remember_about_me"])
+        if INTENTS[intent].needs_project and not has_project and detect_status(read):
+            # "washing machine's leaking again" outside a project reports where a thing
+            # stands: conversation (the responder notes the status), not a project note.
+            return FALLBACK_INTENT, {}, round(confidence, 4)
         if confidence < self.min_confidence:
             return FALLBACK_INTENT, {}, round(confidence, 4)
-        intent, params = _forget_framed(intent, params_for(intent, message), message, has_project)
+        intent, params = _forget_framed(intent, _params(intent, typed, read), read, has_project)
         return intent, params, round(confidence, 4)
+
+
+def _params(intent: str, typed: str, read: str) -> dict[str, str]:
+    """A fact to store keeps what was typed; what to look up or forget is read past slips."""
+    return params_for(intent, typed if intent in _STORES else read)
+
+
+_STORES = frozenset(["remember_about_me", "add_knowledge"])
+
+
+def read_text(typed: str) -> str:
+    """The message as the rules and the model read it: slips read past, written-out forms
+    contracted as the examples are written ("I am" -> "I'm"), and a question by its form given
+    the question mark it was typed without."""
+    read = contracted(spelled(typed, vocabulary()))
+    if is_question(read) and not read.rstrip().endswith("?"):
+        read = read.rstrip(" .!…") + "?"
+    return read
 
 
 def _forget_framed(
@@ -272,13 +302,6 @@ def _reading_of_many(request: ClassifyRequest) -> dict[str, Any] | None:
     return {"relation": "choose", "chosen": [offered[i][0] for i in sorted(kept)]}
 
 
-@cache
-def known_words() -> frozenset[str]:
-    """The words of the model's vocabulary: a token among them is a word, never a typo."""
-    vocab = json.loads((TOKENIZER_DIR / "tokenizer.json").read_text(encoding="utf-8"))
-    return frozenset(word for word in vocab["model"]["vocab"] if word.isalpha())
-
-
 # Confidence reported for a continuation decided by the prior turn and the reply's form, and
 # for an intent decided by the message's own form (pipeline/english/forms.py).
 CONTINUATION_CONFIDENCE = 0.9
@@ -286,11 +309,13 @@ FORM_CONFIDENCE = 0.9
 
 
 def _resolve(
-    offer: Offer, kind: ReplyKind, request: ClassifyRequest
+    offer: Offer, kind: ReplyKind, request: ClassifyRequest, read: str
 ) -> tuple[str, dict[str, str], dict[str, Any]] | None:
     """The intent, parameters and reading a reply to an offer means; None when it is a new
-    message (an unrelated reading: the offer stays held)."""
-    message = request.message
+    message (an unrelated reading: the offer stays held). A fact keeps the reply as typed
+    (`request.message`); which item it names and what it describes are read past slips."""
+    typed = request.message
+    message = read
     if kind == "other":
         return None
     if kind in ("reject", "decline"):
@@ -321,15 +346,15 @@ def _resolve(
             reading["chosen"] = list(earlier_offers(request))
         return "remember_about_me", params, reading
     if not is_correction(message):
-        addition = _ADDITION.match(message)
-        rest = message[addition.end() :] if addition else message
+        addition = _ADDITION.match(typed)
+        rest = typed[addition.end() :] if addition else typed
         if is_first_person_clause(rest):  # "my father is 81": a fact of its own
             fact = personal_fact(rest)
             return "remember_about_me", {"personal_fact": fact}, {"relation": "unrelated"}
         if addition:  # "and a greyhound called Rufus": a second fact shaped like the first
             fact = parallel_fact(offer.fact, rest)
             return "remember_about_me", {"personal_fact": fact}, {"relation": "unrelated"}
-    corrected = refine_fact(offer.fact, message)
+    corrected = refine_fact(offer.fact, typed)
     corrects: dict[str, Any] = {"relation": "correct", "corrected": corrected}
     if offer.number is not None:  # an offer from before the last exchange, named
         corrects["chosen"] = [offer.number]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pipeline.domain import HistoryTurn, Role
-from pipeline.english.cues import asks_something_else, is_correction
+from pipeline.english.cues import asks_something_else, is_correction, limits_to_project
 from pipeline.english.extract import forget_description, personal_fact
 from pipeline.english.language import is_question, words, wordset
 from pipeline.english.refine import correction_body, shares_content, without_interjections
@@ -289,7 +289,9 @@ REFUSAL = re.compile(
 )
 
 
-def read_reply(message: str, offer: Offer, reply_scores: dict[str, float]) -> ReplyKind:
+def read_reply(
+    message: str, offer: Offer, reply_scores: dict[str, float], project: str | None = None
+) -> ReplyKind:
     """Whether the message confirms, rejects, declines, refines — or is something else.
 
     Sentence form decides when it is clear (a leading yes / no / actually, "X, not Y", a
@@ -311,7 +313,11 @@ def read_reply(message: str, offer: Offer, reply_scores: dict[str, float]) -> Re
         ):
             return "choose"
         return "choose" if len(tokens) <= 8 and not text.endswith("?") else "other"
-    if offer.kind == "cross_promotion" and (_SCOPE.search(text) or NEGATE.match(text)):
+    if offer.kind == "cross_promotion" and (
+        _SCOPE.search(text)
+        or NEGATE.match(text)
+        or (project is not None and limits_to_project(text, project))
+    ):
         return "decline"
     if REFUSAL.search(text) and not (AFFIRM.match(text) and offer.kind == "retraction"):
         return "reject"

@@ -16,6 +16,7 @@ from functools import cache
 
 import numpy as np
 
+from pipeline.english.surface import without_surface
 from pipeline.errors import ProviderError
 from pipeline.local_settings import local_threads
 from pipeline.memory.embeddings import Vectors
@@ -108,10 +109,14 @@ class MiniLMEmbedder:
         self.embedder_id = embedder_id_of(self.backend)
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        """Embed texts; an empty sequence gives an empty (0, 384) array."""
+        """Embed texts, read past emoji and edge filler; an empty sequence gives an empty
+        (0, 384) array."""
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
-        return loaded_model(self.backend).encode(texts)
+        # "sister Clara lol" and "sister Clara 🙂" mean "sister Clara": the model would place
+        # them apart (forget matching and recall compare by these vectors). A text with
+        # neither is embedded as given, so stored vectors stay valid.
+        return loaded_model(self.backend).encode([without_surface(text) for text in texts])
 
     @property
     def load_s(self) -> float:

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from pipeline.domain import Reply
+from pipeline.domain import Reply, RouteResult
 from pipeline.english.extract import to_second_person
+from pipeline.english.spelling import spelled
 from pipeline.english.status import detect_status
 from pipeline.providers.base import RespondRequest
+from pipeline.providers.local.words import vocabulary
 from pipeline.providers.replies import as_clause, compose_reply
+
+if TYPE_CHECKING:
+    from pipeline.tools import Toolbox
 
 NAME = "local"
 MODEL = "template replies (not an LLM)"
@@ -43,11 +49,15 @@ def personal_clause(message: str) -> str:
     "Keep the runs flat, my left hip flares up on hills" -> "Your left hip flares up on hills".
     A note that is one clause qualifies by its words (diet, health, family, ...); a note that
     mixes an instruction with a first-person reason qualifies by that reason."""
-    text = message.replace("’", "'").strip().rstrip(".!")
-    clauses = [c for c in _CLAUSES.split(text) if c]
-    for clause in clauses:
-        first_person = re.match(r"(?:i|i'm|i've|my|i am)\b", clause, re.IGNORECASE)
-        if first_person and (len(clauses) > 1 or _PERSONAL.search(clause)):
+    typed = message.replace("’", "'").strip().rstrip(".!")
+    # "sinde I'm vegetarian" gives its reason as "since I'm vegetarian" does; a slip is read
+    # in place (same length), so the clause offered is cut from what was typed
+    read = spelled(typed, vocabulary())
+    cuts = [0, *(i for found in _CLAUSES.finditer(read) for i in found.span()), len(read)]
+    clauses = [(typed[a:b], read[a:b]) for a, b in zip(cuts[::2], cuts[1::2], strict=True) if b > a]
+    for clause, clause_read in clauses:
+        first_person = re.match(r"(?:i|i'm|i've|my|i am)\b", clause_read, re.IGNORECASE)
+        if first_person and (len(clauses) > 1 or _PERSONAL.search(clause_read)):
             return to_second_person(clause)
     return ""
 
@@ -91,9 +101,26 @@ def _tool_sentences(request: RespondRequest) -> list[str]:
     for report in detect_status(request.message):
         if not tools.note(report.topic, report.text).is_error:
             said.append(f"Noted: {report.text}.")
+    said.extend(which_to_forget(request.route, tools))
     found = request.route.operation_data.get("action") == "found"
     if not found and _ASKS_PAST.search(request.message):
         lines = tools.search(request.message, include_context=True)
         if lines:
             said.append("From what you've told me before:\n" + "\n".join(lines))
     return said
+
+
+def which_to_forget(route: RouteResult, tools: Toolbox) -> list[str]:
+    """After a forget request that matched nothing stored ("drop the part about my old job"
+    when the fact says "You work at a bakery in Leeds"), what memory holds nearest to it, so
+    the person can say which one to forget instead of being told there is nothing."""
+    data = route.operation_data
+    if route.intent != "forget_about_me" or data.get("action") != "no_match":
+        return []
+    described = str(data.get("forget_description") or "")
+    if not data.get("stored_count") or not described:
+        return []
+    lines = tools.search(described)
+    if not lines:
+        return []
+    return ["The nearest I have:\n" + "\n".join(lines[:3]) + "\nTell me which one to forget."]

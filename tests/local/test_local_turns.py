@@ -1,0 +1,51 @@
+"""Whole turns on the local provider for two classes a person meets: a status typed without its
+article outside any project, and a forget request whose words share nothing with the fact it
+means. Messages written apart from every suite."""
+
+from __future__ import annotations
+
+from pipeline.converse import TurnOutcome, converse
+from pipeline.providers.base import Providers
+from pipeline.providers.local import LocalClassifier, LocalResponder
+from pipeline.store import Store
+from pipeline.store.people import create_person
+
+
+def _say(store: Store, classifier: LocalClassifier, message: str) -> TurnOutcome:
+    providers = Providers.of(classifier, LocalResponder(), embedder=classifier.embedder)
+    return converse(store, person="ana", message=message, providers=providers)
+
+
+def _ana(store: Store) -> Store:
+    with store.write() as session:
+        create_person(session, "ana")
+    return store
+
+
+def test_a_status_without_its_article_is_noted_not_refused_for_want_of_a_project(
+    sqlite_store: Store, classifier: LocalClassifier
+) -> None:
+    _ana(sqlite_store)
+    done = _say(sqlite_store, classifier, "dishwasher's broken again, engineer due thursday")
+    assert "needs a project" not in done.reply.text
+    assert sorted(n.topic for n in done.status_notes) == ["dishwasher", "engineer"]
+
+
+def test_a_forget_request_that_matches_no_word_asks_which_fact_it_means(
+    sqlite_store: Store, classifier: LocalClassifier
+) -> None:
+    _ana(sqlite_store)
+    for told in ("I was a barista for six years", "I have a whippet called Pip"):
+        _say(sqlite_store, classifier, told)
+        _say(sqlite_store, classifier, "yes")
+    # "old job" shares no word with the fact, and its cosine (0.36) is under the semantic
+    # forget floor (0.42) but over the search floor (0.30): the nearest facts are listed
+    done = _say(sqlite_store, classifier, "could you drop the part about my old job")
+    assert done.route.intent == "forget_about_me"  # never answered as recall
+    assert done.route.operation_data["action"] == "no_match"
+    assert "barista" in done.reply.text and "which one" in done.reply.text
+    assert "whippet" not in done.reply.text
+    # naming one of them as a forget request of its own finds it
+    picked = _say(sqlite_store, classifier, "forget the barista one")
+    assert picked.route.operation_data["action"] == "confirm_retraction"
+    assert "barista" in picked.route.operation_data["matched_fact"]
