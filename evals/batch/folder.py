@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pipeline.providers.claude.batches import BatchResult, BatchStatus
+from pipeline.providers.claude import BatchResult, BatchStatus
 
 SUBMISSIONS = "batches.jsonl"
 RESULTS_DIR = "batches"

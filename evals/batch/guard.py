@@ -31,9 +31,7 @@ import httpx2
 from anthropic import APIRequest, APIResponse, CallNext
 
 from pipeline.domain import Usage
-from pipeline.providers.claude.batches import BatchResult
-from pipeline.providers.claude.prices import cost, total_cost
-from pipeline.providers.claude.wire import PROMPTS_HEADER
+from pipeline.providers.claude import PROMPTS_HEADER, BatchResult, cost, total_cost
 
 MESSAGES_PATH = "/v1/messages"
 # Status codes of error types, as the Messages API answers them directly.

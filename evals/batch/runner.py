@@ -30,9 +30,8 @@ from evals.runner.providers import Registry
 from evals.runner.results import RunDir, RunError, new_run_id
 from evals.runner.run import RunOutcome, run_eval
 from evals.runner.shards import Shard
-from pipeline.providers.claude.batches import BatchClient, BatchStatus, chunks
-from pipeline.providers.claude.wire import parse_prompts_header
-from pipeline.providers.registry import REGISTRY
+from pipeline.providers import REGISTRY
+from pipeline.providers.claude import BatchClient, BatchStatus, chunks, parse_prompts_header
 
 DEFAULT_POLL_SECONDS = 60.0
 # A conversation of T turns takes about 2T steps; past this many the run is not converging

@@ -28,8 +28,13 @@ from evals.bench.eval import _suite_file
 from evals.dataset import load_suite
 from evals.runner import RunConfig, run_eval
 from pipeline.domain import ClassifiedIntent
-from pipeline.providers.base import ClassifyRequest, RespondRequest
-from pipeline.providers.registry import ProviderOptions, Providers, ProviderSpec
+from pipeline.providers import (
+    ClassifyRequest,
+    ProviderOptions,
+    Providers,
+    ProviderSpec,
+    RespondRequest,
+)
 
 
 class Instant:

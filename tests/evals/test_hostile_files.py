@@ -189,7 +189,8 @@ def test_an_unreadable_run_json_is_one_line(run_id, content, reason):
     assert one_line(runner.invoke(app, ["report", run_id])) == expected
     resumed = runner.invoke(app, ["eval", "--no-progress", "--resume", run_id])
     assert resumed.exit_code == 2
-    assert resumed.stderr.splitlines() == [f"run {run_id}", expected]
+    # refused before the run is named: whether it is a batch run is read from run.json first
+    assert resumed.stderr.splitlines() == [expected]
 
 
 def test_run_json_that_is_not_an_object_is_one_line(run_id):

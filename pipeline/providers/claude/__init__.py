@@ -13,6 +13,7 @@ from pipeline.lazy import lazy_exports
 from pipeline.providers.claude.settings import ENV_VARS, ClaudeSettings
 
 if TYPE_CHECKING:
+    from pipeline.providers.claude.batches import BatchClient, BatchResult, BatchStatus, chunks
     from pipeline.providers.claude.budget import Budget, BudgetGuard
     from pipeline.providers.claude.caching import engages
     from pipeline.providers.claude.calls import CallFailed
@@ -33,6 +34,10 @@ if TYPE_CHECKING:
 
 # Each name's module; prices, models and caching need no SDK (a report prices rows with them).
 _LAZY = {
+    "BatchClient": ".batches",
+    "BatchResult": ".batches",
+    "BatchStatus": ".batches",
+    "chunks": ".batches",
     "Budget": ".budget",
     "BudgetGuard": ".budget",
     "engages": ".caching",
@@ -66,6 +71,9 @@ __all__ = [
     "PRICES_VERSION",
     "PROMPTS_HEADER",
     "TOOL_NAME",
+    "BatchClient",
+    "BatchResult",
+    "BatchStatus",
     "Budget",
     "BudgetGuard",
     "CallFailed",
@@ -74,6 +82,7 @@ __all__ = [
     "ClaudeSettings",
     "ModelCaps",
     "caps_of",
+    "chunks",
     "claude_providers",
     "cost",
     "engages",
