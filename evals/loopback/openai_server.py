@@ -15,9 +15,10 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
-from typing import Any
+from http.server import BaseHTTPRequestHandler
+from typing import Any, Self
+
+from evals.loopback.background import BackgroundServer
 
 SYNTHETIC_MODEL = "synthetic-fixture"
 COMPLETIONS_PATH = "/v1/chat/completions"
@@ -74,59 +75,37 @@ def error(status: int, message: str = "scripted error") -> Step:
     return Step(body, status=status, headers={"retry-after-ms": "10"})
 
 
-class OpenAILoopback:
-    """The server, run in a background thread; use it as a context manager."""
+class OpenAILoopback(BackgroundServer):
+    """The server, run in a background thread; use it as a context manager. It stops itself
+    after `lifetime` seconds, so a test that forgets it frees the port."""
 
     def __init__(
         self, script: Sequence[Step], *, lifetime: float = 30.0, host: str = "127.0.0.1"
     ) -> None:
         self._script = list(script)
         self._lock = threading.Lock()
-        self._closed = False
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.unmatched = 0
-        self._httpd = ThreadingHTTPServer((host, 0), _handler_for(self))
-        self._httpd.daemon_threads = True
-        self._httpd.block_on_close = False
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
+        super().__init__(host, 0, _handler_for(self))
         self._timer = threading.Timer(lifetime, self.close)
         self._timer.daemon = True
 
     @property
     def url(self) -> str:
         """The base URL to give the SDK: the server's address and `/v1`."""
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
+        return f"{self.address}/v1"
 
-    def start(self) -> OpenAILoopback:
+    def start(self) -> Self:
         """Start serving in the background, and the timer that stops it."""
-        self._thread.start()
+        super().start()
         self._timer.start()
         return self
 
     def close(self) -> None:
         """Stop serving and free the port (once; later calls do nothing)."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
         self._timer.cancel()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-    def __enter__(self) -> OpenAILoopback:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
+        super().close()
 
     def next_step(self, body: Any, headers: dict[str, str]) -> Step:
         """Record a request and take the next scripted answer."""

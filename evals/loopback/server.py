@@ -26,14 +26,21 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from evals.loopback.answers import Answer
+from evals.loopback.background import BackgroundServer
 from evals.loopback.batches import BatchDesk
 from evals.loopback.ratelimit import RateLimits
-from pipeline.providers.claude import ModelCaps, caps_of, engages
+from evals.loopback.wire_checks import (
+    model_problem,
+    output_format,
+    request_kind,
+    thinking_on,
+    wire_problem,
+)
+from pipeline.providers.claude import engages
 
 SYNTHETIC_MODEL = "synthetic-fixture"
 MESSAGES_PATH = "/v1/messages"
@@ -76,7 +83,7 @@ def _text(content: Any) -> str:
     return ""
 
 
-class LoopbackServer:
+class LoopbackServer(BackgroundServer):
     """The server, run in a background thread; use it as a context manager."""
 
     def __init__(
@@ -99,49 +106,21 @@ class LoopbackServer:
         self._cache: set[str] = set()
         self._served: dict[int, int] = {}  # answer index -> errors served (for error.times)
         self.seen: list[Seen] = []
-        self._httpd = ThreadingHTTPServer((host, port), _handler_for(self))
-        self._httpd.daemon_threads = True
-        self._httpd.block_on_close = False  # keep-alive connections must not hold up close()
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
+        super().__init__(host, port, _handler_for(self))
 
     @property
     def url(self) -> str:
         """The base URL to give the SDK (ANTHROPIC_BASE_URL)."""
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self.address
 
     @property
     def unmatched(self) -> list[Seen]:
         """Requests no scripted answer served."""
         return [s for s in self.seen if not s.matched]
 
-    def start(self) -> LoopbackServer:
-        """Start serving in the background."""
-        self._thread.start()
-        return self
-
-    def close(self) -> None:
-        """Stop serving and free the port."""
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join()
-
-    def __enter__(self) -> LoopbackServer:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
     def answer(self, body: Any) -> tuple[int, str, dict[str, str]]:
         """Status, body text and extra headers for one Messages request body."""
-        problem = _wire_problem(body) or _model_problem(body)
+        problem = wire_problem(body) or model_problem(body)
         if problem:
             return _error(400, "invalid_request_error", problem)
         kind = request_kind(body)
@@ -185,7 +164,7 @@ class LoopbackServer:
                 time.sleep(self.latency)
             return self.answer(body)
         tokens = 0
-        if not (_wire_problem(body) or _model_problem(body)):
+        if not (wire_problem(body) or model_problem(body)):
             # what counts against the input-token limit: uncached input and cache writes
             usage = self._usage(body, record=False)
             tokens = usage["input_tokens"] + usage["cache_creation_input_tokens"]
@@ -234,7 +213,7 @@ class LoopbackServer:
     def _message(self, body: dict[str, Any], answer: Answer) -> dict[str, Any]:
         digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:24]
         content: list[dict[str, Any]] = []
-        if _thinking_on(body):
+        if thinking_on(body):
             content.append(
                 {
                     "type": "thinking",
@@ -248,7 +227,7 @@ class LoopbackServer:
         tool_name = answer.tool_name or choice.get("name") or "classify_intent"
         if choice.get("type") == "none":
             pass  # the API never answers a tool_use block when tools are turned off
-        elif _output_format(body) is not None and not body.get("tools"):
+        elif output_format(body) is not None and not body.get("tools"):
             if answer.tool_input is not None:
                 text = json.dumps(answer.tool_input, ensure_ascii=False)
                 content.append({"type": "text", "text": text})
@@ -293,9 +272,9 @@ class LoopbackServer:
         rest = "".join(_text([b]) for b in blocks[cached_upto + 1 :]) + json.dumps(
             body.get("messages"), ensure_ascii=False
         )
-        output_format = _output_format(body)
-        if output_format is not None:  # the schema is read as input too (counted, not cached)
-            rest += json.dumps(output_format, sort_keys=True)
+        answer_format = output_format(body)
+        if answer_format is not None:  # the schema is read as input too (counted, not cached)
+            rest += json.dumps(answer_format, sort_keys=True)
         usage = {
             "input_tokens": tokens(rest),
             "cache_creation_input_tokens": 0,
@@ -313,36 +292,6 @@ class LoopbackServer:
         return usage
 
 
-def _wire_problem(body: Any) -> str:
-    if not isinstance(body, dict):
-        return "the request body must be a JSON object"
-    if not isinstance(body.get("model"), str) or not body["model"]:
-        return "model: field required"
-    if not isinstance(body.get("max_tokens"), int):
-        return "max_tokens: field required"
-    messages = body.get("messages")
-    if not isinstance(messages, list) or not messages:
-        return "messages: at least one message is required"
-    if not all(isinstance(m, dict) and m.get("role") in ("user", "assistant") for m in messages):
-        return "messages: each message needs a role of user or assistant"
-    if messages[0]["role"] != "user":
-        return "messages: the first message must use the user role"
-    choice = body.get("tool_choice")
-    if isinstance(choice, dict) and choice.get("type") == "tool":
-        names = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
-        if choice.get("name") not in names:
-            return f"tool_choice: tool {choice.get('name')!r} is not among the tools"
-    return ""
-
-
-def request_kind(body: dict[str, Any]) -> str:
-    """classify (a forced tool, or a structured-output format) or respond (the responder, which
-    may be offered tools it chooses to call)."""
-    choice = body.get("tool_choice")
-    forced = isinstance(choice, dict) and choice.get("type") in ("tool", "any")
-    return "classify" if forced or _output_format(body) is not None else "respond"
-
-
 def _tool_results(content: Any) -> str:
     """The text of the tool_result blocks of a message's content."""
     if not isinstance(content, list):
@@ -353,88 +302,6 @@ def _tool_results(content: Any) -> str:
             inner = block.get("content")
             found.append(inner if isinstance(inner, str) else _text(inner))
     return "\n\n".join(found)
-
-
-def _output_format(body: dict[str, Any]) -> Any:
-    config = body.get("output_config")
-    return config.get("format") if isinstance(config, dict) else None
-
-
-def _thinking_type(body: dict[str, Any]) -> str | None:
-    thinking = body.get("thinking")
-    return str(thinking.get("type")) if isinstance(thinking, dict) else None
-
-
-def _thinking_on(body: dict[str, Any]) -> bool:
-    """Whether the request gets thinking: asked for, or on by default for the model."""
-    kind = _thinking_type(body)
-    if kind is not None:
-        return kind in ("enabled", "adaptive")
-    caps = caps_of(str(body.get("model")))
-    return caps is not None and caps.thinks_by_default()
-
-
-def _thinking_problem(body: dict[str, Any], caps: ModelCaps, model: str) -> str:
-    kind = _thinking_type(body)
-    if kind is None or caps.accepts_thinking(kind):
-        thinking = body.get("thinking") or {}
-        budget = thinking.get("budget_tokens") if kind == "enabled" else None
-        if isinstance(budget, int) and budget >= body["max_tokens"]:
-            return "max_tokens must be greater than thinking.budget_tokens"
-        return ""
-    if kind == "disabled" and caps.thinking == "between_tools":
-        return (
-            f'thinking.type "disabled" is not supported on {model}; send '
-            '{"type": "between_tools"} to turn off up-front thinking'
-        )
-    if kind == "disabled":
-        return f"thinking cannot be disabled on {model}"
-    if kind == "enabled":
-        return (
-            f'thinking.type "enabled" (budget_tokens) is not supported on {model}; use '
-            '{"type": "adaptive"}'
-        )
-    if kind == "adaptive":
-        return "adaptive thinking is not supported on this model"
-    return f"thinking.type {kind!r} is not supported on {model}"
-
-
-def _model_problem(body: dict[str, Any]) -> str:
-    """The request-shape rules of the model's row, as the API enforces them (400s)."""
-    model = str(body["model"])
-    caps = caps_of(model)
-    if caps is None:
-        return ""
-    problem = _thinking_problem(body, caps, model)
-    if problem:
-        return problem
-    if body["messages"][-1].get("role") == "assistant" and not caps.prefill:
-        return (
-            "This model does not support assistant message prefill. The conversation must end "
-            "with a user message."
-        )
-    choice = body.get("tool_choice")
-    if isinstance(choice, dict) and choice.get("type") in ("tool", "any"):
-        if not caps.forced_tool:
-            return (
-                f"tool_choice: forced tool use is not supported on {model}; use tool_choice "
-                '{"type": "auto"} or output_config.format'
-            )
-        if _thinking_on(body):
-            return "Thinking may not be enabled when tool_choice forces tool use."
-    output_format = _output_format(body)
-    if output_format is not None:
-        if not caps.structured_output:
-            return f"output_config.format: structured outputs are not supported on {model}"
-        if not isinstance(output_format, dict) or output_format.get("type") != "json_schema":
-            return 'output_config.format.type: must be "json_schema"'
-        schema = output_format.get("schema")
-        if not isinstance(schema, dict) or schema.get("additionalProperties") is not False:
-            return (
-                "output_config.format.schema: an object schema must set "
-                "additionalProperties to false"
-            )
-    return ""
 
 
 def _error(status: int, kind: str, message: str) -> tuple[int, str, dict[str, str]]:

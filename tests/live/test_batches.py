@@ -69,8 +69,17 @@ def _rows(run: Path) -> list[dict[str, Any]]:
 
 
 def _comparable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    kept = [{k: v for k, v in r.items() if k not in VARYING} for r in rows]
+    kept = [_without_ids({k: v for k, v in r.items() if k not in VARYING}) for r in rows]
     return sorted(kept, key=lambda r: (r["suite"], r["case_id"]))
+
+
+def _without_ids(value: Any) -> Any:
+    """The row without its turns' database ids: they follow the order conversations ran in."""
+    if isinstance(value, dict):
+        return {k: _without_ids(v) for k, v in value.items() if k != "turn_ids"}
+    if isinstance(value, list):
+        return [_without_ids(v) for v in value]
+    return value
 
 
 def _config(suite: Path, url: str) -> RunConfig:
