@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 
+from pipeline.english.correction import clean, correction_body
 from pipeline.english.extract import to_second_person
 from pipeline.english.language import wordset
-from pipeline.english.surface import FILLER_LEAD, FILLER_TAIL
 
 _F = re.IGNORECASE
 _MONTH = (
@@ -71,18 +71,6 @@ _TYPED = (
         _F,
     ),
 )
-_LEAD_MARKERS = re.compile(
-    r"^(?:(?:no|nope|nah|not quite|not exactly|not really|close|almost|nearly|actually|well|wait"
-    r"|sorry|oops|hmm|correction|i mean|rather|yes|yeah|yep|sure|ok|okay|right|kind of|sort of"
-    r"|more like|make (?:that|it)|change (?:that|it) to|it should be|should be|but|oh|and)\b"
-    r"[\s,.:;!—–-]*)+",
-    _F,
-)
-_COPULA_LEAD = re.compile(
-    r"^(?:it's|it is|its|it was|that's|that is|they're|they are|she's|she is|he's|he is"
-    r"|the (?:\w+ )?(?:is|are))\s+",
-    _F,
-)
 _NARROW = re.compile(
     r"^(?:just|only|mostly|mainly|specifically|simply)\s+|\s+(?:only|though|instead|then)$", _F
 )
@@ -105,68 +93,6 @@ _BOUNDARY = _PREPOSITIONS | wordset(
     "cannot don't doesn't need needs want wants live lives work works"
 )
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)?")
-
-
-def _clean(body: str) -> str:
-    return " ".join(body.split()).strip(" ,.;:!?—–-")
-
-
-INTERJECTIONS = re.compile(
-    r"^(?:(?:oh|ooh|eh|meh|hmm+|hm|um+|uh|er+m?|ah+|well|so|okay so|ok so|hey|ha+|lol)\b"
-    r"[\s,.!—–-]*)+",
-    _F,
-)
-_TRAILING_MARKERS = re.compile(
-    r"[\s,]+(?:actually|instead|though|then|really|i think|i guess|sorry|please|thanks)[\s.!]*$", _F
-)
-_CLAUSE_SPLIT = re.compile(
-    r"\s*(?:[—–;:]|\s-\s|[.!?]\s+|,\s+(?=(?:i|i'm|i've|i was|it's|it is|it was|that was|sorry"
-    r"|my bad|oops|wrong|typo|with an? \w\b|spelled|spelt|as in)\b))\s*",
-    _F,
-)
-# Clauses that explain the mistake rather than state the correction.
-_ASIDE = re.compile(
-    r"^with an? \w\b|^(?:spelled|spelt|as in)\b|\b(?:swapped|transposed|misspelled|misspelt)\b|"
-    r"\b(?:mixed (?:them|it|those|that|these) up|my (?:bad|mistake)|typo|wrong|misspoke|"
-    r"got (?:it|that|them|those) (?:wrong|backwards|mixed up)|i meant to say|slip of the|"
-    r"i (?:always )?(?:confuse|forget|mix)|mistake)\b",
-    _F,
-)
-
-
-def without_interjections(text: str) -> str:
-    """The text without a leading "oh," / "hmm," / "tbh," and a trailing "tbh" / "lol" (its
-    closing "?" kept: "any ideas lol?" still asks)."""
-    text = " ".join(text.split())
-    for _ in range(2):
-        text = FILLER_LEAD.sub("", INTERJECTIONS.sub("", text)).strip()
-        text = FILLER_TAIL.sub(lambda found: found.group("end").strip(), text).strip()
-    return text
-
-
-def _strip_markers(clause: str) -> str:
-    body = _TRAILING_MARKERS.sub("", _clean(clause))
-    for _ in range(3):
-        stripped = _COPULA_LEAD.sub("", _LEAD_MARKERS.sub("", body, count=1), count=1).strip(
-            " ,.;:"
-        )
-        if stripped == body:
-            break
-        body = stripped
-    return body
-
-
-def correction_body(reply: str) -> str:
-    """The clause of a reply that states the correction, without "no," / "actually," / "it's".
-
-    "sorry, I mixed them up: it's sulfa, not penicillin" -> "sulfa, not penicillin".
-    """
-    clauses = [c for c in _CLAUSE_SPLIT.split(_clean(without_interjections(reply))) if c.strip()]
-    bodies = [_strip_markers(c) for c in clauses]
-    for clause, body in zip(clauses, bodies, strict=True):
-        if body and not _ASIDE.search(clause):
-            return body
-    return next((b for b in bodies if b), "")
 
 
 def _stem(word: str) -> str:
@@ -203,7 +129,7 @@ def _over_repeated(fact: str, span: tuple[int, int], value: str) -> tuple[int, i
 
 
 def _replace(fact: str, span: tuple[int, int], value: str) -> str:
-    return _clean(fact[: span[0]] + value + fact[span[1] :])
+    return clean(fact[: span[0]] + value + fact[span[1] :])
 
 
 _JOIN = re.compile(r"^\s*(?:,\s*and|,\s*or|,|and|or|&|to|-|–)\s*$", _F)
@@ -305,9 +231,7 @@ def shares_content(a: str, b: str) -> bool:
 
 def _value(text: str) -> str:
     """A correction value in the second person, its own capitalisation kept ("Leeds", "shrimp")."""
-    return to_second_person(
-        _NARROW.sub("", _NARROW.sub("", _clean(text))).strip(), capitalize=False
-    )
+    return to_second_person(_NARROW.sub("", _NARROW.sub("", clean(text))).strip(), capitalize=False)
 
 
 _NARROWING = re.compile(r"^(?:just|only|mostly|mainly|specifically|simply)\b|\bonly$", _F)
@@ -340,7 +264,7 @@ def _replace_quantified(fact: str, value: str) -> str | None:
     verb, _, tail = rest.partition(" ")
     verb = _PLURAL_VERB.get(verb.lower(), verb)
     separator = ", " if "," in subject else " "
-    return _clean(f"{subject[:1].upper()}{subject[1:]}{separator}{verb} {tail}")
+    return clean(f"{subject[:1].upper()}{subject[1:]}{separator}{verb} {tail}")
 
 
 def _narrow_span(fact: str, value: str) -> tuple[int, int]:
@@ -366,11 +290,11 @@ def refine_fact(fact: str, reply: str) -> str:
     for pattern in _CONTRAST:
         found = pattern.match(body)
         if found:
-            span = _find_words(fact, _clean(found.group("y")))
+            span = _find_words(fact, clean(found.group("y")))
             if span is not None:
                 value = _value(found.group("x"))
                 return _replace(fact, _over_repeated(fact, span, value), value)
-            body = _clean(found.group("x"))
+            body = clean(found.group("x"))
             break
     ends = _last_number(fact, body)
     if ends is not None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.english.refine import correction_body, refine_fact
+from pipeline.english.correction import correction_body
+from pipeline.english.refine import refine_fact
 
 
 @pytest.mark.parametrize(

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pipeline.domain import HistoryTurn, Role
+from pipeline.english.correction import correction_body, without_interjections
 from pipeline.english.cues import asks_something_else, is_correction, limits_to_project
 from pipeline.english.extract import forget_description, personal_fact
 from pipeline.english.language import is_question, words, wordset
-from pipeline.english.refine import correction_body, shares_content, without_interjections
+from pipeline.english.refine import shares_content
 from pipeline.providers.base import ClassifyRequest
 
 OfferKind = Literal["remember", "retraction", "ambiguous", "cross_promotion"]
