@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -16,24 +14,19 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from evals.dataset.cases import Case
-from evals.dataset.closure import ClosureCase
-from evals.dataset.compaction import CompactionCase
-from evals.dataset.conversation import ConversationCase
 from evals.dataset.load import Suite, case_hash
 from evals.runner.cache import ResultCache, cache_key
-from evals.runner.gitinfo import git_state
 from evals.runner.outcome import Outcome
 from evals.runner.perturbed import perturbed_items
 from evals.runner.providers import DETERMINISTIC, Bound, ProviderPool, prompt_hashes, variant_label
 from evals.runner.results import RunDir
+from evals.runner.rows import build_row
 from evals.runner.sandbox import Sandbox
 from evals.runner.targets import run_case
 
 if TYPE_CHECKING:
     from pipeline.providers.claude import Budget
-from evals.scorers import SCORERS
 from evals.targets import TARGET_SPECS, spec_of, targets_where
-from pipeline.errors import ConverseError
 from pipeline.prompting import default_library
 
 # Read from the targets' specs (evals/targets.py): the targets that run on every provider,
@@ -176,116 +169,6 @@ class Tally:
             f"[green]{self.passed} pass[/] [red]{self.failed} fail[/] "
             f"[yellow]{self.errors} error[/]"
         )
-
-
-def _tokens(outcome: Outcome) -> dict[str, int]:
-    u = outcome.usage
-    return {
-        "input": u.input_tokens,
-        "output": u.output_tokens,
-        "cache_read": u.cache_read_input_tokens,
-        "cache_creation": u.cache_creation_input_tokens,
-    }
-
-
-def case_input(case: Case) -> dict[str, Any]:
-    """What the case gave the target, in brief (for reports; the suite file has it all)."""
-    brief: dict[str, Any] = {}
-    if isinstance(case, CompactionCase):
-        brief["turns"] = sum(t.compact is None for t in case.turns)
-    if isinstance(case, ClosureCase):
-        brief["turns"] = len(case.turns)
-        brief["open_items"] = len(case.open_state)
-        brief["destinations"] = case.destinations
-    if isinstance(case, ConversationCase):
-        brief["turns"] = len(case.turns)
-        if case.projects:
-            brief["projects"] = case.projects
-    for name in ("message", "project"):
-        value = getattr(case, name, None)
-        if value is not None:
-            brief[name] = value
-    if getattr(case, "history", None):
-        brief["history_turns"] = len(getattr(case, "history", []))
-    if getattr(case, "memories", None) is not None:
-        brief["memories"] = len(getattr(case, "memories", []))
-    return brief
-
-
-def _prompt_label(item: WorkItem, bound: Bound, outcome: Outcome) -> dict[str, str]:
-    """family -> version that a row is grouped by in every table.
-
-    Which templates a conversation renders depends on the intents its turns hit, so it is
-    labelled by the whole active set, named by a short digest of its family=version pairs
-    (a table row stays readable; otherwise each case would be a group of its own), plus any
-    `--prompt` override. The row's `prompts` lists exactly the templates used.
-    """
-    used = {ref.family: ref.version for ref in outcome.prompt_refs}
-    spec = spec_of(item.suite.target)
-    if spec.label_families:
-        # e.g. compaction cases choose the generic or personal-assistant template, and Claude
-        # adds the judge: one label for the suite, every compaction template's active version
-        try:
-            active = bound.library.active()
-        except ConverseError:
-            active = {}
-        family = {f: v for f, v in active.items() if f.startswith(spec.label_families)}
-        return family | used | item.variant
-    if not spec.label_active_set:
-        return used | item.variant
-    try:
-        active = bound.library.active()
-    except ConverseError:
-        active = {}
-    pairs = {f: v for f, v in used.items() if f not in active} | active
-    listed = ",".join(f"{f}={v}" for f, v in sorted(pairs.items()))
-    digest = hashlib.sha256(listed.encode()).hexdigest()[:8]
-    return {"prompts": f"active set {digest}"} | item.variant
-
-
-def build_row(
-    run_id: str, item: WorkItem, bound: Bound, outcome: Outcome, cached: bool
-) -> dict[str, Any]:
-    """The result row of one finished case (DESIGN.md, "Results and reports")."""
-    scorer = SCORERS[item.suite.target]
-    score = scorer(item.case.expect, outcome.got)
-    status = "error" if outcome.error is not None else ("pass" if score.passed else "fail")
-    prompt = _prompt_label(item, bound, outcome)
-    return {
-        "run_id": run_id,
-        "suite": item.suite.name,
-        "target": item.suite.target,
-        "case_id": item.case.id,
-        "case_hash": item.case_hash,
-        "tags": list(item.case.tags),
-        "input": case_input(item.case),
-        "provider": item.provider,
-        "provider_label": bound.label,
-        "model": outcome.model or bound.model,
-        "variant": variant_label(item.variant),
-        "prompt": prompt,
-        "prompts": [ref.model_dump() for ref in outcome.prompt_refs],
-        "epoch": item.epoch,
-        # only perturbed rows name their perturbation, so rows of a plain run keep their shape
-        **({"perturbation": item.perturbation} if item.perturbation else {}),
-        "expected": score.expected,
-        "got": score.got,
-        "status": status,
-        "pass": status == "pass",
-        "error": outcome.error,
-        "why": outcome.error if status == "error" else score.why,
-        "checks": [c.as_dict() for c in score.checks],
-        "scorer": {"name": score.scorer, "version": score.version},
-        "latency_ms": round(outcome.latency_ms, 3),
-        "tokens": _tokens(outcome),
-        "truncated": outcome.truncated,
-        "cost_usd": None if outcome.cost_usd is None else round(outcome.cost_usd, 8),
-        "cassette": outcome.cassette,
-        "cached": cached,
-        **({"sample": item.suite.sample.as_json()} if item.suite.sample else {}),
-        "git": git_state(),
-        "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
-    }
 
 
 class Deferral(Protocol):
