@@ -12,6 +12,7 @@ error naming the variable and the range, never a silent clamp.
 from __future__ import annotations
 
 import os
+from functools import cache
 from typing import Literal, TypeVar
 
 from pydantic import Field, FilePath, ValidationError
@@ -100,7 +101,8 @@ def checked_settings(kind: type[_S], prefix: str, help_: str = SETTINGS_DOC) -> 
 
     Validating costs more than a turn's search, so the result is kept per combination of the
     variables' values (a changed variable is checked afresh)."""
-    key = (kind, tuple(os.environ.get(f"{prefix}{name.upper()}") for name in kind.model_fields))
+    environ = os.environ
+    key = (kind, tuple(environ.get(name) for name in _variables(kind, prefix)))
     found = _checked.get(key)
     if found is not None:
         return found  # type: ignore[return-value]
@@ -112,6 +114,12 @@ def checked_settings(kind: type[_S], prefix: str, help_: str = SETTINGS_DOC) -> 
         raise bad_setting(name, first.get("input"), first["msg"].lower(), help_) from None
     _checked[key] = made
     return made
+
+
+@cache
+def _variables(kind: type[BaseSettings], prefix: str) -> tuple[str, ...]:
+    # built once per kind: several settings are read on every turn
+    return tuple(f"{prefix}{name.upper()}" for name in kind.model_fields)
 
 
 def settings() -> Settings:
