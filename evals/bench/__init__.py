@@ -159,7 +159,9 @@ def bench_local(
 def bench_llm(
     as_json: bool = JsonOption,
     check: bool = CheckOption,
-    n: int = typer.Option(10, min=1, help="Warm classifications (after the cold one)."),
+    n: int = typer.Option(
+        10, min=0, help="Warm classifications (after the cold one); 0: no latency figures."
+    ),
     replies: int = typer.Option(3, min=1, help="Replies timed for generation speed."),
     model: str | None = typer.Option(
         None, help="local-llm weights (default: CONVERSE_LLM_MODEL, else the best installed)."

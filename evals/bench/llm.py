@@ -27,7 +27,7 @@ from pipeline.context import EngagementContext
 from pipeline.domain import HistoryTurn, Role, RouteResult, Visibility
 from pipeline.errors import ConverseError
 from pipeline.prompting import PromptLibrary, default_library
-from pipeline.providers.base import RespondRequest
+from pipeline.providers.base import Providers, RespondRequest
 from pipeline.providers.local_llm.classifier import LocalLLMClassifier
 from pipeline.providers.registry import ProviderOptions, make_providers
 
@@ -42,28 +42,39 @@ def run(
     classifier: str | None = None,
 ) -> dict[str, Any]:
     """Measure the installed model (or `model`); figures keyed as the issue names them.
-    `smoke` prompt_smoke cases (0: none) with `parallel` requests decoded together, and one at
-    a time too when `baseline`; `classifier` is the prompt version (default: the active one)."""
+    `n` warm classifications (0: no latency figures); `smoke` prompt_smoke cases (0: none)
+    with `parallel` requests decoded together, and one at a time too when `baseline`;
+    `classifier` is the prompt version (default: the active one)."""
     settings: dict[str, Any] = {"model": model} if model else {}
     library = default_library({"classifier": classifier} if classifier else None)
     providers = make_providers("local-llm", ProviderOptions(settings=settings, library=library))
-    classifier = providers.classifier
-    if not isinstance(classifier, LocalLLMClassifier):  # pragma: no cover - the registry's
+    figures: dict[str, Any] = {"model": providers.model}
+    if n:
+        figures.update(_latency(providers, n, replies))
+    if smoke:
+        figures.update(_smoke(settings, library, smoke, parallel, baseline))
+    return figures
+
+
+def _latency(providers: Providers, n: int, replies: int) -> dict[str, Any]:
+    """Load, cold and warm classification, reply generation speed."""
+    reader = providers.classifier
+    if not isinstance(reader, LocalLLMClassifier):  # pragma: no cover - the registry's
         raise ConverseError("the local-llm provider is not the embedded model", "")
-    engine = classifier.engine
+    engine = reader.engine
     already = engine.loaded
     engine.load()
     load_s = engine.load_s or 0.0
     requests = [REQUESTS[i % len(REQUESTS)] for i in range(n + 1)]
     started = time.perf_counter()
-    first = classifier.classify(requests[0])
+    first = reader.classify(requests[0])
     cold_ms = (time.perf_counter() - started) * 1000
     warm: list[float] = []
     cached: list[int] = []
     degraded = int(first.error is not None)
     for request in requests[1:]:
         started = time.perf_counter()
-        answer = classifier.classify(request)
+        answer = reader.classify(request)
         warm.append((time.perf_counter() - started) * 1000)
         cached.append(answer.usage.cache_read_input_tokens)
         degraded += int(answer.error is not None)
@@ -76,8 +87,8 @@ def run(
         if last is not None:
             tokens += last.predicted_n
             generation_ms += last.predicted_ms
-    figures: dict[str, Any] = {
-        "model": providers.model,
+    engine.close()
+    return {
         "load_s": round(load_s, 3),
         "classify_cold_ms": round(cold_ms, 1),
         "classify_warm_ms": round(warm_ms, 1),
@@ -90,10 +101,6 @@ def run(
         "n": n,
         "replies": replies,
     }
-    engine.close()
-    if smoke:
-        figures.update(_smoke(settings, library, smoke, parallel, baseline))
-    return figures
 
 
 def _smoke(
