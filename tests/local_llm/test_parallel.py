@@ -212,7 +212,9 @@ def test_parallel_is_at_most_slots_and_keys_the_answer_cache() -> None:
     with pytest.raises(ConverseError, match="parallel \\(5\\) is more than slots \\(4\\)"):
         make_providers("local-llm", ProviderOptions(settings={"model": "smollm2", "parallel": 5}))
     one = make_providers("local-llm", ProviderOptions(settings={"model": "smollm2"}))
-    four = make_providers("local-llm", ProviderOptions(settings={"model": "smollm2", "parallel": 4}))
+    four = make_providers(
+        "local-llm", ProviderOptions(settings={"model": "smollm2", "parallel": 4})
+    )
     assert one.fingerprint != four.fingerprint
 
 
