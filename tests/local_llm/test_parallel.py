@@ -161,7 +161,7 @@ MESSAGES = [
 ]
 
 
-def _classify_all(classifier: LocalLLMClassifier, width: int) -> list[tuple[str, dict]]:
+def _classify_all(classifier: LocalLLMClassifier, width: int) -> list[tuple[str, dict[str, Any]]]:
     requests = [ClassifyRequest(message) for message in MESSAGES]
     with ThreadPoolExecutor(width) as pool:
         found = list(pool.map(classifier.classify, requests))
