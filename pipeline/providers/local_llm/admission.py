@@ -3,10 +3,10 @@
 llama.cpp decodes every active slot in one batch, so requests sent at once share each decoding
 step. `Admission` lets up to `width` requests in at a time, with one exception: the first
 request of a prompt prefix not yet evaluated (the classifier's taxonomy, rules and examples,
-named by its template's sha256) runs alone. Once it has run, its prompt is in llama.cpp's
-prompt cache, and the requests after it, on whichever slot, start from that cached prefix
-instead of evaluating the same ~1,600 tokens once per slot. With `width` 1 every request runs
-alone, as one lock would.
+named by its template's sha256) runs alone, so that its prompt is evaluated once before any
+other request of the prefix. (Measured: llama.cpp then reuses it only on the slot that ran it;
+the other slots evaluate the prefix once each, docs/local-llm.md.) With `width` 1 every
+request runs alone, as one lock would.
 """
 
 from __future__ import annotations

@@ -5,8 +5,7 @@ Calls go through the runtime's Chat Completions handler (the model's own chat te
 JSON-schema constrained output, greedy decoding with a fixed seed). With `parallel` 1 (the
 default) each call runs alone, so answers never depend on which other calls happened to run
 beside them; with `parallel` N, up to N calls are decoded together in llama.cpp's slots
-(admission.py), one KV buffer shared by every slot, so a prompt prefix evaluated once is
-restored from llama.cpp's prompt cache into any slot. Each slot keeps the prompt it last
+(admission.py), one KV buffer shared by every slot. Each slot keeps the prompt it last
 evaluated: a call whose prompt starts like a slot's (the classifier's taxonomy, rules and
 examples) is given that slot by llama.cpp and evaluates only the tokens after the shared
 prefix. The runtime also opens an HTTP listener on a random loopback port (xllamacpp
@@ -203,8 +202,8 @@ def _start(path: Path, settings: LocalLLMSettings) -> Any:
     params.cpuparams.poll = 0
     params.cpuparams_batch.poll = 0
     if settings.parallel > 1:
-        # One KV buffer for every slot, so an idle slot's prompt goes to the prompt cache
-        # (host memory) and any slot can restore it instead of evaluating it again.
+        # One KV buffer for every slot, so an idle slot's prompt can go to the prompt cache
+        # (host memory); measured, other slots still evaluate the prefix once each.
         params.kv_unified = True
     params.sampling.temp = 0.0
     params.sampling.seed = settings.seed
