@@ -195,18 +195,35 @@ def bench_local(
 def bench_llm(
     as_json: bool = JsonOption,
     check: bool = CheckOption,
-    n: int = typer.Option(10, min=1, help="Warm classifications (after the cold one)."),
+    n: int = typer.Option(
+        10, min=0, help="Warm classifications (after the cold one); 0: no latency figures."
+    ),
     replies: int = typer.Option(3, min=1, help="Replies timed for generation speed."),
     model: str | None = typer.Option(
         None, help="local-llm weights (default: CONVERSE_LLM_MODEL, else the best installed)."
     ),
+    smoke: int = typer.Option(50, min=0, help="prompt_smoke cases timed (0: none)."),
+    parallel: int = typer.Option(4, min=1, help="Requests decoded together for prompt_smoke."),
+    baseline: bool = typer.Option(True, help="Also time prompt_smoke one request at a time."),
+    classifier: str | None = typer.Option(
+        None, help="Classifier prompt version for prompt_smoke (default: the active one)."
+    ),
 ) -> None:
     """Embedded generative model (local-llm): load time, cold and warm classification (prefix
-    cache), reply generation speed."""
+    cache), reply generation speed, prompt_smoke cases per minute."""
     from evals.bench import llm as llm_bench
     from pipeline.cli.common import handles_errors
 
-    _report("llm", handles_errors(llm_bench.run)(n=n, replies=replies, model=model), as_json, check)
+    figures = handles_errors(llm_bench.run)(
+        n=n,
+        replies=replies,
+        model=model,
+        smoke=smoke,
+        parallel=parallel,
+        baseline=baseline,
+        classifier=classifier,
+    )
+    _report("llm", figures, as_json, check)
 
 
 @bench_app.command("search")

@@ -27,17 +27,28 @@ from pipeline.providers.intent_schema import (
 from pipeline.providers.local_llm.runtime import Completion, Engine, GenerationFailed, Message
 from pipeline.providers.local_llm.settings import PROVIDER
 
+# The reading's fields that answer something the companion's previous turn left pending; a
+# message with no companion turn before it has nothing pending, so its answer never has them.
+PENDING_FIELDS = ("relation", "corrected", "chosen", "project_only")
 
-def response_format() -> dict[str, Any]:
-    """The constrained answer: the taxonomy's schema, turned into a grammar by llama.cpp."""
+
+def response_format(*, pending: bool = True) -> dict[str, Any]:
+    """The constrained answer: the taxonomy's schema, turned into a grammar by llama.cpp;
+    without `pending`, the shortest one: no field that answers a pending offer."""
     return {
         "type": "json_schema",
         "json_schema": {
             "name": SCHEMA_NAME,
             "description": SCHEMA_DESCRIPTION,
-            "schema": intent_branches_schema(),
+            "schema": intent_branches_schema(pending=pending),
         },
     }
+
+
+def may_be_pending(request: ClassifyRequest) -> bool:
+    """Whether anything can be pending: only a companion turn right before the message can
+    leave an offer or a question open."""
+    return request.prior_companion is not None
 
 
 def chat_messages(
@@ -59,7 +70,7 @@ class LocalLLMClassifier:
         self._engine = engine
         self._library = library
         self._max_tokens = max_tokens
-        self._format = response_format()
+        self._formats = {pending: response_format(pending=pending) for pending in (True, False)}
 
     @property
     def model(self) -> str:
@@ -77,7 +88,10 @@ class LocalLLMClassifier:
         messages = chat_messages(system_text, request.history, request.message, notes=True)
         try:
             answer = self._engine.chat(
-                messages, max_tokens=self._max_tokens, response_format=self._format
+                messages,
+                max_tokens=self._max_tokens,
+                response_format=self._formats[may_be_pending(request)],
+                prefix=refs[0].sha256 if refs else None,
             )
         except GenerationFailed as exc:
             return degraded(str(exc), provider=PROVIDER, model=self.model, prompt_refs=refs)
@@ -111,16 +125,18 @@ def parse_answer(
     return classification(parsed, **meta)
 
 
-def intent_branches_schema() -> dict[str, Any]:
+def intent_branches_schema(*, pending: bool = True) -> dict[str, Any]:
     """The answer schema of `intent_schema`, split by intent: one branch per intent allowing
     only that intent's parameters and requiring the ones the taxonomy requires. A small model
-    writing `personal_fact` beside `add_knowledge` is then impossible, not merely invalid."""
+    writing `personal_fact` beside `add_knowledge` is then impossible, not merely invalid.
+    Without `pending`, the fields that answer a pending offer are left out too."""
     base = answer_schema()["properties"]
+    reading = [name for name in READING_SCHEMA if pending or name not in PENDING_FIELDS]
     branches = []
     for name, spec in INTENTS.items():
         properties: dict[str, Any] = {"intent": {"type": "string", "const": name}}
         properties.update({p: base[p] for p in spec.params})
-        properties.update({name: base[name] for name in READING_SCHEMA})
+        properties.update({field: base[field] for field in reading})
         branches.append(
             {
                 "type": "object",

@@ -29,9 +29,15 @@ def local_llm_providers(*, library: PromptLibrary | None = None, **options: Any)
     format, the weights' pinned sha256 and every setting that can change an answer.
     """
     settings = LocalLLMSettings.from_env(**options)
-    for name in ("threads", "batch_threads", "slots", "ctx_per_slot"):
+    for name in ("threads", "batch_threads", "slots", "ctx_per_slot", "parallel"):
         if getattr(settings, name) < 1:
             raise ConverseError(f"{PROVIDER} option {name} must be at least 1", f"fix {name}")
+    if settings.parallel > settings.slots:
+        raise ConverseError(
+            f"{PROVIDER} option parallel ({settings.parallel}) is more than slots "
+            f"({settings.slots})",
+            "set parallel to at most slots",
+        )
     weights = choose(settings.model)
     cache_dir = Path(settings.cache_dir) if settings.cache_dir else default_cache_dir()
     engine = shared_engine(weights, settings, cache_dir)
@@ -46,7 +52,7 @@ def local_llm_providers(*, library: PromptLibrary | None = None, **options: Any)
     answers = (
         f"{code}\n{weights.sha256}\n{settings.threads}/{settings.batch_threads}/"
         f"{settings.ctx_per_slot}/{settings.seed}/{settings.classifier_max_tokens}/"
-        f"{settings.responder_max_tokens}"
+        f"{settings.responder_max_tokens}/{settings.parallel}"
     )
     return Providers(
         classifier=classifier,

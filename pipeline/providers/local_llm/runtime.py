@@ -2,11 +2,13 @@
 every classifier and responder built on the same weights and settings.
 
 Calls go through the runtime's Chat Completions handler (the model's own chat template,
-JSON-schema constrained output, greedy decoding with a fixed seed). Each call holds a lock, so
-answers never depend on which other calls happened to run beside them, and each slot keeps the
-prompt it last evaluated: a call whose prompt starts like a slot's (the classifier's taxonomy,
-rules and examples) is given that slot by llama.cpp and evaluates only the tokens after the
-shared prefix. The runtime also opens an HTTP listener on a random loopback port (xllamacpp
+JSON-schema constrained output, greedy decoding with a fixed seed). With `parallel` 1 (the
+default) each call runs alone, so answers never depend on which other calls happened to run
+beside them; with `parallel` N, up to N calls are decoded together in llama.cpp's slots
+(admission.py), one KV buffer shared by every slot. Each slot keeps the prompt it last
+evaluated: a call whose prompt starts like a slot's (the classifier's taxonomy, rules and
+examples) is given that slot by llama.cpp and evaluates only the tokens after the shared
+prefix. The runtime also opens an HTTP listener on a random loopback port (xllamacpp
 always does); nothing here sends anything to it.
 """
 
@@ -23,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from pipeline.domain import Usage
 from pipeline.errors import ConverseError
+from pipeline.providers.local_llm.admission import Admission
 from pipeline.providers.local_llm.settings import LocalLLMSettings
 from pipeline.providers.local_llm.weights import ModelWeights, locate
 
@@ -95,6 +98,7 @@ class Engine:
         self.path: Path | None = None
         self._server: Any = None
         self._lock = threading.Lock()
+        self.admission = Admission(max(1, settings.parallel))
         # The last answer, timings included (benchmarks read it).
         self.last: Completion | None = None
 
@@ -120,8 +124,12 @@ class Engine:
         *,
         max_tokens: int,
         response_format: dict[str, Any] | None = None,
+        prefix: str | None = None,
     ) -> Completion:
-        """One chat completion; GenerationFailed when the runtime reports an error."""
+        """One chat completion; GenerationFailed when the runtime reports an error.
+
+        `prefix` names the prompt's stable beginning (a template's sha256): the first call of
+        a prefix runs alone so that the calls after it reuse it from the prompt cache."""
         self.load()
         request: dict[str, Any] = {
             "messages": list(messages),
@@ -132,7 +140,7 @@ class Engine:
         }
         if response_format is not None:
             request["response_format"] = response_format
-        with self._lock:
+        with self.admission.admit(prefix):
             started = time.perf_counter()
             try:
                 raw = self._server.handle_chat_completions(request)
@@ -153,7 +161,7 @@ class Engine:
             raise GenerationFailed("llama.cpp answered with no choices")
         choice = body.choices[0]
         timings = body.timings
-        self.last = Completion(
+        completion = Completion(
             text=(choice.message.content or "").strip(),
             finish_reason=choice.finish_reason,
             usage=Usage(
@@ -166,7 +174,13 @@ class Engine:
             predicted_ms=timings.predicted_ms,
             wall_ms=wall_ms,
         )
-        return self.last
+        self.last = completion
+        return completion
+
+    def close(self) -> None:
+        """Free the model (a benchmark loads two configurations one after the other)."""
+        with self._lock:
+            self._server = None
 
 
 def _start(path: Path, settings: LocalLLMSettings) -> Any:
@@ -183,6 +197,14 @@ def _start(path: Path, settings: LocalLLMSettings) -> Any:
     params.n_ctx = settings.slots * settings.ctx_per_slot
     params.cpuparams.n_threads = max(1, settings.threads)
     params.cpuparams_batch.n_threads = max(1, settings.batch_threads)
+    # Threads wait for each other without spinning: on a shared machine a spinning thread
+    # takes the core its partner needs (the arithmetic is the same either way).
+    params.cpuparams.poll = 0
+    params.cpuparams_batch.poll = 0
+    if settings.parallel > 1:
+        # One KV buffer for every slot, so an idle slot's prompt can go to the prompt cache
+        # (host memory); measured, other slots still evaluate the prefix once each.
+        params.kv_unified = True
     params.sampling.temp = 0.0
     params.sampling.seed = settings.seed
     params.cache_prompt = True
@@ -212,6 +234,7 @@ def shared_engine(weights: ModelWeights, settings: LocalLLMSettings, cache_dir: 
         settings.slots,
         settings.ctx_per_slot,
         settings.seed,
+        settings.parallel,
     )
     with _ENGINES_LOCK:
         engine = _ENGINES.get(key)

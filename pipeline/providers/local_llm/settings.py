@@ -23,6 +23,7 @@ ENV_VARS: dict[str, str] = {
     "cache_dir": "CONVERSE_LLM_CACHE_DIR",
     "threads": "CONVERSE_LLM_THREADS",
     "batch_threads": "CONVERSE_LLM_BATCH_THREADS",
+    "parallel": "CONVERSE_LLM_PARALLEL",
     "classifier_max_tokens": "CONVERSE_LLM_CLASSIFIER_MAX_TOKENS",
     "responder_max_tokens": "CONVERSE_LLM_RESPONDER_MAX_TOKENS",
 }
@@ -36,7 +37,9 @@ class LocalLLMSettings:
     installed, else the small one. `cache_dir` holds a model assembled from split parts (empty:
     the user cache folder). `slots` are llama.cpp's parallel sequences, each with its own
     cached prompt (`ctx_per_slot` tokens): the classifier's prefix keeps its slot while the
-    responder and a second prompt version use others.
+    responder and a second prompt version use others. `parallel` is how many requests are
+    decoded together (at most `slots`); 1 runs each alone, so an answer never depends on what
+    ran beside it.
     """
 
     model: str = "auto"
@@ -44,6 +47,7 @@ class LocalLLMSettings:
     threads: int = 1
     batch_threads: int = 2
     slots: int = 4
+    parallel: int = 1
     ctx_per_slot: int = 4096
     seed: int = 42
     classifier_max_tokens: int = 160
