@@ -7,9 +7,9 @@ Settings and weights are plain modules; the runtime is imported only when a mode
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from pipeline.lazy import lazy_exports
 from pipeline.providers.local_llm.settings import ENV_VARS, PROVIDER, LocalLLMSettings
 from pipeline.providers.local_llm.weights import MODELS, ModelWeights, choose
 
@@ -17,14 +17,9 @@ if TYPE_CHECKING:
     from pipeline.providers.local_llm.classifier import LocalLLMClassifier
     from pipeline.providers.local_llm.client import local_llm_providers
 
-_LAZY = {"LocalLLMClassifier": "classifier", "local_llm_providers": "client"}
+_LAZY = {"LocalLLMClassifier": ".classifier", "local_llm_providers": ".client"}
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+__getattr__ = lazy_exports(__name__, _LAZY)
 
 
 __all__ = [
