@@ -54,6 +54,7 @@ def test_case_page_of_a_single_message_shows_prompt_refs_and_answer(client, runs
     assert "remember_about_me" in page.text  # the answer the row keeps
     assert "intent remember_about_me != forget_about_me" in page.text
     assert f'href="/runs/{RUN}/review?i=0"' in page.text  # the first failure of four
+    assert "Not reviewed. <a href" in page.text  # two sentences, not "reviewed.Review"
 
 
 def test_case_page_of_a_conversation_shows_turns_memory_and_the_failed_check(client, convo_run):
