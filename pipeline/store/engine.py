@@ -108,6 +108,9 @@ class DbSettings(BaseSettings):
 
     # Seconds a PostgreSQL connection may take to open (psycopg's connect_timeout).
     connect_timeout_s: int = Field(10, ge=1, le=300)
+    # Seconds one PostgreSQL statement may run before the server cancels it (statement_timeout);
+    # waiting for another process's advisory lock is exempt (`exempt_from_timeout`).
+    statement_timeout_s: int = Field(300, ge=1, le=86_400)
 
 
 def db_settings() -> DbSettings:
@@ -128,8 +131,12 @@ def _make_engine(url: str) -> Engine:
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         _sqlite_folder(parsed.database)
     # A server that accepts and never answers would hang a command without end.
+    limits = db_settings()
     connect_args = (
-        {"connect_timeout": db_settings().connect_timeout_s}
+        {
+            "connect_timeout": limits.connect_timeout_s,
+            "options": f"-c statement_timeout={limits.statement_timeout_s * 1000}",
+        }
         if parsed.get_backend_name() == "postgresql"
         else {}
     )
@@ -235,6 +242,7 @@ class Store:
                 return
             key = zlib.crc32(f"converse-person-{person_id}".encode())
             with self.engine.connect() as conn:
+                exempt_from_timeout(conn)
                 conn.execute(text("SELECT pg_advisory_lock(:k)"), {"k": key})
                 conn.commit()
                 try:
@@ -262,6 +270,12 @@ class Store:
     def dispose(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
+
+
+def exempt_from_timeout(conn: Connection | Session) -> None:
+    """On PostgreSQL, lift the statement timeout until this transaction ends: for waiting on an
+    advisory lock, which may rightly take as long as another process's turn or sweep."""
+    conn.execute(text("SET LOCAL statement_timeout = 0"))
 
 
 def current_revision(engine: Engine) -> str | None:

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from pipeline.clock import as_utc
 from pipeline.domain import HistoryActor, HistoryOp
 from pipeline.settings import Settings, settings
+from pipeline.store.engine import exempt_from_timeout
 from pipeline.store.erasure import erase_assertions
 from pipeline.store.events import Event, Node, record_events
 from pipeline.store.history import record
@@ -67,7 +68,9 @@ def sweep(session: Session, now: datetime, policy: Policy | None = None) -> Swep
     caller's write transaction (one TTL or DELETE history row for each, actor `system`)."""
     policy = policy or Policy()
     if session.get_bind().dialect.name == "postgresql":
+        exempt_from_timeout(session)  # another sweep may hold the lock for its whole run
         session.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _LOCK_KEY})
+        session.execute(text("SET LOCAL statement_timeout TO DEFAULT"))
     purged = _purge(session, now, now - policy.purge_after)
     stale = (
         select(AssertionRow.id)
