@@ -60,8 +60,9 @@ class FixedLatency:
         self.seconds = seconds
 
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
-        """Sleep, then answer correctly."""
-        time.sleep(self.seconds)
+        """Sleep (unless no time is asked for), then answer correctly."""
+        if self.seconds:
+            time.sleep(self.seconds)
         return ClassifiedIntent(
             intent="remember_about_me",
             params={"personal_fact": request.message},

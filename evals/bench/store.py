@@ -24,37 +24,24 @@ import time
 from pathlib import Path
 from typing import Any
 
-from evals.bench.eval import _suite_file
+from evals.bench.eval import FixedLatency, _suite_file
 from evals.dataset import load_suite
 from evals.runner import RunConfig, run_eval
-from pipeline.domain import ClassifiedIntent
 from pipeline.providers import (
-    ClassifyRequest,
     ProviderOptions,
     Providers,
     ProviderSpec,
-    RespondRequest,
 )
 
 
-class Instant:
+class Instant(FixedLatency):
     """A classifier that answers every bench case rightly at once (not a model)."""
 
     name = "instant"
     model = "instant"
 
-    def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
-        """The answer the bench suite expects."""
-        return ClassifiedIntent(
-            intent="remember_about_me",
-            params={"personal_fact": request.message},
-            provider=self.name,
-            model=self.model,
-        )
-
-    def respond(self, request: RespondRequest) -> Any:
-        """Not used by classify suites."""
-        raise NotImplementedError
+    def __init__(self) -> None:
+        super().__init__(0.0)
 
 
 def _registry() -> dict[str, ProviderSpec]:

@@ -192,24 +192,21 @@ def _committed_page(categories: tuple[str, ...]) -> Select[*tuple[Any, ...]]:
     # `marked`: whether the row was marked used since `marked_after`, compared in SQL (reading
     # the timestamps would cost more), so a turn skips the marking statement when all are.
     marked = (AssertionRow.last_accessed_at >= bindparam("marked_after")).label("marked")
-    return (
-        select(AssertionRow.id, AssertionRow.content, AssertionRow.created_at, marked)
-        .where(
-            AssertionRow.engagement_id == bindparam("engagement_id"),
-            AssertionRow.force == NormativeForce.COMMITTED.value,
-            VISIBLE,
-            or_(*(AssertionRow.category == name for name in categories)),
-        )
-        .order_by(AssertionRow.created_at.desc(), AssertionRow.id.desc())
-        .limit(bindparam("limit", literal_execute=False))
-        .offset(bindparam("offset", literal_execute=False))
-    )
+    columns = (AssertionRow.id, AssertionRow.content, AssertionRow.created_at, marked)
+    return _newest_committed(columns, categories).offset(bindparam("offset", literal_execute=False))
 
 
 @lru_cache(maxsize=8)
 def _committed_newest(categories: tuple[str, ...]) -> Select[*tuple[Any, ...]]:
+    return _newest_committed(_COLUMNS, categories)
+
+
+def _newest_committed(
+    columns: tuple[Any, ...], categories: tuple[str, ...]
+) -> Select[*tuple[Any, ...]]:
+    """An engagement's visible committed assertions of these categories, newest first."""
     return (
-        select(*_COLUMNS)
+        select(*columns)
         .where(
             AssertionRow.engagement_id == bindparam("engagement_id"),
             AssertionRow.force == NormativeForce.COMMITTED.value,

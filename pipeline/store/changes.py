@@ -90,18 +90,19 @@ def current_revision(session: Session | Connection, engagement_id: int) -> int:
 
 
 def current_revisions(
-    session: Session | Connection, *engagement_ids: int | None
-) -> tuple[int, ...]:
-    """The revisions of several engagements (None: 0) in one query, in the order given."""
-    wanted = [e for e in engagement_ids if e is not None]
-    if not wanted:
-        return tuple(0 for _ in engagement_ids)
-    pair = (wanted * 2)[:2]  # the statement is built once for two ids; one is asked twice
-    rows = _connection(session).execute(_REVISIONS, {"first": pair[0], "second": pair[1]})
+    session: Session | Connection, personal: int | None, project: int | None
+) -> tuple[int, int]:
+    """The revisions of a turn's personal memory and project (None: 0), in one query."""
+    if personal is None and project is None:
+        return 0, 0
+    first = personal if personal is not None else project
+    second = project if project is not None else personal
+    rows = _connection(session).execute(_REVISIONS, {"first": first, "second": second})
     found = {int(e): int(r) for e, r in rows}
-    if len(wanted) > 2:
-        found |= {e: current_revision(session, e) for e in wanted[2:]}
-    return tuple(found.get(e, 0) if e is not None else 0 for e in engagement_ids)
+    return (
+        found.get(personal, 0) if personal is not None else 0,
+        found.get(project, 0) if project is not None else 0,
+    )
 
 
 @dataclass(frozen=True)
