@@ -27,7 +27,7 @@ from evals.batch.folder import BatchFolder
 from evals.batch.guard import BatchGuard, Pending
 from evals.runner.engine import RunConfig
 from evals.runner.providers import Registry
-from evals.runner.results import RunDir, RunError, new_run_id
+from evals.runner.results import OnRow, RunDir, RunError, new_run_id
 from evals.runner.run import RunOutcome, run_eval
 from evals.runner.shards import Shard
 from pipeline.providers import REGISTRY
@@ -133,7 +133,7 @@ def run_batch_eval(
     console: Console | None = None,
     registry: Registry = REGISTRY,
     argv: list[str] | None = None,
-    on_row: Callable[[dict[str, Any]], None] | None = None,
+    on_row: OnRow | None = None,
     shard: Shard | None = None,
     poll_seconds: float = DEFAULT_POLL_SECONDS,
     client: BatchClient | None = None,

@@ -105,6 +105,11 @@ def bench_eval(
         None, "--runs-url", help="Also time a run with and without the run store at this URL."
     ),
     store_cases: int = typer.Option(10_000, help="Cases of the run-store comparison."),
+    store_latency_ms: float = typer.Option(
+        0.0,
+        min=0.0,
+        help="Each answer's latency in the run-store comparison (0: at once, the worst case).",
+    ),
 ) -> None:
     """Eval runner overhead: scripted throughput, and concurrency against a fixed latency."""
     from evals.bench import eval as eval_bench
@@ -116,6 +121,7 @@ def bench_eval(
         concurrency=concurrency,
         runs_url=runs_url,
         store_cases=store_cases,
+        store_latency_ms=store_latency_ms,
     )
     _report("eval", figures, as_json, check)
 

@@ -115,6 +115,7 @@ def run(
     concurrency: int = 16,
     runs_url: str | None = None,
     store_cases: int = 10_000,
+    store_latency_ms: float = 0.0,
 ) -> dict[str, Any]:
     """Measure; figures keyed as the issue names them. With `runs_url`, `store_cases` scripted
     cases run twice more without the answer cache, without and with the run store at that
@@ -147,7 +148,7 @@ def run(
     if runs_url:
         from evals.bench.store import store_overhead
 
-        store = store_overhead(store_cases, runs_url)
+        store = store_overhead(store_cases, runs_url, store_latency_ms)
     return store | {
         "cases_per_s": round(cases / throughput_s, 1),
         "throughput_wall_s": round(throughput_s, 3),

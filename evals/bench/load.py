@@ -72,7 +72,7 @@ def _one(n: int, concurrency: int, latency: float, sampler: Sampler) -> dict[str
     written = 0
     lock = threading.Lock()
 
-    def on_row(_row: dict[str, Any]) -> None:
+    def on_row(_row: dict[str, Any], _text: str) -> None:
         nonlocal written
         with lock:
             written += 1

@@ -1,10 +1,12 @@
 """`converse bench eval --runs-url URL`: what the run store costs a run, at `store_cases` rows.
 
 The same scripted classify cases run twice on fresh folders, without and with the run store at
-URL. The provider answers at once and in constant time (`Instant`), so the run is the runner's
-own work — work items, scoring, a row appended and fsynced per case — with no model time to hide
-the store behind. Times are CPU seconds where the machine is shared: wall times move with other
-work, CPU seconds of the threads that did the work hardly do.
+URL. By default the provider answers at once (`Instant`), so the run is the runner's own work —
+work items, scoring, a row appended and fsynced per case — with no model time to hide the
+store behind: the worst case. With `latency_ms`, every answer takes that long (a sleep, as a
+model call would), and the wall times say what the store adds to such a run. Times are CPU
+seconds where the machine is shared: wall times move with other work, CPU seconds of the
+threads that did the work hardly do.
 
 - `runs_store_overhead_pct`: the CPU seconds spent in the store — opening it, the workers' calls
   (`on_row`), the background writer's inserts and the final levelling — over the CPU seconds of
@@ -35,17 +37,15 @@ from pipeline.providers import (
 
 
 class Instant(FixedLatency):
-    """A classifier that answers every bench case rightly at once (not a model)."""
+    """A classifier that answers every bench case rightly after `seconds` (0: at once; not a
+    model)."""
 
     name = "instant"
     model = "instant"
 
-    def __init__(self) -> None:
-        super().__init__(0.0)
 
-
-def _registry() -> dict[str, ProviderSpec]:
-    provider = Instant()
+def _registry(seconds: float) -> dict[str, ProviderSpec]:
+    provider = Instant(seconds)
 
     def factory(options: ProviderOptions) -> Providers:
         return Providers(
@@ -55,7 +55,9 @@ def _registry() -> dict[str, ProviderSpec]:
     return {"instant": ProviderSpec("instant", factory, "fixed answers, not a model")}
 
 
-def _timed(cases: int, root: Path, open_recorder: Any = None) -> tuple[float, float, Any]:
+def _timed(
+    cases: int, root: Path, seconds: float, open_recorder: Any = None
+) -> tuple[float, float, Any]:
     """Wall and process CPU seconds of one run — with the store opened by `open_recorder` and
     levelled after it, when given — and the recorder."""
     # suite files are capped at 2 MB: 2,500 cases a file
@@ -69,7 +71,7 @@ def _timed(cases: int, root: Path, open_recorder: Any = None) -> tuple[float, fl
         RunConfig(suites, ["instant"], concurrency=4, use_cache=False),
         root=root,
         progress=False,
-        registry=_registry(),
+        registry=_registry(seconds),
         on_row=recorder.on_row if recorder is not None else None,
     )
     if recorder is not None:
@@ -94,15 +96,16 @@ class _Timed:
         with self._lock:
             self.cpu += spent
 
-    def on_row(self, row: dict[str, Any]) -> None:
-        self._time(self.recorder.on_row, row)
+    def on_row(self, row: dict[str, Any], text: str | None = None) -> None:
+        self._time(self.recorder.on_row, row, text)
 
     def finish(self, run_id: str) -> None:
         self._time(self.recorder.finish, run_id)
 
 
-def store_overhead(cases: int, url: str) -> dict[str, Any]:
-    """Run without and with the store at `url`; figures keyed as docs/benchmarks.md names them."""
+def store_overhead(cases: int, url: str, latency_ms: float = 0.0) -> dict[str, Any]:
+    """Run without and with the store at `url`, each answer taking `latency_ms`; figures keyed
+    as docs/benchmarks.md names them."""
     from evals.runstore import RunRecorder, RunStore
 
     opened: dict[str, Any] = {}
@@ -114,8 +117,8 @@ def store_overhead(cases: int, url: str) -> dict[str, Any]:
         return _Timed(RunRecorder(opened["store"], Path(b)))
 
     with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
-        plain_wall, plain_cpu, _ = _timed(cases, Path(a))
-        stored_wall, stored_cpu, timed = _timed(cases, Path(b), open_recorder)
+        plain_wall, plain_cpu, _ = _timed(cases, Path(a), latency_ms / 1000)
+        stored_wall, stored_cpu, timed = _timed(cases, Path(b), latency_ms / 1000, open_recorder)
         assert timed.recorder.failed is None, timed.recorder.failed
     store, open_cpu = opened["store"], opened["cpu"]
     in_store = open_cpu + timed.cpu + store.busy_cpu
@@ -133,4 +136,5 @@ def store_overhead(cases: int, url: str) -> dict[str, Any]:
         "store_wall_delta_pct": round((stored_wall - plain_wall) / plain_wall * 100, 1),
         "store_backend": url.split(":", 1)[0],
         "store_rows": cases,
+        "store_latency_ms": latency_ms,
     }

@@ -19,7 +19,7 @@ from evals.runner.cache import ResultCache, cache_key
 from evals.runner.outcome import Outcome
 from evals.runner.perturbed import perturbed_items
 from evals.runner.providers import DETERMINISTIC, Bound, ProviderPool, prompt_hashes, variant_label
-from evals.runner.results import RunDir
+from evals.runner.results import OnRow, RunDir
 from evals.runner.rows import build_row
 from evals.runner.sandbox import Sandbox
 from evals.runner.targets import run_case
@@ -192,7 +192,7 @@ class Executor:
         run: RunDir,
         pool: ProviderPool,
         cache: ResultCache | None,
-        on_row: Callable[[dict[str, Any]], None] | None = None,
+        on_row: OnRow | None = None,
         sandbox: Sandbox | None = None,
         budget: Budget | None = None,
         deferral: Deferral | None = None,
@@ -238,9 +238,9 @@ class Executor:
         row = build_row(self.run.run_id, item, bound, outcome, cached)
         if self.deferral is not None:
             self.deferral.finish_row(row)
-        self.run.append(row)
+        text = self.run.append(row)
         if self.on_row is not None:
-            self.on_row(row)
+            self.on_row(row, text)
         return row
 
     def _outcome(self, item: WorkItem, bound: Bound) -> tuple[Outcome, bool]:

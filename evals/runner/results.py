@@ -29,6 +29,9 @@ REVIEWS = "reviews.jsonl"
 # fsync at most this often: flush() already protects against a crash of this process; fsync
 # bounds what a power loss can take.
 FSYNC_SECONDS = 0.5
+
+# Told of each row once it is in the run folder: the row, and its JSON text as written there.
+OnRow = Callable[[dict[str, Any], str], None]
 # What new_run_id() makes; ids from the command line must match it before any path is built.
 RUN_ID = re.compile(r"\d{8}-\d{6}-[0-9a-f]{4}")
 # A row needs these fields with these types, and the optional ones are null or of their type
@@ -159,9 +162,11 @@ class RunDir:
             handle.truncate(keep)
             return len(data) - keep
 
-    def append(self, row: dict[str, Any]) -> None:
-        """Append one row and flush it to the OS before returning."""
-        line = json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n"
+    def append(self, row: dict[str, Any]) -> str:
+        """Append one row and flush it to the OS before returning; returns the row's JSON text
+        (a run store keeps the same text instead of encoding the row again)."""
+        text = json.dumps(row, ensure_ascii=False, separators=(",", ":"))
+        line = text + "\n"
         with self._lock:
             if self._handle is None:
                 self.path.mkdir(parents=True, exist_ok=True)
@@ -172,6 +177,7 @@ class RunDir:
             if now - self._synced >= FSYNC_SECONDS:
                 os.fsync(self._handle.fileno())
                 self._synced = now
+        return text
 
     def close(self) -> None:
         """fsync and close the results file."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,6 +28,7 @@ from evals.runner.providers import DETERMINISTIC, ProviderPool, Registry, varian
 from evals.runner.results import (
     RESULTS,
     RUN_META,
+    OnRow,
     RunDir,
     RunError,
     new_run_id,
@@ -263,7 +264,7 @@ def run_eval(
     console: Console | None = None,
     registry: Registry = REGISTRY,
     argv: list[str] | None = None,
-    on_row: Callable[[dict[str, Any]], None] | None = None,
+    on_row: OnRow | None = None,
     budget: Budget | None = None,
     shard: Shard | None = None,
     middleware: Sequence[Any] = (),

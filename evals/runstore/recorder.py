@@ -32,8 +32,9 @@ class RunRecorder:
         self._started: set[str] = set()
         self._lock = threading.Lock()
 
-    def on_row(self, row: dict[str, Any]) -> None:
-        """The runner's callback: one finished row (already in the run folder)."""
+    def on_row(self, row: dict[str, Any], text: str | None = None) -> None:
+        """The runner's callback: one finished row (already in the run folder) and, when
+        given, its JSON text as the folder holds it."""
         if self.failed:
             return
         try:
@@ -45,7 +46,7 @@ class RunRecorder:
                         self._started.add(run_id)
             if self.store.error:
                 raise RuntimeError(self.store.error)
-            self.store.add_row(row)
+            self.store.add_row(row, text)
         except Exception as exc:  # the run folder has the row; the store can catch up later
             self._fail(exc)
 

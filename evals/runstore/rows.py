@@ -119,6 +119,30 @@ def encode_row(row: dict[str, Any]) -> str:
         return _ROW_ENCODER.encode(row)
 
 
+def stored_json(row: dict[str, Any], text: str | None) -> str:
+    """The row's JSON text for the store: the run folder's text when there is one and every
+    database takes it (Python writes NaN and Infinity, which PostgreSQL's JSON refuses; orjson
+    writes them as null), else the row encoded."""
+    if text is None or "NaN" in text or "Infinity" in text:
+        return encode_row(row)
+    return text
+
+
+def row_values(values: dict[str, Any], text: str | None) -> tuple[Any, ...]:
+    """A record's values in ROW_COLUMNS order, its row as stored JSON text."""
+    return tuple(stored_json(values["row"], text) if c == "row" else values[c] for c in ROW_COLUMNS)
+
+
+def copy_rows(conn: Any, values: Sequence[tuple[Any, ...]]) -> None:
+    """rows_table rows (ROW_COLUMNS order) into PostgreSQL by COPY, in the connection's
+    transaction (psycopg 3)."""
+    columns = ", ".join(ROW_COLUMNS)
+    cursor = conn.connection.driver_connection.cursor()
+    with cursor.copy(f"COPY {rows_table.name} ({columns}) FROM STDIN") as copy:
+        for value in values:
+            copy.write_row(value)
+
+
 _PLACEHOLDERS = {"qmark": "?", "format": "%s", "pyformat": "%({})s", "named": ":{}"}
 
 

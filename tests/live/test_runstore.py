@@ -194,3 +194,37 @@ def test_an_unreachable_store_is_one_line_before_anything_runs(
     assert result.exit_code == 2, result.output
     assert "cannot open the run store postgresql+psycopg://nobody@127.0.0.1:1/none" in result.output
     assert not (tmp_path / "reports" / "runs").exists()
+
+
+def test_a_row_is_stored_as_the_folder_wrote_it_and_nan_still_goes_in(
+    db_url: str, tmp_path: Path
+) -> None:
+    """The store keeps the folder's JSON text; Python's NaN, which PostgreSQL's JSON refuses,
+    is written as null instead of failing the batch."""
+    out = run_eval(
+        RunConfig([load_suite(_files_suite(tmp_path))], ["scripted"], use_cache=False,
+                  script=tmp_path / "script.yaml"),
+        root=tmp_path, progress=False,
+    )  # fmt: skip
+    first, second = RunDir(out.run.run_id, tmp_path).latest_rows()[:2]
+    odd = dict(second, case_id="nan-case", similarity=float("nan"))
+    store = RunStore(db_url)
+    recorder = RunRecorder(store, tmp_path)
+    recorder.on_row(first, json.dumps(first, ensure_ascii=False, separators=(",", ":")))
+    recorder.on_row(odd, json.dumps(odd))
+    store.stop_writer()
+    assert store.error is None, store.error
+    stored = {r["case_id"]: r for r in store.rows_of([out.run.run_id])[out.run.run_id]}
+    store.close()
+    assert stored["nan-case"]["similarity"] is None
+    assert stored[first["case_id"]] == first
+
+
+def _files_suite(tmp_path: Path) -> Path:
+    script = {"turns": [{"message": "m", "intent": "general_conversation"}]}
+    case = {"id": "c0", "message": "m", "expect": {"intent": "general_conversation"}}
+    suite = {"name": "odd", "target": "classify", "description": "x",
+             "cases": [case, dict(case, id="c1")]}  # fmt: skip
+    (tmp_path / "script.yaml").write_text(yaml.safe_dump(script), "utf-8")
+    (tmp_path / "suite.yaml").write_text(yaml.safe_dump(suite), "utf-8")
+    return tmp_path / "suite.yaml"
