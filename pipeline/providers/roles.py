@@ -51,7 +51,7 @@ class AsProviderError:
 class ClientRole(Generic[ClientT, SettingsT]):
     """A role that calls a model through `client` under the provider's `settings`."""
 
-    name: ClassVar[str]
+    name: str
     # The settings field that names this role's model.
     model_field: ClassVar[str] = "model"
 

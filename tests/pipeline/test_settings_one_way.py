@@ -60,3 +60,30 @@ def test_only_the_settings_modules_read_the_environment():
 def test_the_exceptions_still_touch_the_environment():
     """An exception that no longer touches the environment leaves the list."""
     assert set(NOT_SETTINGS) <= set(_readers())
+
+
+def test_a_bad_provider_variable_at_the_command_line_is_the_same_one_line_error(
+    tmp_path, monkeypatch
+):
+    """The `converse --claude-*` options do not read the variables themselves (they would
+    refuse a bad one in their own words, and name an option for a variable)."""
+    from typer.testing import CliRunner
+
+    from evals.cli import app
+
+    runner = CliRunner()
+    monkeypatch.setenv("CONVERSE_DB_URL", f"sqlite:///{tmp_path / 'settings.db'}")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "not-used")
+    assert runner.invoke(app, ["person", "add", "Ana"]).exit_code == 0
+    chat = ["chat", "--person", "Ana", "--provider", "claude", "-m", "hello"]
+    for value, why in [
+        ("abc", "input should be a valid number, unable to parse string as a number"),
+        ("-1", "input should be greater than 0"),
+    ]:
+        monkeypatch.setenv("CONVERSE_CLAUDE_TIMEOUT", value)
+        refused = runner.invoke(app, chat)
+        assert refused.exit_code == 2, refused.output
+        assert refused.output == (
+            f"error: CONVERSE_CLAUDE_TIMEOUT={value!r} is not valid: {why} — fix or unset "
+            "CONVERSE_CLAUDE_TIMEOUT (docs/settings.md lists every setting)\n"
+        )
