@@ -89,6 +89,17 @@ def _expected() -> dict[str, str]:
     return expected
 
 
+def test_every_option_variable_is_a_row():
+    """An option that also reads a variable (typer's `envvar=`) has its row too."""
+    named: set[str] = set()
+    for folder in ("pipeline", "evals"):
+        for path in (PROJECT_ROOT / folder).rglob("*.py"):
+            named |= set(re.findall(r'envvar="([A-Z_]+)"', path.read_text(encoding="utf-8")))
+    assert named, "no option reads a variable: the pattern above is stale"
+    missing = sorted(named - set(_rows()))
+    assert not missing, f"docs/settings.md has no row for {missing}"
+
+
 def test_every_setting_is_a_row_with_its_default():
     rows = _rows()
     expected = _expected()
