@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import ValidationError
 
-from pipeline.domain import ClassifiedIntent, PromptRef
+from pipeline.domain import ClassifiedIntent, PromptRef, Usage
 from pipeline.errors import ProviderError
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import degraded
@@ -76,6 +76,22 @@ class ClassifierRole(ClientRole[ClientT, SettingsT]):
     def failed(self, exc: Exception, refs: tuple[PromptRef, ...]) -> ClassifiedIntent:
         """The classification of a call that failed: conversation, with why."""
         return degraded(str(exc), provider=self.name, model=self.model, prompt_refs=refs)
+
+    def answered(
+        self,
+        problem: str,
+        raw: Any,
+        what: str,
+        *,
+        model: str,
+        refs: tuple[PromptRef, ...],
+        usage: Usage,
+    ) -> ClassifiedIntent:
+        """`read_answer` of a call that returned: this classifier's provider, the model the
+        server says answered, the prompts and the call's usage on the classification."""
+        return read_answer(
+            problem, raw, what, provider=self.name, model=model, prompt_refs=refs, usage=usage
+        )
 
 
 def read_answer(problem: str, raw: Any, what: str, **meta: Any) -> ClassifiedIntent:

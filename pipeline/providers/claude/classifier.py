@@ -28,7 +28,7 @@ from pipeline.providers.intent_schema import (
     IntentAnswer,
     answer_schema,
 )
-from pipeline.providers.roles import ClassifierRole, read_answer
+from pipeline.providers.roles import ClassifierRole
 
 NAME = "claude"
 TOOL_NAME = SCHEMA_NAME
@@ -95,17 +95,14 @@ class ClaudeClassifier(ClassifierRole[anthropic.Anthropic, ClaudeSettings]):
             )
         except CallFailed as exc:
             return self.failed(exc, refs)
-        meta: dict[str, Any] = {
-            "provider": NAME,
-            "model": response.model,
-            "prompt_refs": refs,
-            "usage": response.usage_record(),
-        }
         if forced:
             problem, raw = _tool_call(response, plan.max_tokens)
-            return read_answer(problem, raw, f"the {TOOL_NAME} input", **meta)
-        problem, raw = _structured_answer(response, plan.max_tokens)
-        return read_answer(problem, raw, "the structured answer", **meta)
+            what = f"the {TOOL_NAME} input"
+        else:
+            problem, raw = _structured_answer(response, plan.max_tokens)
+            what = "the structured answer"
+        usage = response.usage_record()
+        return self.answered(problem, raw, what, model=response.model, refs=refs, usage=usage)
 
 
 def _tool_call(response: WireMessage, max_tokens: int) -> tuple[str, Any]:

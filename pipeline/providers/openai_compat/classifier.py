@@ -24,7 +24,7 @@ from pipeline.providers.openai_compat.calls import (
     create_completion,
 )
 from pipeline.providers.openai_compat.settings import PROVIDER, OpenAISettings
-from pipeline.providers.roles import ClassifierRole, read_answer
+from pipeline.providers.roles import ClassifierRole
 
 
 def response_format() -> dict[str, Any]:
@@ -67,14 +67,11 @@ class OpenAIClassifier(ClassifierRole[openai.OpenAI, OpenAISettings]):
             )
         except CallFailed as exc:
             return self.failed(exc, refs)
-        meta: dict[str, Any] = {
-            "provider": PROVIDER,
-            "model": response.model,
-            "prompt_refs": refs,
-            "usage": response.usage_record(),
-        }
         problem, raw = _answer(response, self._settings.classifier_max_tokens)
-        return read_answer(problem, raw, "the answer", **meta)
+        usage = response.usage_record()
+        return self.answered(
+            problem, raw, "the answer", model=response.model, refs=refs, usage=usage
+        )
 
 
 def _answer(response: WireCompletion, max_tokens: int) -> tuple[str, Any]:
