@@ -32,6 +32,7 @@ from evals.targets import spec_of, targets_where
 from pipeline.cli.common import console, handles_errors
 from pipeline.errors import ConverseError, ProviderError
 from pipeline.prompting import default_library
+from pipeline.providers import anthropic_key_set
 
 NO_KEY = (
     "converse record calls the real Anthropic API and ANTHROPIC_API_KEY is not set",
@@ -196,7 +197,7 @@ def record(
             "to record",
             f"run it as it is with `converse eval --suite {suite}`",
         )
-    if synthetic is None and not os.environ.get("ANTHROPIC_API_KEY"):
+    if synthetic is None and not anthropic_key_set():
         raise ConverseError(*NO_KEY)
     overrides = _overrides(prompt)
     if chosen is not None and suite is not None:

@@ -27,3 +27,18 @@ class EvalSettings(BaseSettings):
 def eval_settings() -> EvalSettings:
     """The harness's CONVERSE_* settings now in the environment, or a one-line error."""
     return checked_settings(EvalSettings, "CONVERSE_")
+
+
+class RunStoreSettings(BaseSettings):
+    """Where runs are recorded; apart from EvalSettings because here an empty value means
+    something (no run store), where there it counts as unset."""
+
+    model_config = SettingsConfigDict(env_prefix="CONVERSE_", extra="ignore")
+
+    # None: runs.sqlite in the reports folder; `off`, `none` or empty: no run store.
+    runs_url: str | None = None
+
+
+def run_store_settings() -> RunStoreSettings:
+    """CONVERSE_RUNS_URL now in the environment."""
+    return checked_settings(RunStoreSettings, "CONVERSE_")

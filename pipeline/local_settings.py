@@ -8,11 +8,12 @@ AttributeError from deep inside the provider.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from pipeline.errors import ConverseError
@@ -23,13 +24,33 @@ from pipeline.settings import checked_settings
 MAX_EXAMPLES_BYTES = 5_000_000
 
 
-class LocalSettings(BaseSettings):
-    """CONVERSE_LOCAL_* settings (docs/providers.md, "local")."""
+def _lowercase(value: object) -> object:
+    return value.strip().lower() if isinstance(value, str) else value
 
-    model_config = SettingsConfigDict(env_prefix="CONVERSE_LOCAL_", extra="ignore")
+
+Embedder = Annotated[Literal["onnx", "torch"], BeforeValidator(_lowercase)]
+
+
+class LocalSettings(BaseSettings):
+    """CONVERSE_LOCAL_* settings, and the embedder's (docs/providers.md, "local")."""
+
+    # an empty variable is unset, as when these were read one by one
+    model_config = SettingsConfigDict(
+        env_prefix="CONVERSE_LOCAL_", extra="ignore", env_ignore_empty=True
+    )
 
     threads: int | None = Field(None, ge=1, le=256)
     examples: Path | None = None
+    # The embedder of every provider's memory search: the int8 ONNX model, or sentence-
+    # transformers on torch for comparison (pipeline/providers/local/model.py).
+    embedder: Embedder = Field("onnx", validation_alias="CONVERSE_EMBEDDER")
+    # An ONNX file instead of the packaged one; a sentence-transformers folder for torch.
+    onnx: Path | None = None
+    model_dir: Path | None = None
+    # torch only: a traced copy of the model for one text at a time (about a third faster).
+    jit: bool = True
+    # Where derived vectors are cached (None: the user cache, `user_cache_dir`).
+    cache_dir: Path | None = Field(None, validation_alias="CONVERSE_CACHE_DIR")
 
 
 def local_settings() -> LocalSettings:
@@ -40,6 +61,14 @@ def local_settings() -> LocalSettings:
 def local_threads(default: int) -> int:
     """CONVERSE_LOCAL_THREADS, or `default` when it is unset."""
     return local_settings().threads or default
+
+
+def user_cache_dir() -> Path:
+    """The user's cache folder of this project: $XDG_CACHE_HOME/converse-harness, else
+    ~/.cache/converse-harness. XDG_CACHE_HOME is the desktop's convention, not a setting of the
+    project, so it is read as such (CONVERSE_CACHE_DIR and CONVERSE_LLM_CACHE_DIR override)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "converse-harness"
 
 
 def yaml_mapping(path: Path, what: str, hint: str) -> dict[str, Any]:

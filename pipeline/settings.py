@@ -12,6 +12,7 @@ error naming the variable and the range, never a silent clamp.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import cache
 from typing import Literal, TypeVar
 
@@ -91,6 +92,16 @@ def bad_setting(name: str, value: object, why: str, help_: str = SETTINGS_DOC) -
     return InvalidMessage(f"{name}={value!r} is not valid: {why}", f"fix or unset {name} ({help_})")
 
 
+def refused(
+    exc: ValidationError, name_of: Callable[[str], str], help_: str = SETTINGS_DOC
+) -> InvalidMessage:
+    """`bad_setting` for the first value pydantic refused; `name_of` turns the field (or the
+    variable, when the field has its own) into what the person set."""
+    first = exc.errors()[0]
+    where = str(first["loc"][0]) if first["loc"] else ""
+    return bad_setting(name_of(where), first.get("input"), first["msg"].lower(), help_)
+
+
 _S = TypeVar("_S", bound=BaseSettings)
 _checked: dict[tuple[type[BaseSettings], tuple[str | None, ...]], BaseSettings] = {}
 
@@ -109,17 +120,25 @@ def checked_settings(kind: type[_S], prefix: str, help_: str = SETTINGS_DOC) -> 
     try:
         made = kind()
     except ValidationError as exc:
-        first = exc.errors()[0]
-        name = f"{prefix}{str(first['loc'][0]).upper()}"
-        raise bad_setting(name, first.get("input"), first["msg"].lower(), help_) from None
+        names = setting_variables(kind, prefix)
+        raise refused(exc, lambda where: names.get(where, where), help_) from None
     _checked[key] = made
     return made
+
+
+def setting_variables(kind: type[BaseSettings], prefix: str) -> dict[str, str]:
+    """Each field of `kind` and the environment variable that sets it: `prefix` and the
+    field's name, or the field's own variable (its `validation_alias`)."""
+    return {
+        name: alias if isinstance(alias := info.validation_alias, str) else prefix + name.upper()
+        for name, info in kind.model_fields.items()
+    }
 
 
 @cache
 def _variables(kind: type[BaseSettings], prefix: str) -> tuple[str, ...]:
     # built once per kind: several settings are read on every turn
-    return tuple(f"{prefix}{name.upper()}" for name in kind.model_fields)
+    return tuple(setting_variables(kind, prefix).values())
 
 
 def settings() -> Settings:

@@ -69,6 +69,7 @@ def run(runs: int = 5) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         db_url = f"sqlite:///{Path(tmp) / 'cli.db'}"
         _seed(db_url)
+        # the timed child's environment, not a setting read here
         env = {
             **os.environ,
             "CONVERSE_DB_URL": db_url,

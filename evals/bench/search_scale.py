@@ -174,6 +174,7 @@ class SyntheticEmbedder:
 
 @contextmanager
 def _threshold(value: int) -> Iterator[None]:
+    # sets the setting for the store code it measures, which reads it as a person's would be
     before = os.environ.get("CONVERSE_ANN_MIN_VECTORS")
     os.environ["CONVERSE_ANN_MIN_VECTORS"] = str(value)
     try:

@@ -131,6 +131,7 @@ def _get(port: int, path: str) -> tuple[int, float]:
 def _serve(root: Path) -> tuple[subprocess.Popen[bytes], int, float]:
     """Start `converse view`; (process, port, ms from spawn to the first 200 from `/`)."""
     port = _free_port()
+    # the child's environment, not a setting read here
     env = {
         **os.environ,
         "CONVERSE_REPORTS_DIR": str(root),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -39,6 +38,7 @@ from pipeline.errors import ConverseError
 from pipeline.files import existing_file
 from pipeline.providers import (
     PROVIDER_NAMES,
+    anthropic_key_set,
     check_prompt_families,
     default_provider,
     spec_of,
@@ -63,7 +63,7 @@ def _replays(providers: list[str], cassette: Path | None, replay: bool | None) -
     """Whether Claude replays each suite's cassette; announced when it is for want of a key."""
     if not any(spec_of(p).uses_cassettes for p in providers) or cassette is not None:
         return False
-    return not os.environ.get("ANTHROPIC_API_KEY") if replay is None else replay
+    return not anthropic_key_set() if replay is None else replay
 
 
 def default_concurrency(

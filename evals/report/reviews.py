@@ -37,6 +37,7 @@ class Review:
 
 def current_reviewer() -> str:
     """$USER, else the login name."""
+    # the login name, not a setting (CONVERSE_REVIEWER is the setting, read by the commands)
     name = os.environ.get("USER") or os.environ.get("USERNAME")
     if name:
         return name

@@ -11,7 +11,6 @@ the local copy; `sync` fills in anything the store missed (a crash between flush
 from __future__ import annotations
 
 import functools
-import os
 import re
 import threading
 import time
@@ -44,6 +43,7 @@ from evals.runstore.rows import (
     summarize_meta,
 )
 from evals.runstore.tables import rows_table, runs
+from evals.settings import run_store_settings
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 VERSION_TABLE = "runstore_alembic_version"  # as migrations/env.py names it
@@ -67,10 +67,9 @@ def head_revision() -> str:
     return heads[0] if len(heads) == 1 else ""
 
 
-def runs_url(environ: dict[str, str] | None = None) -> str | None:
+def runs_url() -> str | None:
     """The run store's URL, or None when recording is turned off."""
-    env = os.environ if environ is None else environ
-    value = env.get("CONVERSE_RUNS_URL")
+    value = run_store_settings().runs_url
     if value is None:
         return f"sqlite:///{reports_dir() / 'runs.sqlite'}"
     return None if value.strip().lower() in OFF else value.strip()

@@ -1,66 +1,71 @@
 """Options of the `converse` command itself: Claude and OpenAI-compatible settings for any
-subcommand."""
+subcommand.
+
+The environment variables of the same settings are read by the settings classes, not here, so a
+bad value is the one-line error every setting gives (docs/settings.md); an option given here
+wins over its variable."""
 
 from __future__ import annotations
 
 import typer
 
-from pipeline.providers.claude.settings import ENV_VARS, set_command_options
+from pipeline.providers.claude.settings import ENV_VARS as CLAUDE_VARS
+from pipeline.providers.claude.settings import set_command_options
 from pipeline.providers.openai_compat import settings as openai_settings
+from pipeline.providers.openai_compat.settings import ENV_VARS as OPENAI_VARS
 
 
 def claude_options(
     classifier_model: str | None = typer.Option(
         None,
         "--claude-classifier-model",
-        envvar=ENV_VARS["classifier_model"],
-        help="Claude model that classifies.",
+        help=f"Claude model that classifies (over {CLAUDE_VARS['classifier_model']}).",
     ),
     responder_model: str | None = typer.Option(
         None,
         "--claude-responder-model",
-        envvar=ENV_VARS["responder_model"],
-        help="Claude model that replies.",
+        help=f"Claude model that replies (over {CLAUDE_VARS['responder_model']}).",
     ),
     classifier_max_tokens: int | None = typer.Option(
-        None, "--claude-classifier-max-tokens", envvar=ENV_VARS["classifier_max_tokens"]
+        None,
+        "--claude-classifier-max-tokens",
+        help=f"The classifier's answer limit (over {CLAUDE_VARS['classifier_max_tokens']}).",
     ),
     responder_max_tokens: int | None = typer.Option(
-        None, "--claude-responder-max-tokens", envvar=ENV_VARS["responder_max_tokens"]
+        None,
+        "--claude-responder-max-tokens",
+        help=f"The reply's limit (over {CLAUDE_VARS['responder_max_tokens']}).",
     ),
     timeout: float | None = typer.Option(
-        None, "--claude-timeout", envvar=ENV_VARS["timeout"], help="Seconds per API call."
+        None, "--claude-timeout", help=f"Seconds per API call (over {CLAUDE_VARS['timeout']})."
     ),
     max_retries: int | None = typer.Option(
         None,
         "--claude-max-retries",
-        envvar=ENV_VARS["max_retries"],
-        help="Retries on 429, 5xx, 529 and timeouts.",
+        help=f"Retries on 429, 5xx, 529 and timeouts (over {CLAUDE_VARS['max_retries']}).",
     ),
     requests_per_minute: int | None = typer.Option(
         None,
         "--claude-rpm",
-        envvar=ENV_VARS["requests_per_minute"],
-        help="Claude calls started per minute, across threads (0: no limit).",
+        help="Claude calls started per minute, across threads (0: no limit; over "
+        f"{CLAUDE_VARS['requests_per_minute']}).",
     ),
     classifier_shape: str | None = typer.Option(
         None,
         "--claude-classifier-shape",
-        envvar=ENV_VARS["classifier_shape"],
-        help="auto (from the model table), forced_tool or structured_output.",
+        help="auto (from the model table), forced_tool or structured_output (over "
+        f"{CLAUDE_VARS['classifier_shape']}).",
     ),
     openai_base_url: str | None = typer.Option(
         None,
         "--openai-base-url",
-        envvar=openai_settings.ENV_VARS["base_url"],
         help="Chat Completions server for --provider openai-compatible, e.g. "
-        "http://localhost:11434/v1.",
+        f"http://localhost:11434/v1 (over {OPENAI_VARS['base_url']}).",
     ),
     openai_model: str | None = typer.Option(
         None,
         "--openai-model",
-        envvar=openai_settings.ENV_VARS["model"],
-        help="Model name for --provider openai-compatible.",
+        help=f"Model name for --provider openai-compatible (over {OPENAI_VARS['model']}).",
     ),
 ) -> None:
     """converse-harness: a memory-keeping companion and the harness around it."""

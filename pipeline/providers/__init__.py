@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from pipeline.providers.registry import (
         PROVIDER_NAMES,
         REGISTRY,
+        anthropic_key_set,
         check_prompt_families,
         default_provider,
         make_providers,
@@ -49,6 +50,7 @@ _LAZY = {
     "validated": ".base",
     "PROVIDER_NAMES": ".registry",
     "REGISTRY": ".registry",
+    "anthropic_key_set": ".registry",
     "check_prompt_families": ".registry",
     "default_provider": ".registry",
     "make_providers": ".registry",
@@ -83,6 +85,7 @@ __all__ = [
     "StructuredGenerator",
     "StructuredRequest",
     "Summarizer",
+    "anthropic_key_set",
     "check_prompt_families",
     "default_provider",
     "degraded",

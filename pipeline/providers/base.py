@@ -296,10 +296,12 @@ class ProviderSpec:
 
 
 def code_fingerprint(*objects: object, files: tuple[Path, ...] = ()) -> str:
-    """sha256 of every module beside the ones defining `objects` (a provider's package) and of
+    """sha256 of every module beside the ones defining `objects` (a provider's package), of
+    the modules of the shared roles they build on (pipeline/providers/roles.py), and of
     `files`, so editing a provider's code or data never replays a stale cached answer."""
     digest = hashlib.sha256()
     folders: set[Path] = set()
+    bases: set[Path] = set()
     for obj in objects:
         try:
             source = inspect.getsourcefile(type(obj))
@@ -309,9 +311,14 @@ def code_fingerprint(*objects: object, files: tuple[Path, ...] = ()) -> str:
             folders.add(Path(source).parent)
         else:
             digest.update(type(obj).__qualname__.encode())
+        for base in type(obj).__mro__[1:]:
+            if base.__module__.startswith("pipeline."):
+                bases.add(Path(inspect.getfile(base)))
     for folder in sorted(folders):
         for path in sorted(folder.glob("*.py")):
             digest.update(path.read_bytes())
+    for path in sorted(bases - {p for folder in folders for p in folder.glob("*.py")}):
+        digest.update(path.read_bytes())
     for path in files:
         if path.is_file():
             digest.update(path.read_bytes())

@@ -6,11 +6,11 @@ lists providers) loads no SDK or model, and no provider package imports this mod
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping
 
 from pipeline.errors import ConverseError
 from pipeline.providers.base import ProviderOptions, Providers, ProviderSpec
+from pipeline.providers.settings import ChoiceSettings, anthropic_key_set
 
 __all__ = [
     "PROVIDER_NAMES",
@@ -18,6 +18,7 @@ __all__ = [
     "ProviderOptions",
     "ProviderSpec",
     "Providers",
+    "anthropic_key_set",
     "check_prompt_families",
     "default_provider",
     "make_providers",
@@ -137,8 +138,8 @@ def make_providers(name: str, options: ProviderOptions | None = None) -> Provide
 
 def default_provider(environ: Mapping[str, str] | None = None) -> str:
     """CONVERSE_PROVIDER, else claude when ANTHROPIC_API_KEY is set, else local (offline)."""
-    env = os.environ if environ is None else environ
-    return env.get("CONVERSE_PROVIDER") or ("claude" if env.get("ANTHROPIC_API_KEY") else "local")
+    choice = ChoiceSettings.read(environ, {}, {})
+    return choice.provider or ("claude" if choice.anthropic_api_key else "local")
 
 
 def check_prompt_families(name: str, families: Iterable[str]) -> None:

@@ -110,12 +110,13 @@ def test_settings_come_from_defaults_environment_command_line_and_options() -> N
     [
         (
             {"CONVERSE_CLAUDE_MAX_RETRIES": "many"},
-            "CONVERSE_CLAUDE_MAX_RETRIES='many' is not valid: it should be a whole number ≥ 0 — "
+            "CONVERSE_CLAUDE_MAX_RETRIES='many' is not valid: input should be a valid integer, "
+            "unable to parse string as an integer — "
             "fix or unset CONVERSE_CLAUDE_MAX_RETRIES (docs/settings.md lists every setting)",
         ),
         (
             {"CONVERSE_CLAUDE_TIMEOUT": "0"},
-            "CONVERSE_CLAUDE_TIMEOUT='0' is not valid: it should be a number of seconds > 0 — "
+            "CONVERSE_CLAUDE_TIMEOUT='0' is not valid: input should be greater than 0 — "
             "fix or unset CONVERSE_CLAUDE_TIMEOUT (docs/settings.md lists every setting)",
         ),
     ],

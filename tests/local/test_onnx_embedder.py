@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pipeline.config import fixtures_dir
-from pipeline.errors import ProviderError
+from pipeline.errors import ConverseError, ProviderError
 from pipeline.providers.local import model, onnx
 from pipeline.providers.local.model import MiniLMEmbedder
 
@@ -49,7 +49,7 @@ def test_mean_pooling_ignores_padded_positions() -> None:
 
 def test_an_unknown_embedder_name_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CONVERSE_EMBEDDER", "tensorflow")
-    with pytest.raises(ProviderError, match="CONVERSE_EMBEDDER must be onnx or torch"):
+    with pytest.raises(ConverseError, match=r"^CONVERSE_EMBEDDER='tensorflow' is not valid: "):
         MiniLMEmbedder()
     monkeypatch.delenv("CONVERSE_EMBEDDER")
     assert MiniLMEmbedder().backend == "onnx"

@@ -139,7 +139,7 @@ def test_settings_come_from_the_environment_then_options() -> None:
     assert LocalLLMSettings.from_env(env).model == "smollm2"
     assert LocalLLMSettings.from_env(env).threads == 2
     assert LocalLLMSettings.from_env(env, model="qwen2.5-coder-1.5b").model == "qwen2.5-coder-1.5b"
-    with pytest.raises(ConverseError, match="whole number"):
+    with pytest.raises(ConverseError, match="input should be a valid integer"):
         LocalLLMSettings.from_env({"CONVERSE_LLM_THREADS": "many"})
 
 

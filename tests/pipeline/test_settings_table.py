@@ -4,7 +4,6 @@ one-line error."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 from typing import Any
@@ -12,18 +11,16 @@ from typing import Any
 import pytest
 from pydantic_settings import BaseSettings
 
-from evals.settings import EvalSettings
+from evals.settings import EvalSettings, RunStoreSettings
 from pipeline.config import PROJECT_ROOT, PathSettings
 from pipeline.errors import ConverseError
 from pipeline.local_settings import LocalSettings
 from pipeline.memory.relations import RelationSettings
-from pipeline.providers.claude.settings import ENV_VARS as CLAUDE_VARS
 from pipeline.providers.claude.settings import ClaudeSettings
-from pipeline.providers.local_llm.settings import ENV_VARS as LLM_VARS
 from pipeline.providers.local_llm.settings import LocalLLMSettings
-from pipeline.providers.openai_compat.settings import ENV_VARS as OPENAI_VARS
 from pipeline.providers.openai_compat.settings import OpenAISettings
-from pipeline.settings import Settings
+from pipeline.providers.settings import ChoiceSettings
+from pipeline.settings import Settings, setting_variables
 from pipeline.store.ann import AnnSettings
 from pipeline.store.engine import DbSettings
 
@@ -36,12 +33,25 @@ CLASSES: list[type[BaseSettings]] = [
     LocalSettings,
     RelationSettings,
     EvalSettings,
+    RunStoreSettings,
+    ClaudeSettings,
+    OpenAISettings,
+    LocalLLMSettings,
+    ChoiceSettings,
 ]
-LAYERED: list[tuple[Any, dict[str, str]]] = [
-    (ClaudeSettings, CLAUDE_VARS),
-    (OpenAISettings, OPENAI_VARS),
-    (LocalLLMSettings, LLM_VARS),
-]
+
+
+def test_every_settings_class_is_checked_here():
+    """A settings class added anywhere in pipeline/ or evals/ must be in CLASSES."""
+    defined = set()
+    for folder in ("pipeline", "evals"):
+        for path in (PROJECT_ROOT / folder).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            defined |= set(
+                re.findall(r"^class (\w+)\((?:BaseSettings|ProviderSettings)\)", text, re.M)
+            )
+    # ProviderSettings is the providers' base, with no fields of its own
+    assert defined - {"ProviderSettings"} == {kind.__name__ for kind in CLASSES}
 
 
 def _rows() -> dict[str, str]:
@@ -73,14 +83,21 @@ def _written(value: object) -> str:
 def _expected() -> dict[str, str]:
     expected: dict[str, str] = {}
     for kind in CLASSES:
-        prefix = kind.model_config.get("env_prefix", "")
+        variables = setting_variables(kind, kind.model_config.get("env_prefix") or "")
         for name, field in kind.model_fields.items():
-            expected[f"{prefix}{name.upper()}"] = _written(field.default)
-    for cls, env_vars in LAYERED:
-        defaults = {f.name: f.default for f in dataclasses.fields(cls)}
-        for name, var in env_vars.items():
-            expected[var] = _written(defaults[name])
+            expected[variables[name]] = _written(field.default)
     return expected
+
+
+def test_every_option_variable_is_a_row():
+    """An option that also reads a variable (typer's `envvar=`) has its row too."""
+    named: set[str] = set()
+    for folder in ("pipeline", "evals"):
+        for path in (PROJECT_ROOT / folder).rglob("*.py"):
+            named |= set(re.findall(r'envvar="([A-Z_]+)"', path.read_text(encoding="utf-8")))
+    assert named, "no option reads a variable: the pattern above is stale"
+    missing = sorted(named - set(_rows()))
+    assert not missing, f"docs/settings.md has no row for {missing}"
 
 
 def test_every_setting_is_a_row_with_its_default():
@@ -92,34 +109,81 @@ def test_every_setting_is_a_row_with_its_default():
     assert not wrong, f"defaults differ (table, code): {wrong}"
 
 
+NUMBER = "input should be a valid number, unable to parse string as a number"
+INTEGER = "input should be a valid integer, unable to parse string as an integer"
+BOOLEAN = "input should be a valid boolean, unable to interpret input"
+# One bad value of each kind, in the core settings and in the providers': the same line, the
+# same reason for the same mistake, whichever class reads the variable.
 BAD = [
-    ("CONVERSE_SESSION_GAP_HOURS", "abc", "pipeline.settings:settings"),
-    ("CONVERSE_LIFECYCLE_IMPORTANCE_THRESHOLD", "2", "pipeline.settings:settings"),
-    ("CONVERSE_DB_CONNECT_TIMEOUT_S", "0", "pipeline.store.engine:db_settings"),
-    ("CONVERSE_LOCAL_THREADS", "abc", "pipeline.local_settings:local_settings"),
-    ("CONVERSE_CLAUDE_MAX_RETRIES", "many", "claude"),
-    ("CONVERSE_OPENAI_TIMEOUT", "-1", "openai"),
+    ("CONVERSE_SESSION_GAP_HOURS", "abc", "pipeline.settings:settings", NUMBER),
+    ("CONVERSE_CLAUDE_TIMEOUT", "abc", "claude", NUMBER),
+    ("CONVERSE_WORKING_MEMORY_TTL_DAYS", "abc", "pipeline.settings:settings", INTEGER),
+    ("CONVERSE_LOCAL_THREADS", "abc", "pipeline.local_settings:local_settings", INTEGER),
+    ("CONVERSE_LLM_THREADS", "abc", "llm", INTEGER),
+    ("CONVERSE_CLAUDE_MAX_RETRIES", "many", "claude", INTEGER),
+    ("CONVERSE_OPENAI_MAX_RETRIES", "1.5", "openai", INTEGER),
+    ("CONVERSE_PROACTIVE_GREETING", "maybe", "pipeline.settings:settings", BOOLEAN),
+    ("CONVERSE_CLAUDE_ADAPTIVE_LIMITS", "maybe", "claude", BOOLEAN),
+    ("CONVERSE_LOCAL_JIT", "maybe", "pipeline.local_settings:local_settings", BOOLEAN),
+    (
+        "CONVERSE_LIFECYCLE_IMPORTANCE_THRESHOLD",
+        "2",
+        "pipeline.settings:settings",
+        "input should be less than or equal to 1",
+    ),
+    (
+        "CONVERSE_DB_CONNECT_TIMEOUT_S",
+        "0",
+        "pipeline.store.engine:db_settings",
+        "input should be greater than or equal to 1",
+    ),
+    ("CONVERSE_OPENAI_TIMEOUT", "-1", "openai", "input should be greater than 0"),
+    ("CONVERSE_CLAUDE_TIMEOUT", "0", "claude", "input should be greater than 0"),
+    ("CONVERSE_LLM_PARALLEL", "-1", "llm", "input should be greater than or equal to 0"),
+    (
+        "CONVERSE_EMBEDDER",
+        "tensorflow",
+        "pipeline.local_settings:local_settings",
+        "input should be 'onnx' or 'torch'",
+    ),
+    (
+        "CONVERSE_CLAUDE_CLASSIFIER_SHAPE",
+        "sideways",
+        "claude",
+        "input should be 'auto', 'forced_tool' or 'structured_output'",
+    ),
 ]
+READERS: dict[str, Any] = {
+    "claude": ClaudeSettings.from_env,
+    "openai": OpenAISettings.from_env,
+    "llm": LocalLLMSettings.from_env,
+}
 
 
-@pytest.mark.parametrize(("name", "value", "reader"), BAD)
-def test_a_bad_value_is_the_same_one_line_error(name, value, reader, monkeypatch):
+@pytest.mark.parametrize(("name", "value", "reader", "why"), BAD)
+def test_a_bad_value_is_the_same_one_line_error(name, value, reader, why, monkeypatch):
     import importlib
 
     monkeypatch.setenv(name, value)
     monkeypatch.setenv("CONVERSE_OPENAI_BASE_URL", "http://localhost:1/v1")
     monkeypatch.setenv("CONVERSE_OPENAI_MODEL", "m")
-    read: Any
-    if reader == "claude":
-        read = ClaudeSettings.from_env
-    elif reader == "openai":
-        read = OpenAISettings.from_env
-    else:
+    read = READERS.get(reader)
+    if read is None:
         module, function = reader.split(":")
         read = getattr(importlib.import_module(module), function)
     with pytest.raises(ConverseError) as caught:
         read()
-    line = caught.value.one_line()
-    assert "\n" not in line
-    assert line.startswith(f"{name}={value!r} is not valid: ")
-    assert line.endswith(f" — fix or unset {name} (docs/settings.md lists every setting)")
+    assert caught.value.one_line() == (
+        f"{name}={value!r} is not valid: {why} — fix or unset {name} (docs/settings.md lists "
+        "every setting)"
+    )
+
+
+def test_a_bad_option_is_the_same_error_naming_the_option():
+    """An option wins over the variable, so the error names the option it came from."""
+    with pytest.raises(ConverseError) as caught:
+        ClaudeSettings.from_env({"CONVERSE_CLAUDE_TIMEOUT": "5"}, timeout="0")
+    assert caught.value.one_line() == (
+        "option timeout='0' is not valid: input should be greater than 0 — fix or unset option "
+        "timeout (docs/settings.md lists every setting)"
+    )

@@ -13,11 +13,10 @@ from typing import Any
 
 import anthropic
 from anthropic.types import ToolParam
-from pydantic import ValidationError
 
 from pipeline.domain import ClassifiedIntent
 from pipeline.prompting import PromptLibrary
-from pipeline.providers.base import ClassifyRequest, degraded
+from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.classifier_system import classifier_system_prompt
 from pipeline.providers.claude.calls import CallFailed, WireMessage, create_message
 from pipeline.providers.claude.models import Shape, classifier_shape, thinking_plan
@@ -28,9 +27,8 @@ from pipeline.providers.intent_schema import (
     SCHEMA_NAME,
     IntentAnswer,
     answer_schema,
-    classification,
-    first_error,
 )
+from pipeline.providers.roles import ClassifierRole
 
 NAME = "claude"
 TOOL_NAME = SCHEMA_NAME
@@ -49,23 +47,17 @@ def tool_definition() -> ToolParam:
 ToolInput = IntentAnswer
 
 
-class ClaudeClassifier:
+class ClaudeClassifier(ClassifierRole[anthropic.Anthropic, ClaudeSettings]):
     """Classifies with one Messages call; bad output degrades to conversation, with the error."""
 
     name = NAME
+    model_field = "classifier_model"
 
     def __init__(
         self, client: anthropic.Anthropic, settings: ClaudeSettings, library: PromptLibrary
     ) -> None:
-        self._client = client
-        self._settings = settings
-        self._library = library
+        super().__init__(client, settings, library)
         self._tool = tool_definition()
-
-    @property
-    def model(self) -> str:
-        """The configured classifier model."""
-        return self._settings.classifier_model
 
     @property
     def shape(self) -> Shape:
@@ -102,26 +94,15 @@ class ClaudeClassifier:
                 output_config=plan.output_config(None if forced else answer_schema()),
             )
         except CallFailed as exc:
-            return degraded(str(exc), provider=NAME, model=self.model, prompt_refs=refs)
-        meta: dict[str, Any] = {
-            "provider": NAME,
-            "model": response.model,
-            "prompt_refs": refs,
-            "usage": response.usage_record(),
-        }
+            return self.failed(exc, refs)
         if forced:
             problem, raw = _tool_call(response, plan.max_tokens)
             what = f"the {TOOL_NAME} input"
         else:
             problem, raw = _structured_answer(response, plan.max_tokens)
             what = "the structured answer"
-        if problem:
-            return degraded(problem, **meta)
-        try:
-            parsed = ToolInput.model_validate(raw)
-        except ValidationError as exc:
-            return degraded(f"{what} does not match its schema: {first_error(exc)}", **meta)
-        return classification(parsed, **meta)
+        usage = response.usage_record()
+        return self.answered(problem, raw, what, model=response.model, refs=refs, usage=usage)
 
 
 def _tool_call(response: WireMessage, max_tokens: int) -> tuple[str, Any]:

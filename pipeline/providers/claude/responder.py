@@ -15,10 +15,10 @@ from pipeline.providers.claude.calls import CallFailed, WireMessage, create_mess
 from pipeline.providers.claude.models import thinking_plan
 from pipeline.providers.claude.settings import ClaudeSettings
 from pipeline.providers.claude.wire import history_messages, responder_system
+from pipeline.providers.roles import REPLY_FALLBACK, AsProviderError, ClientRole
 from pipeline.tools import Toolbox, ToolSpec
 
 NAME = "claude"
-_HINT = "the companion answered with an offline reply; memory was handled as classified"
 # Rounds of tool calls before the model must answer: one call more, with tools turned off.
 MAX_TOOL_ROUNDS = 3
 
@@ -48,19 +48,11 @@ def _tool_results(response: WireMessage, tools: Toolbox) -> list[dict[str, Any]]
     return results
 
 
-class ClaudeResponder:
+class ClaudeResponder(ClientRole[anthropic.Anthropic, ClaudeSettings]):
     """Writes the companion's reply with one Messages call, or a few when it calls tools."""
 
     name = NAME
-
-    def __init__(self, client: anthropic.Anthropic, settings: ClaudeSettings) -> None:
-        self._client = client
-        self._settings = settings
-
-    @property
-    def model(self) -> str:
-        """The configured responder model."""
-        return self._settings.responder_model
+    model_field = "responder_model"
 
     def _call(
         self,
@@ -71,7 +63,7 @@ class ClaudeResponder:
     ) -> WireMessage:
         # Thinking as far off as the model allows: its tokens count against max_tokens.
         plan = thinking_plan(self.model, self._settings.responder_max_tokens)
-        try:
+        with AsProviderError(CallFailed, REPLY_FALLBACK):
             return create_message(
                 self._client,
                 max_retries=self._settings.max_retries,
@@ -85,8 +77,6 @@ class ClaudeResponder:
                 thinking=plan.thinking,
                 output_config=plan.output_config(),
             )
-        except CallFailed as exc:
-            raise ProviderError(str(exc), _HINT) from exc
 
     def respond(self, request: RespondRequest) -> Reply:
         """The model's reply; raises ProviderError when there is no usable one.
@@ -116,10 +106,10 @@ class ClaudeResponder:
 
     def _reply(self, response: WireMessage, usage: Usage) -> Reply:
         if response.stop_reason == "refusal":
-            raise ProviderError("the model refused to reply (stop_reason refusal)", _HINT)
+            raise ProviderError("the model refused to reply (stop_reason refusal)", REPLY_FALLBACK)
         if not response.text:
             stop = response.stop_reason
-            raise ProviderError(f"the model's reply was empty (stop_reason {stop})", _HINT)
+            raise ProviderError(f"the model's reply was empty (stop_reason {stop})", REPLY_FALLBACK)
         return Reply(
             text=response.text,
             provider=NAME,

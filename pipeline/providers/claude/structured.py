@@ -11,10 +11,10 @@ import json
 
 import anthropic
 
-from pipeline.errors import ProviderError
 from pipeline.providers.claude.calls import CallFailed, create_message
 from pipeline.providers.claude.models import classifier_shape, thinking_plan
 from pipeline.providers.claude.settings import ClaudeSettings
+from pipeline.providers.roles import STRUCTURED_FALLBACK, AsProviderError, ClientRole
 from pipeline.providers.structured import StructuredAnswer, StructuredRequest
 
 NAME = "claude"
@@ -68,19 +68,14 @@ def structured_call(
     )
 
 
-class ClaudeStructured:
+class ClaudeStructured(ClientRole[anthropic.Anthropic, ClaudeSettings]):
     """One Messages call per request."""
 
     name = NAME
-
-    def __init__(self, client: anthropic.Anthropic, settings: ClaudeSettings) -> None:
-        self._client = client
-        self._settings = settings
+    model_field = "responder_model"
 
     def generate(self, request: StructuredRequest) -> StructuredAnswer:
         """The model's JSON text; ProviderError when the call fails."""
         description = f"Answer with the {request.schema_name} object."
-        try:
+        with AsProviderError(CallFailed, STRUCTURED_FALLBACK):
             return structured_call(self._client, self._settings, request, description)
-        except CallFailed as exc:
-            raise ProviderError(str(exc), "the conversation stays open; close it again") from exc

@@ -13,6 +13,7 @@ from pipeline.errors import ProviderError
 from pipeline.providers.claude.calls import CallFailed, describe_api_error
 from pipeline.providers.claude.settings import ClaudeSettings
 from pipeline.providers.claude.structured import structured_call
+from pipeline.providers.roles import SUMMARY_FALLBACK, AsProviderError, ClientRole
 from pipeline.providers.structured import StructuredRequest
 from pipeline.providers.summarize import (
     SUMMARY_SCHEMA,
@@ -34,14 +35,11 @@ def _message(user: bool, content: str) -> MessageParam:
     return AssistantMessageParam(role="assistant", content=content)
 
 
-class ClaudeSummarizer:
+class ClaudeSummarizer(ClientRole[anthropic.Anthropic, ClaudeSettings]):
     """Folds older turns into a summary with one Messages call."""
 
     name = NAME
-
-    def __init__(self, client: anthropic.Anthropic, settings: ClaudeSettings) -> None:
-        self._client = client
-        self._settings = settings
+    model_field = "responder_model"
 
     @property
     def client(self) -> anthropic.Anthropic:
@@ -84,10 +82,8 @@ class ClaudeSummarizer:
             max_tokens=request.budget_tokens + 200,
             prompt_refs=request.prompt_refs,
         )
-        try:
+        with AsProviderError(CallFailed, SUMMARY_FALLBACK):
             answer = structured_call(self._client, self._settings, asked, DESCRIPTION)
-        except CallFailed as exc:
-            raise ProviderError(str(exc), "the turns stay whole; compaction tries again") from exc
         return read_summary(
             answer.text, method=answer.method, usage=answer.usage, truncated=answer.truncated
         )

@@ -21,7 +21,7 @@ import numpy.typing as npt
 from pipeline.config import fixtures_dir
 from pipeline.errors import ConverseError
 from pipeline.intents.taxonomy import INTENTS
-from pipeline.local_settings import yaml_mapping_and_text
+from pipeline.local_settings import local_settings, user_cache_dir, yaml_mapping_and_text
 from pipeline.memory.embeddings import Embedder, Vectors, embedder_id
 
 REPLY_KINDS = ("confirm", "reject", "decline_cross_promotion", "refine")
@@ -29,17 +29,13 @@ REPLY_KINDS = ("confirm", "reject", "decline_cross_promotion", "refine")
 
 def examples_path() -> Path:
     """The examples file (`CONVERSE_LOCAL_EXAMPLES` overrides)."""
-    override = os.environ.get("CONVERSE_LOCAL_EXAMPLES")
-    return Path(override) if override else fixtures_dir() / "local_model" / "examples.yaml"
+    override = local_settings().examples
+    return override or fixtures_dir() / "local_model" / "examples.yaml"
 
 
 def cache_dir() -> Path:
     """Where derived vectors are cached (`CONVERSE_CACHE_DIR`, else ~/.cache/converse-harness)."""
-    override = os.environ.get("CONVERSE_CACHE_DIR")
-    if override:
-        return Path(override)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "converse-harness"
+    return local_settings().cache_dir or user_cache_dir()
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import numpy as np
 
 from pipeline.english.surface import without_surface
 from pipeline.errors import ProviderError
-from pipeline.local_settings import local_threads
+from pipeline.local_settings import local_settings, local_threads
 from pipeline.memory.embeddings import Vectors
 from pipeline.providers.local import onnx
 
@@ -33,8 +33,10 @@ DEFAULT_THREADS = min(2, os.cpu_count() or 1)
 
 
 def backend_name(name: str | None = None) -> str:
-    """The chosen embedder: `name`, else CONVERSE_EMBEDDER, else onnx."""
-    chosen = (name or os.environ.get("CONVERSE_EMBEDDER") or DEFAULT_BACKEND).strip().lower()
+    """The chosen embedder: `name`, else CONVERSE_EMBEDDER (checked there), else onnx."""
+    if not name:
+        return local_settings().embedder
+    chosen = name.strip().lower()
     if chosen not in BACKENDS:
         raise ProviderError(
             f"CONVERSE_EMBEDDER must be onnx or torch, not {chosen!r}",

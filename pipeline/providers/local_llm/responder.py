@@ -10,29 +10,22 @@ from pipeline.errors import ProviderError
 from pipeline.prompting import PromptLibrary, default_library, fence
 from pipeline.providers.base import RespondRequest
 from pipeline.providers.local_llm.classifier import chat_messages
+from pipeline.providers.local_llm.roles import EngineRole
 from pipeline.providers.local_llm.runtime import Engine, GenerationFailed
 from pipeline.providers.local_llm.settings import PROVIDER
 from pipeline.providers.local_llm.tools import use_tools
+from pipeline.providers.roles import REPLY_FALLBACK, AsProviderError
 
-_HINT = "the companion answered with an offline reply; memory was handled as classified"
 
-
-class LocalLLMResponder:
+class LocalLLMResponder(EngineRole):
     """Writes the companion's reply with the embedded model."""
-
-    name = PROVIDER
 
     def __init__(
         self, engine: Engine, max_tokens: int, library: PromptLibrary | None = None
     ) -> None:
-        self._engine = engine
+        super().__init__(engine)
         self._max_tokens = max_tokens
         self._library = library or default_library()
-
-    @property
-    def model(self) -> str:
-        """The model's name, as rows carry it."""
-        return self._engine.weights.label
 
     def respond(self, request: RespondRequest) -> Reply:
         """The model's reply; raises ProviderError when there is no usable one."""
@@ -46,13 +39,12 @@ class LocalLLMResponder:
                 found = fence(used.recalled, "search_memory")
                 system += f"\n\nWhat a search of your memory found:\n{found}"
         messages = chat_messages(system, request.history, request.message)
-        try:
+        with AsProviderError(GenerationFailed, REPLY_FALLBACK):
             answer = self._engine.chat(messages, max_tokens=self._max_tokens)
-        except GenerationFailed as exc:
-            raise ProviderError(str(exc), _HINT) from exc
         if not answer.text:
             raise ProviderError(
-                f"the model's reply was empty (finish_reason {answer.finish_reason})", _HINT
+                f"the model's reply was empty (finish_reason {answer.finish_reason})",
+                REPLY_FALLBACK,
             )
         return Reply(
             text=answer.text,

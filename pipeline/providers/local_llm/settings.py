@@ -8,30 +8,18 @@ on 2 cores), and a fixed context per slot. Nothing here imports the runtime.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from pipeline.providers.settings import layered
+from pydantic_settings import SettingsConfigDict
+
+from pipeline.providers.settings import Count, ProviderSettings
 
 PROVIDER = "local-llm"
 
-# Each setting and the environment variable that sets it; options override both.
-ENV_VARS: dict[str, str] = {
-    "model": "CONVERSE_LLM_MODEL",
-    "cache_dir": "CONVERSE_LLM_CACHE_DIR",
-    "threads": "CONVERSE_LLM_THREADS",
-    "batch_threads": "CONVERSE_LLM_BATCH_THREADS",
-    "parallel": "CONVERSE_LLM_PARALLEL",
-    "classifier_max_tokens": "CONVERSE_LLM_CLASSIFIER_MAX_TOKENS",
-    "responder_max_tokens": "CONVERSE_LLM_RESPONDER_MAX_TOKENS",
-}
 
-
-@dataclass(frozen=True)
-class LocalLLMSettings:
-    """How the embedded model is chosen and run.
+class LocalLLMSettings(ProviderSettings):
+    """How the embedded model is chosen and run (variables CONVERSE_LLM_*).
 
     `model` is a name from `weights.MODELS`, or `auto`: the larger model when its packages are
     installed, else the small one. `cache_dir` holds a model assembled from split parts (empty:
@@ -42,29 +30,27 @@ class LocalLLMSettings:
     ran beside it.
     """
 
+    model_config = SettingsConfigDict(env_prefix="CONVERSE_LLM_", str_strip_whitespace=True)
+    label: ClassVar[str] = PROVIDER
+
     model: str = "auto"
     cache_dir: str = ""
-    threads: int = 1
-    batch_threads: int = 2
-    slots: int = 4
-    parallel: int = 1
-    ctx_per_slot: int = 4096
-    seed: int = 42
-    classifier_max_tokens: int = 160
-    responder_max_tokens: int = 200
+    threads: Count = 1
+    batch_threads: Count = 2
+    slots: Count = 4
+    parallel: Count = 1
+    ctx_per_slot: Count = 4096
+    seed: Count = 42
+    classifier_max_tokens: Count = 160
+    responder_max_tokens: Count = 200
 
     @classmethod
     def from_env(
         cls, environ: Mapping[str, str] | None = None, **overrides: Any
     ) -> LocalLLMSettings:
         """Defaults < environment < explicit options (None means not given)."""
-        env = os.environ if environ is None else environ
-        return layered(
-            cls,
-            env_vars=ENV_VARS,
-            environ=env,
-            command_options={},
-            overrides=overrides,
-            label=PROVIDER,
-            strip_text=True,
-        )
+        return cls.read(environ, {}, overrides)
+
+
+# Each setting and the environment variable that sets it; options override both.
+ENV_VARS: dict[str, str] = LocalLLMSettings.env_vars()

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import ConverseError
+from pipeline.local_settings import user_cache_dir
 
 AUTO = "auto"
 _CHUNK = 1 << 20
@@ -110,8 +111,7 @@ def choose(name: str) -> ModelWeights:
 
 def default_cache_dir() -> Path:
     """Where joined weights are kept: $XDG_CACHE_HOME/converse-harness/models."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "converse-harness" / "models"
+    return user_cache_dir() / "models"
 
 
 def locate(weights: ModelWeights, cache_dir: Path | None = None) -> Path:

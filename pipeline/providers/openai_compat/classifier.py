@@ -7,19 +7,15 @@ import json
 from typing import Any
 
 import openai
-from pydantic import ValidationError
 
 from pipeline.domain import ClassifiedIntent
 from pipeline.prompting import PromptLibrary
-from pipeline.providers.base import ClassifyRequest, degraded
+from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.classifier_system import classifier_system_prompt
 from pipeline.providers.intent_schema import (
     SCHEMA_DESCRIPTION,
     SCHEMA_NAME,
-    IntentAnswer,
     answer_schema,
-    classification,
-    first_error,
 )
 from pipeline.providers.openai_compat.calls import (
     CallFailed,
@@ -28,6 +24,7 @@ from pipeline.providers.openai_compat.calls import (
     create_completion,
 )
 from pipeline.providers.openai_compat.settings import PROVIDER, OpenAISettings
+from pipeline.providers.roles import ClassifierRole
 
 
 def response_format() -> dict[str, Any]:
@@ -44,7 +41,7 @@ def response_format() -> dict[str, Any]:
     }
 
 
-class OpenAIClassifier:
+class OpenAIClassifier(ClassifierRole[openai.OpenAI, OpenAISettings]):
     """Classifies with one call; bad output degrades to conversation, with the error."""
 
     name = PROVIDER
@@ -52,15 +49,8 @@ class OpenAIClassifier:
     def __init__(
         self, client: openai.OpenAI, settings: OpenAISettings, library: PromptLibrary
     ) -> None:
-        self._client = client
-        self._settings = settings
-        self._library = library
+        super().__init__(client, settings, library)
         self._format = response_format()
-
-    @property
-    def model(self) -> str:
-        """The configured model."""
-        return self._settings.model
 
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify the request's message; never raises for anything the server or model does."""
@@ -76,21 +66,12 @@ class OpenAIClassifier:
                 response_format=self._format,
             )
         except CallFailed as exc:
-            return degraded(str(exc), provider=PROVIDER, model=self.model, prompt_refs=refs)
-        meta: dict[str, Any] = {
-            "provider": PROVIDER,
-            "model": response.model,
-            "prompt_refs": refs,
-            "usage": response.usage_record(),
-        }
+            return self.failed(exc, refs)
         problem, raw = _answer(response, self._settings.classifier_max_tokens)
-        if problem:
-            return degraded(problem, **meta)
-        try:
-            parsed = IntentAnswer.model_validate(raw)
-        except ValidationError as exc:
-            return degraded(f"the answer does not match its schema: {first_error(exc)}", **meta)
-        return classification(parsed, **meta)
+        usage = response.usage_record()
+        return self.answered(
+            problem, raw, "the answer", model=response.model, refs=refs, usage=usage
+        )
 
 
 def _answer(response: WireCompletion, max_tokens: int) -> tuple[str, Any]:

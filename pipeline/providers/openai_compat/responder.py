@@ -10,27 +10,17 @@ from pipeline.errors import ProviderError
 from pipeline.providers.base import RespondRequest
 from pipeline.providers.openai_compat.calls import CallFailed, chat_messages, create_completion
 from pipeline.providers.openai_compat.settings import PROVIDER, OpenAISettings
+from pipeline.providers.roles import REPLY_FALLBACK, AsProviderError, ClientRole
 
-_HINT = "the companion answered with an offline reply; memory was handled as classified"
 
-
-class OpenAIResponder:
+class OpenAIResponder(ClientRole[openai.OpenAI, OpenAISettings]):
     """Writes the companion's reply with one Chat Completions call."""
 
     name = PROVIDER
 
-    def __init__(self, client: openai.OpenAI, settings: OpenAISettings) -> None:
-        self._client = client
-        self._settings = settings
-
-    @property
-    def model(self) -> str:
-        """The configured model."""
-        return self._settings.model
-
     def respond(self, request: RespondRequest) -> Reply:
         """The model's reply; raises ProviderError when there is no usable one."""
-        try:
+        with AsProviderError(CallFailed, REPLY_FALLBACK):
             response = create_completion(
                 self._client,
                 max_retries=self._settings.max_retries,
@@ -39,14 +29,14 @@ class OpenAIResponder:
                 messages=chat_messages(request.system.text, request.history, request.message),
                 refs=request.system.refs,
             )
-        except CallFailed as exc:
-            raise ProviderError(str(exc), _HINT) from exc
         choice = response.first
         if choice is not None and choice.message.refusal:
-            raise ProviderError("the model refused to reply", _HINT)
+            raise ProviderError("the model refused to reply", REPLY_FALLBACK)
         if not response.text:
             stop = choice.finish_reason if choice else None
-            raise ProviderError(f"the model's reply was empty (finish_reason {stop})", _HINT)
+            raise ProviderError(
+                f"the model's reply was empty (finish_reason {stop})", REPLY_FALLBACK
+            )
         return Reply(
             text=response.text,
             provider=PROVIDER,

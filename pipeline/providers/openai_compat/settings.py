@@ -6,27 +6,16 @@ SDK is imported here. The key is optional (local servers ignore it) and never pr
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
+
+from pydantic import Field
+from pydantic_settings import SettingsConfigDict
 
 from pipeline.errors import ConverseError
-from pipeline.providers.settings import layered
+from pipeline.providers.settings import Count, ProviderSettings, Seconds
 
 PROVIDER = "openai-compatible"
-
-# Each setting and the environment variable that sets it; options override both.
-ENV_VARS: dict[str, str] = {
-    "base_url": "CONVERSE_OPENAI_BASE_URL",
-    "per_endpoint_concurrency": "CONVERSE_OPENAI_PER_ENDPOINT_CONCURRENCY",
-    "model": "CONVERSE_OPENAI_MODEL",
-    "api_key": "OPENAI_API_KEY",
-    "classifier_max_tokens": "CONVERSE_OPENAI_CLASSIFIER_MAX_TOKENS",
-    "responder_max_tokens": "CONVERSE_OPENAI_RESPONDER_MAX_TOKENS",
-    "timeout": "CONVERSE_OPENAI_TIMEOUT",
-    "max_retries": "CONVERSE_OPENAI_MAX_RETRIES",
-}
 
 # Values given as options of the `converse` command itself (`--openai-base-url`,
 # `--openai-model`, see pipeline/cli/claude.py); they sit between the environment and the
@@ -44,21 +33,24 @@ def set_command_options(**values: Any) -> None:
 NO_KEY = "no-key"
 
 
-@dataclass(frozen=True)
-class OpenAISettings:
-    """How the providers call a Chat Completions server."""
+class OpenAISettings(ProviderSettings):
+    """How the providers call a Chat Completions server (variables CONVERSE_OPENAI_*, and the
+    SDK's own OPENAI_API_KEY)."""
+
+    model_config = SettingsConfigDict(env_prefix="CONVERSE_OPENAI_", str_strip_whitespace=True)
+    label: ClassVar[str] = PROVIDER
 
     # One server, or several separated by commas (calls are spread over them: endpoints.py).
     base_url: str = ""
     # Calls in flight at most on each server; 0: no bound.
-    per_endpoint_concurrency: int = 0
+    per_endpoint_concurrency: Count = 0
     model: str = ""
-    classifier_max_tokens: int = 512
-    responder_max_tokens: int = 1024
-    timeout: float = 60.0
-    max_retries: int = 2
+    classifier_max_tokens: Count = 512
+    responder_max_tokens: Count = 1024
+    timeout: Seconds = 60.0
+    max_retries: Count = 2
     # Never printed: the repr leaves it out, so settings can be logged safely.
-    api_key: str | None = field(default=None, repr=False)
+    api_key: str | None = Field(None, validation_alias="OPENAI_API_KEY", repr=False)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> OpenAISettings:
@@ -67,16 +59,7 @@ class OpenAISettings:
         base_url and model are required: a missing one is a one-line usage error naming its
         variable and options.
         """
-        env = os.environ if environ is None else environ
-        settings = layered(
-            cls,
-            env_vars=ENV_VARS,
-            environ=env,
-            command_options=_command_options,
-            overrides=overrides,
-            label=PROVIDER,
-            strip_text=True,
-        )
+        settings = cls.read(environ, _command_options, overrides)
         for name in ("base_url", "model"):
             if not str(getattr(settings, name)).strip():
                 raise ConverseError(
@@ -87,3 +70,7 @@ class OpenAISettings:
                     "CONVERSE_OPENAI_MODEL=qwen2.5:7b-instruct",
                 )
         return settings
+
+
+# Each setting and the environment variable that sets it; options override both.
+ENV_VARS: dict[str, str] = OpenAISettings.env_vars()
