@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import ValidationError
-
 from pipeline.domain import ClassifiedIntent, HistoryTurn
 from pipeline.intents.taxonomy import INTENTS, REQUIRED_PARAMS
 from pipeline.prompting import PromptLibrary
@@ -19,13 +17,12 @@ from pipeline.providers.intent_schema import (
     READING_SCHEMA,
     SCHEMA_DESCRIPTION,
     SCHEMA_NAME,
-    IntentAnswer,
     answer_schema,
-    classification,
-    first_error,
 )
+from pipeline.providers.local_llm.roles import EngineRole
 from pipeline.providers.local_llm.runtime import Completion, Engine, GenerationFailed, Message
 from pipeline.providers.local_llm.settings import PROVIDER
+from pipeline.providers.roles import read_answer
 
 # The reading's fields that answer something the companion's previous turn left pending; a
 # message with no companion turn before it has nothing pending, so its answer never has them.
@@ -61,26 +58,14 @@ def chat_messages(
     return messages
 
 
-class LocalLLMClassifier:
+class LocalLLMClassifier(EngineRole):
     """Classifies with one constrained generation; bad output degrades to conversation."""
 
-    name = PROVIDER
-
     def __init__(self, engine: Engine, library: PromptLibrary, max_tokens: int) -> None:
-        self._engine = engine
+        super().__init__(engine)
         self._library = library
         self._max_tokens = max_tokens
         self._formats = {pending: response_format(pending=pending) for pending in (True, False)}
-
-    @property
-    def model(self) -> str:
-        """The model's name, as rows carry it."""
-        return self._engine.weights.label
-
-    @property
-    def engine(self) -> Engine:
-        """The loaded (or loadable) model this classifier shares with its responder."""
-        return self._engine
 
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify the request's message; never raises for anything the model does."""
@@ -108,21 +93,20 @@ def parse_answer(
         "prompt_refs": refs,
         "usage": answer.usage,
     }
+    problem, raw = _answer(answer, max_tokens)
+    return read_answer(problem, raw, "the answer", **meta)
+
+
+def _answer(answer: Completion, max_tokens: int) -> tuple[str, Any]:
+    """The JSON answer, or why there is no usable one."""
     if answer.finish_reason == "length":
-        return degraded(f"the answer was cut off at max_tokens ({max_tokens})", **meta)
+        return f"the answer was cut off at max_tokens ({max_tokens})", None
     if not answer.text:
-        return degraded(
-            f"the model's answer was empty (finish_reason {answer.finish_reason})", **meta
-        )
+        return f"the model's answer was empty (finish_reason {answer.finish_reason})", None
     try:
-        raw = json.loads(answer.text)
+        return "", json.loads(answer.text)
     except json.JSONDecodeError as exc:
-        return degraded(f"the answer is not valid JSON ({exc})", **meta)
-    try:
-        parsed = IntentAnswer.model_validate(raw)
-    except ValidationError as exc:
-        return degraded(f"the answer does not match its schema: {first_error(exc)}", **meta)
-    return classification(parsed, **meta)
+        return f"the answer is not valid JSON ({exc})", None
 
 
 def intent_branches_schema(*, pending: bool = True) -> dict[str, Any]:
