@@ -130,6 +130,11 @@ def _smoke(
         result[f"prompt_smoke_{label}_s"] = round(smoke_run.seconds, 1)
         result[f"prompt_smoke_{label}_accuracy"] = round(smoke_run.accuracy, 4)
         result[f"prompt_smoke_{label}_degraded"] = smoke_run.degraded
+        result[f"prompt_smoke_{label}_failed_cases"] = [
+            case_id
+            for (case_id, _), passed in zip(smoke_run.answers, smoke_run.passed, strict=True)
+            if not passed
+        ]
     if "serial" in runs:
         serial, fast = runs["serial"], runs["parallel"]
         result["prompt_smoke_speedup"] = (
