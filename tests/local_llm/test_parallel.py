@@ -4,7 +4,6 @@ the settings that choose them. No model is loaded here."""
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -191,26 +190,12 @@ def test_a_message_with_nothing_pending_gets_the_shortest_schema(
     classifier = LocalLLMClassifier(engine, default_library(), 160)
     classifier.classify(ClassifyRequest("I'm allergic to peanuts"))
     classifier.classify(ClassifyRequest("no, just shrimp", history=(OFFER,)))
-    alone, after_offer = (_schema_of(r["grammar"]) for r in server.requests)
+    alone, after_offer = (r["response_format"]["json_schema"]["schema"] for r in server.requests)
     for branch in alone["anyOf"]:
         assert not set(PENDING_FIELDS) & set(branch["properties"])
         assert {"question", "restore"} <= set(branch["properties"])
     for branch in after_offer["anyOf"]:
         assert set(READING_SCHEMA) <= set(branch["properties"])
-
-
-def _schema_of(grammar: str) -> dict[str, Any]:
-    """The JSON schema inside an llguidance grammar (`start: %json {...}`)."""
-    schema: dict[str, Any] = json.loads(grammar.split("%json", 1)[1])
-    return schema
-
-
-def test_answers_are_constrained_to_compact_json(monkeypatch: pytest.MonkeyPatch) -> None:
-    engine, server = _engine(monkeypatch, 1)
-    LocalLLMClassifier(engine, default_library(), 160).classify(ClassifyRequest("I'm 43"))
-    (request,) = server.requests
-    assert "response_format" not in request  # llama.cpp takes one constraint, not both
-    assert _schema_of(request["grammar"])["x-guidance"] == {"whitespace_flexible": False}
 
 
 def test_the_short_schema_drops_only_the_pending_fields() -> None:

@@ -10,20 +10,14 @@ evaluated: a call whose prompt starts like a slot's (the classifier's taxonomy, 
 examples) is given that slot by llama.cpp and evaluates only the tokens after the shared
 prefix. The runtime also opens an HTTP listener on a random loopback port (xllamacpp
 always does); nothing here sends anything to it.
-
-A JSON-schema answer is constrained to compact JSON (no whitespace between tokens): every
-newline and indent a model would otherwise write is one more decoding step, about a third of
-a classification's answer, and the parser ignores them.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -145,7 +139,7 @@ class Engine:
             "cache_prompt": True,
         }
         if response_format is not None:
-            request["grammar"] = compact_grammar(json.dumps(response_format, sort_keys=True))
+            request["response_format"] = response_format
         with self.admission.admit(prefix):
             started = time.perf_counter()
             try:
@@ -187,18 +181,6 @@ class Engine:
         """Free the model (a benchmark loads two configurations one after the other)."""
         with self._lock:
             self._server = None
-
-
-@lru_cache(maxsize=32)
-def compact_grammar(response_format: str) -> str:
-    """The llama.cpp grammar of a `json_schema` response format (as JSON text, so it can key
-    the cache), with llguidance told to allow no whitespace outside strings."""
-    import xllamacpp
-
-    schema = json.loads(response_format)["json_schema"]["schema"]
-    return str(
-        xllamacpp.json_schema_to_grammar({**schema, "x-guidance": {"whitespace_flexible": False}})
-    )
 
 
 def _start(path: Path, settings: LocalLLMSettings) -> Any:
