@@ -29,7 +29,13 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import (
+    ArgumentError,
+    IntegrityError,
+    NoSuchModuleError,
+    OperationalError,
+    SQLAlchemyError,
+)
 
 from evals.runner.results import RunError, reports_dir, row_key
 from evals.runstore.rows import (
@@ -82,10 +88,22 @@ class RunStore:
         self.url = url
         from sqlalchemy.engine import make_url
 
-        parsed = make_url(url)
-        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        self.engine: Engine = create_engine(url, future=True)
+        try:
+            parsed = make_url(url)
+            if parsed.get_backend_name() == "sqlite" and parsed.database not in (
+                None,
+                "",
+                ":memory:",
+            ):
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            self.engine: Engine = create_engine(url, future=True)
+        except (ArgumentError, NoSuchModuleError, ImportError) as exc:
+            raise RunError(
+                f"cannot open the run store {_shown(url)}: not a database URL this install "
+                "can open",
+                "set CONVERSE_RUNS_URL to sqlite:///PATH or postgresql+psycopg://..., "
+                "or to none to record runs only in their folders",
+            ) from exc
         _relax_commits(self.engine)
         # rows with their JSON text when known, made records when written
         self._buffer: list[tuple[dict[str, Any], str | None]] = []
@@ -344,6 +362,17 @@ def _with_shard(
 def _exists(exc: SQLAlchemyError) -> bool:
     text = str(exc).lower()
     return "already exists" in text or "duplicate" in text or "unique" in text
+
+
+def _shown(url: str) -> str:
+    """The URL as an error may show it: its password hidden, and nothing of a URL that does
+    not parse (it may hold one)."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "(CONVERSE_RUNS_URL, which does not parse as a URL)"
 
 
 def _unavailable(url: str, exc: SQLAlchemyError) -> RunError:

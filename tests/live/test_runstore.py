@@ -228,3 +228,14 @@ def _files_suite(tmp_path: Path) -> Path:
     (tmp_path / "script.yaml").write_text(yaml.safe_dump(script), "utf-8")
     (tmp_path / "suite.yaml").write_text(yaml.safe_dump(suite), "utf-8")
     return tmp_path / "suite.yaml"
+
+
+@pytest.mark.parametrize("url", ["not a url", "postgresql+nodriver://u:s3cret@h/db"])
+def test_a_run_store_url_that_cannot_open_is_one_line_without_its_password(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CONVERSE_RUNS_URL", url)
+    result = CliRunner().invoke(app, ["runs", "list"])
+    assert result.exit_code != 0
+    assert "cannot open the run store" in result.output and "Traceback" not in result.output
+    assert "s3cret" not in result.output
