@@ -29,6 +29,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import (
     ArgumentError,
     IntegrityError,
@@ -86,8 +87,6 @@ class RunStore:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        from sqlalchemy.engine import make_url
-
         try:
             parsed = make_url(url)
             if parsed.get_backend_name() == "sqlite" and parsed.database not in (
@@ -367,8 +366,6 @@ def _exists(exc: SQLAlchemyError) -> bool:
 def _shown(url: str) -> str:
     """The URL as an error may show it: its password hidden, and nothing of a URL that does
     not parse (it may hold one)."""
-    from sqlalchemy.engine import make_url
-
     try:
         return make_url(url).render_as_string(hide_password=True)
     except ArgumentError:
@@ -376,9 +373,7 @@ def _shown(url: str) -> str:
 
 
 def _unavailable(url: str, exc: SQLAlchemyError) -> RunError:
-    from sqlalchemy.engine import make_url
-
-    shown = make_url(url).render_as_string(hide_password=True)
+    shown = _shown(url)
     reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
     return RunError(
         f"cannot open the run store {shown}: {reason}",
