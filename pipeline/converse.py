@@ -45,7 +45,7 @@ from pipeline.store.erasure import link_turns
 from pipeline.store.events import record_events
 from pipeline.store.lifecycle import ACCESS_RESOLUTION
 from pipeline.store.status import StatusNote
-from pipeline.store.turns import add_turn, last_turn_ids
+from pipeline.store.turns import NewTurn, add_turns, last_turn_ids
 from pipeline.text import check_text
 from pipeline.tools import Toolbox
 from pipeline.turn_apply import apply_or_redecide
@@ -243,46 +243,50 @@ def converse(
             )
             loaded.session.record(session, person_id, moment)
             stated = _stating_turns(session, stored, prior_companion, person_id, engagement_id)
-            operator_turn = add_turn(
+            # Both turns in one statement; the notes the reply wrote name the person's turn.
+            operator_turn, companion_turn = add_turns(
                 session,
-                person_id=person_id,
-                engagement_id=engagement_id,
-                role=Role.OPERATOR,
-                content=text,
-                intent=classified.intent,
-                operation_data={"params": classified.params},
-                channel=channel,
-                meta=_classifier_meta(classified),
+                [
+                    NewTurn(
+                        person_id,
+                        engagement_id,
+                        Role.OPERATOR,
+                        text,
+                        classified.intent,
+                        operation_data={"params": classified.params},
+                        channel=channel,
+                        meta=_classifier_meta(classified),
+                    ),
+                    NewTurn(
+                        person_id,
+                        engagement_id,
+                        Role.COMPANION,
+                        reply.text,
+                        stored.intent,
+                        operation_data=stored.operation_data,
+                        prompt_refs=classified.prompt_refs + prompt.refs,
+                        channel=channel,
+                        meta={
+                            "classifier": _classifier_meta(classified),
+                            "responder": {
+                                "provider": reply.provider,
+                                "model": reply.model,
+                                "usage": reply.usage.model_dump(),
+                                "error": reply_error,
+                                **({"truncated": True} if reply.truncated else {}),
+                                **({"tools": tools.meta()} if tools.calls else {}),
+                            },
+                            **({"recall": recalled.meta()} if recalled else {}),
+                            # Another process changed this person's memory during the model
+                            # call, so the turn was decided again on what is stored now.
+                            **({"redecided": True} if redecided else {}),
+                            **({"extraction": found} if (found := extraction.meta()) else {}),
+                            "elapsed_ms": round((time.perf_counter() - started) * 1000, 3),
+                        },
+                    ),
+                ],
             )
             written = tools.persist(session, operator_turn.id, reply.provider)
-            companion_turn = add_turn(
-                session,
-                person_id=person_id,
-                engagement_id=engagement_id,
-                role=Role.COMPANION,
-                content=reply.text,
-                intent=stored.intent,
-                operation_data=stored.operation_data,
-                prompt_refs=classified.prompt_refs + prompt.refs,
-                channel=channel,
-                meta={
-                    "classifier": _classifier_meta(classified),
-                    "responder": {
-                        "provider": reply.provider,
-                        "model": reply.model,
-                        "usage": reply.usage.model_dump(),
-                        "error": reply_error,
-                        **({"truncated": True} if reply.truncated else {}),
-                        **({"tools": tools.meta()} if tools.calls else {}),
-                    },
-                    **({"recall": recalled.meta()} if recalled else {}),
-                    # Another process changed this person's memory during the model call, so
-                    # the turn was decided again on what is stored now.
-                    **({"redecided": True} if redecided else {}),
-                    **({"extraction": found} if (found := extraction.meta()) else {}),
-                    "elapsed_ms": round((time.perf_counter() - started) * 1000, 3),
-                },
-            )
             # Both turns belong to the person's open conversation (docs/conversations.md).
             attach_turns(session, person_id, [operator_turn.id, companion_turn.id], moment)
             record_references(session, operator_turn.id, shown, moment)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import stat
 from collections.abc import Mapping
@@ -64,18 +65,20 @@ class PromptLibrary:
 
     def active(self) -> dict[str, str]:
         """Family -> active version, after overrides."""
-        path = self.root / "active.yaml"
+        path = _active_path(self.root)
         try:
-            data = _load_yaml(path, path.stat().st_mtime_ns)
+            data = _active_versions(path, os.stat(path).st_mtime_ns)
         except FileNotFoundError as exc:
             raise PromptError(
                 f"{path} is missing", "create it: one `family: version` a line"
             ) from exc
         except yaml.YAMLError as exc:
             raise PromptError(f"{path} is not valid YAML: {exc}", "fix the file") from exc
-        if not isinstance(data, dict):
+        if data is None:
             raise PromptError(f"{path} must map families to versions", "e.g. `persona: v1`")
-        versions = {str(k): str(v) for k, v in data.items()}
+        if not self.overrides:
+            return dict(data)
+        versions = dict(data)
         for family in self.overrides:
             if family not in versions:
                 raise PromptError(
@@ -114,17 +117,17 @@ class PromptLibrary:
     def source(self, family: str, version: str | None = None) -> tuple[str, PromptRef]:
         """A template's source and its reference."""
         version = version or self._active_version(family)
-        path = self.root / family / f"{version}.j2"
+        located = _template_path(self.root, family, version)
         try:
             # one stat on the hot path; path() explains what is wrong when it fails
-            found = path.stat() if _VERSION.match(version) else None
+            found = os.stat(located) if located else None
         except OSError:
             found = None
-        if found is None or not stat.S_ISREG(found.st_mode):
-            path = self.path(family, version)
-            found = path.stat()
-        text, sha = _read(path, found.st_mtime_ns)
-        return text, PromptRef(family=family, version=version, sha256=sha)
+        if located is None or found is None or not stat.S_ISREG(found.st_mode):
+            located = str(self.path(family, version))
+            found = os.stat(located)
+        text, sha = _read(located, found.st_mtime_ns)
+        return text, _ref(family, version, sha)
 
     def pinned(self) -> PromptLibrary:
         """This library with every family's version fixed as active.yaml names it now: for
@@ -172,14 +175,33 @@ class PromptLibrary:
 # File reads, parses and compiles are cached by modification time and content, so editing a
 # template takes effect at once while a turn costs no disk reads or compiles.
 @lru_cache(maxsize=64)
-def _load_yaml(path: Path, _mtime_ns: int) -> Any:
-    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+def _active_versions(path: str, _mtime_ns: int) -> dict[str, str] | None:
+    # None: the file does not map families to versions; a copy is handed out by the caller.
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else None
 
 
 @lru_cache(maxsize=512)
-def _read(path: Path, _mtime_ns: int) -> tuple[str, str]:
-    text = path.read_text(encoding="utf-8")
+def _read(path: str, _mtime_ns: int) -> tuple[str, str]:
+    text = Path(path).read_text(encoding="utf-8")
     return text, hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# Paths as strings and references built once: a turn renders about six parts, and building
+# paths and models for each cost more than reading the cached sources.
+@lru_cache(maxsize=16)
+def _active_path(root: Path) -> str:
+    return str(root / "active.yaml")
+
+
+@lru_cache(maxsize=1024)
+def _template_path(root: Path, family: str, version: str) -> str | None:
+    return str(root / family / f"{version}.j2") if _VERSION.match(version) else None
+
+
+@lru_cache(maxsize=1024)
+def _ref(family: str, version: str, sha256: str) -> PromptRef:
+    return PromptRef(family=family, version=version, sha256=sha256)
 
 
 @lru_cache(maxsize=512)

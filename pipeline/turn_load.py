@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pipeline.checkpoint import ConversationState, load_state
+from pipeline.checkpoint import ConversationState, state_from
 from pipeline.config import HISTORY_CAP
 from pipeline.context import EngagementContext, load_engagement_context
 from pipeline.domain import Engagement, HistoryTurn, Person
@@ -17,10 +17,9 @@ from pipeline.memory.session import SessionState, session_state
 from pipeline.memory.status import shown_notes
 from pipeline.settings import Settings
 from pipeline.store import Store
-from pipeline.store.changes import current_revisions
-from pipeline.store.compactions import latest_compaction
 from pipeline.store.lifecycle import ACCESS_RESOLUTION
 from pipeline.store.people import get_person, get_project
+from pipeline.store.turn_state import read_turn_state
 from pipeline.store.turns import recent_history
 
 
@@ -68,25 +67,27 @@ def load_turn(
     store: Store, person: Person, project: Engagement | None, now: datetime, settings: Settings
 ) -> Loaded:
     """Everything the turn reads before classifying, on one connection."""
+    engagement_id = project.id if project else None
+    personal_id = person.personal_engagement_id
     with store.reading() as session:
+        # First: the revisions the decision is checked against are then no newer than what
+        # the reads below see (a write in between makes the turn decide again, never miss it).
+        found = read_turn_state(session, person.id, engagement_id, personal_id)
+        compaction, revisions = found.compaction, found.revisions
         context = load_engagement_context(session, project) if project else None
         memory = ""
         shown: list[int] = []
         marked_after = now - ACCESS_RESOLUTION
         unmarked = context.unmarked(marked_after) if context else []
-        if project is not None and person.personal_engagement_id is not None:
-            block = personal_memory(session, person.personal_engagement_id, now, marked_after)
+        if project is not None and personal_id is not None:
+            block = personal_memory(session, personal_id, now, marked_after)
             memory, shown = block.text, block.shown
             unmarked += block.unmarked
-        engagement_id = project.id if project else None
-        compaction = latest_compaction(session, person.id, engagement_id)
         after = compaction.upto_turn_id if compaction else 0
         history = recent_history(session, person.id, engagement_id, HISTORY_CAP, after_id=after)
-        state = session_state(session, person.id, person.personal_engagement_id, now, settings)
+        state = session_state(session, person.id, personal_id, found.latest_session, now, settings)
         notes = shown_notes(session, person.id, now)
-        checkpoint = load_state(session, person.id, engagement_id)
-        personal_id = person.personal_engagement_id
-        revisions = current_revisions(session, personal_id, engagement_id)
+        checkpoint = state_from(found.checkpoint)
         if project is not None and personal_id is not None and checkpoint.turns:
             # what changed since this conversation's last turn comes first
             memory = with_delta(

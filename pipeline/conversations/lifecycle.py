@@ -152,6 +152,9 @@ def attach_turns(session: Session, person_id: int, turn_ids: list[int], now: dat
     """In a turn's write transaction: link its turns to the person's open conversation,
     starting one when there is none. A message to a conversation waiting for review resumes
     it (talking again cancels the closing). Returns the conversation's id."""
+    active = repo.link_to_active(session, person_id, turn_ids, now)
+    if active is not None:
+        return active
     found = repo.open_id(session, person_id)
     if found is None:
         conversation_id = repo.start(session, person_id, now).id

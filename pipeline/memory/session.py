@@ -25,9 +25,10 @@ from pipeline.memory.relative_time import relative_time
 from pipeline.memory.working import document, readable
 from pipeline.settings import Settings
 from pipeline.store.sessions import (
-    open_session,
+    OpenSession,
     put_working_document,
     start_session,
+    still_open,
     touch_session,
     working_document,
 )
@@ -71,11 +72,13 @@ def session_state(
     conn: Session | Connection,
     person_id: int,
     personal_engagement_id: int | None,
+    latest: OpenSession | None,
     now: datetime,
     settings: Settings,
 ) -> SessionState:
-    """The session context of a turn at `now`."""
-    current = open_session(conn, person_id, now, timedelta(hours=settings.session_gap_hours))
+    """The session context of a turn at `now`, given the person's newest session not reset
+    (read with the turn's state, pipeline/store/turn_state.py)."""
+    current = still_open(latest, now, timedelta(hours=settings.session_gap_hours))
     if current is not None:
         return SessionState(
             current.id, current.context, _context(current.context, now), current.last_turn_at

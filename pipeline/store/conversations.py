@@ -138,6 +138,36 @@ _COUNT = (
 )
 
 
+_COUNT_ACTIVE = (
+    update(ConversationRow)
+    .where(
+        ConversationRow.person_id == bindparam("pid"),
+        ConversationRow.status == ConversationStatus.ACTIVE.value,
+    )
+    .values(
+        message_count=ConversationRow.message_count + bindparam("n"),
+        last_message_at=bindparam("at"),
+    )
+    .returning(ConversationRow.id)
+)
+
+
+def link_to_active(
+    conn: Session | Connection, person_id: int, turn_ids: list[int], now: datetime
+) -> int | None:
+    """Link turns to the person's active conversation, if there is one, and return its id;
+    None, with nothing written, when the person has none active. Two statements, for the
+    common case of every turn: the count is raised where the conversation is found."""
+    connection = conn.connection() if isinstance(conn, Session) else conn
+    params = {"pid": person_id, "n": len(turn_ids), "at": now}
+    found = connection.execute(_COUNT_ACTIVE, params).scalar_one_or_none()
+    if found is None:
+        return None
+    if turn_ids:
+        connection.execute(_LINK, [{"turn_id": t, "conversation_id": found} for t in turn_ids])
+    return int(found)
+
+
 def link_turns(
     conn: Session | Connection, conversation_id: int, turn_ids: list[int], now: datetime
 ) -> None:

@@ -175,6 +175,7 @@ class Store:
         self._locks: dict[int, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self._memo: dict[Hashable, Any] = {}
+        self._snapshotless = engine.execution_options(snapshotless=True)
 
     @property
     def dialect(self) -> str:
@@ -188,12 +189,20 @@ class Store:
         `snapshot=False`: on SQLite each statement reads committed data on its own, with no
         enclosing transaction, for a caller that checks a revision before it acts on what it
         read (a turn's decision)."""
-        with _translated(), self.engine.connect() as conn:
-            if not snapshot:
-                conn = conn.execution_options(snapshotless=True)
-            with Session(bind=conn, expire_on_commit=False) as session:
-                session.info["read_only"] = True
-                yield session
+        if not snapshot:
+            # Bound to the engine, the session takes a connection only when it first reads:
+            # most turns decide without a query.
+            with _translated(), Session(bind=self._snapshotless, expire_on_commit=False) as lazy:
+                lazy.info["read_only"] = True
+                yield lazy
+            return
+        with (
+            _translated(),
+            self.engine.connect() as conn,
+            Session(bind=conn, expire_on_commit=False) as session,
+        ):
+            session.info["read_only"] = True
+            yield session
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:

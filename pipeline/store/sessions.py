@@ -38,9 +38,15 @@ def open_session(
     """The person's session if its last turn is within `gap` of now and it was not reset."""
     conn = session.connection() if isinstance(session, Session) else session
     row = conn.execute(_OPEN, {"person_id": person_id}).one_or_none()
-    if row is None or now - as_utc(row.last_turn_at) > gap:
+    if row is None:
         return None
-    return OpenSession(row.id, as_utc(row.started_at), as_utc(row.last_turn_at), row.context)
+    latest = OpenSession(row.id, as_utc(row.started_at), as_utc(row.last_turn_at), row.context)
+    return still_open(latest, now, gap)
+
+
+def still_open(latest: OpenSession | None, now: datetime, gap: timedelta) -> OpenSession | None:
+    """The person's newest session not reset, if its last turn is within `gap` of now."""
+    return latest if latest is not None and now - latest.last_turn_at <= gap else None
 
 
 def start_session(session: Session, person_id: int, now: datetime, context: str) -> int:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import ColumnElement, CursorResult, Row, Select, bindparam, case, insert, select
+from sqlalchemy import ColumnElement, Row, Select, bindparam, case, insert, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -45,7 +46,23 @@ def _turn(row: Row[*tuple[Any, ...]]) -> Turn:
     )
 
 
-_INSERT = insert(TurnRow)
+_INSERT = insert(TurnRow).returning(TurnRow.id)
+
+
+@dataclass(frozen=True)
+class NewTurn:
+    """A turn to store (at `created_at`, else now)."""
+
+    person_id: int
+    engagement_id: int | None
+    role: Role
+    content: str
+    intent: str | None
+    operation_data: dict[str, Any] | None = None
+    prompt_refs: Sequence[PromptRef] = ()
+    channel: str = "cli"
+    meta: dict[str, Any] | None = None
+    created_at: datetime | None = None
 
 
 def add_turn(
@@ -63,37 +80,60 @@ def add_turn(
     created_at: datetime | None = None,
 ) -> Turn:
     """Persist one turn (at `created_at`, else now)."""
-    values: dict[str, Any] = {
-        "person_id": person_id,
-        "engagement_id": engagement_id,
-        "role": role.value,
-        "content": content,
-        "classified_intent": intent,
-        "operation_data": operation_data or {},
-        "prompt_refs": [ref.model_dump() for ref in prompt_refs],
-        "channel": channel,
-        "meta": meta or {},
-        "created_at": created_at or utcnow(),
-    }
+    new = NewTurn(
+        person_id,
+        engagement_id,
+        role,
+        content,
+        intent,
+        operation_data,
+        prompt_refs,
+        channel,
+        meta,
+        created_at,
+    )
+    return add_turns(session, [new])[0]
+
+
+def add_turns(session: Session | Connection, turns: Sequence[NewTurn]) -> list[Turn]:
+    """Persist turns in one statement, in order (ids rise in the order given)."""
+    values = [
+        {
+            "person_id": t.person_id,
+            "engagement_id": t.engagement_id,
+            "role": t.role.value,
+            "content": t.content,
+            "classified_intent": t.intent,
+            "operation_data": t.operation_data or {},
+            "prompt_refs": [ref.model_dump() for ref in t.prompt_refs],
+            "channel": t.channel,
+            "meta": t.meta or {},
+            "created_at": t.created_at or utcnow(),
+        }
+        for t in turns
+    ]
     # A prebuilt Core insert with bound values: the ORM unit of work, or building the
     # statement anew, costs more than the whole turn's budget.
     conn = session.connection() if isinstance(session, Session) else session
-    result = cast(CursorResult[Any], conn.execute(_INSERT, values))
-    turn_id = result.inserted_primary_key
-    assert turn_id is not None
-    return Turn.model_construct(
-        id=int(turn_id[0]),
-        person_id=person_id,
-        engagement_id=engagement_id,
-        role=role,
-        content=content,
-        intent=intent,
-        operation_data=values["operation_data"],
-        prompt_refs=tuple(prompt_refs),
-        channel=channel,
-        created_at=values["created_at"],
-        meta=values["meta"],
-    )
+    # One INSERT of all the rows: their ids are handed out in the order of its VALUES (SQLite's
+    # rowids, PostgreSQL's sequence), whatever order RETURNING lists them in.
+    ids = sorted(conn.execute(_INSERT, values).scalars().all())
+    return [
+        Turn.model_construct(
+            id=int(turn_id),
+            person_id=t.person_id,
+            engagement_id=t.engagement_id,
+            role=t.role,
+            content=t.content,
+            intent=t.intent,
+            operation_data=v["operation_data"],
+            prompt_refs=tuple(t.prompt_refs),
+            channel=t.channel,
+            created_at=v["created_at"],
+            meta=v["meta"],
+        )
+        for turn_id, t, v in zip(ids, turns, values, strict=True)
+    ]
 
 
 def recent_turns(

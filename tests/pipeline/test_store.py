@@ -79,10 +79,10 @@ def test_a_handler_failure_rolls_back_its_assertion_and_the_turn(store, make_per
         }
     )
 
-    def broken_add_turn(*args, **kwargs):
+    def broken_add_turns(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(converse_module, "add_turn", broken_add_turn)
+    monkeypatch.setattr(converse_module, "add_turns", broken_add_turns)
     with pytest.raises(RuntimeError):
         converse_module.converse(
             store, person="ana", message="I'm vegan", providers=Providers.of(provider, provider)

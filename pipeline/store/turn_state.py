@@ -1,0 +1,114 @@
+"""The single-row state a turn reads before it classifies, in one round trip: the newest
+compaction of its conversation, the person's newest session, the conversation's checkpoint and
+the memory revisions of its personal memory and project.
+
+Four lookups as one statement (each a LEFT JOIN on a one-row select, so a missing row reads
+as NULLs): every turn runs it, and on SQLite the statement's execution costs several times the
+lookups themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, bindparam, literal_column, select, true
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session, aliased
+
+from pipeline.clock import as_utc
+from pipeline.store.compactions import Compaction
+from pipeline.store.events import conversation_key
+from pipeline.store.sessions import OpenSession
+from pipeline.store.tables import CheckpointRow, CompactionRow, MemoryRevisionRow, SessionRow
+
+
+@dataclass(frozen=True)
+class TurnState:
+    """What one statement read for a turn."""
+
+    compaction: Compaction | None
+    latest_session: OpenSession | None  # the newest session not reset, however long ago
+    checkpoint: dict[str, Any] | None  # the conversation's stored state, None before its first
+    revisions: tuple[int, int]  # personal memory's and the project's (0: none yet)
+
+
+def _statement(compaction_in: ColumnElement[bool]) -> Select[Any]:
+    person = bindparam("person_id")
+    compaction = (
+        select(CompactionRow.upto_turn_id, CompactionRow.summary)
+        .where(CompactionRow.person_id == person, compaction_in)
+        .order_by(CompactionRow.id.desc())
+        .limit(1)
+        .subquery("compaction")
+    )
+    session = (
+        select(SessionRow.id, SessionRow.started_at, SessionRow.last_turn_at, SessionRow.context)
+        .where(SessionRow.person_id == person, SessionRow.reset_at.is_(None))
+        .order_by(SessionRow.id.desc())
+        .limit(1)
+        .subquery("session")
+    )
+    checkpoint = (
+        select(CheckpointRow.state)
+        .where(
+            CheckpointRow.person_id == person,
+            CheckpointRow.conversation == bindparam("conversation"),
+        )
+        .subquery("checkpoint")
+    )
+    personal = aliased(MemoryRevisionRow, name="personal_revision")
+    project = aliased(MemoryRevisionRow, name="project_revision")
+    one = select(literal_column("1").label("one")).subquery("one")
+    return select(
+        compaction.c.upto_turn_id,
+        compaction.c.summary,
+        session.c.id,
+        session.c.started_at,
+        session.c.last_turn_at,
+        session.c.context,
+        checkpoint.c.state,
+        personal.revision,
+        project.revision,
+    ).select_from(
+        one.outerjoin(compaction, true())
+        .outerjoin(session, true())
+        .outerjoin(checkpoint, true())
+        .outerjoin(personal, personal.engagement_id == bindparam("personal_id"))
+        .outerjoin(project, project.engagement_id == bindparam("project_id"))
+    )
+
+
+# Built once: constructing and cache-keying the select costs more than running it.
+_OUTSIDE = _statement(CompactionRow.engagement_id.is_(None))
+_IN = _statement(CompactionRow.engagement_id == bindparam("engagement_id"))
+
+
+def read_turn_state(
+    session: Session | Connection,
+    person_id: int,
+    engagement_id: int | None,
+    personal_id: int | None,
+) -> TurnState:
+    """The turn's single-row state in its project (or outside any)."""
+    conn = session.connection() if isinstance(session, Session) else session
+    params: dict[str, Any] = {
+        "person_id": person_id,
+        "conversation": conversation_key(engagement_id),
+        # an id no engagement has reads as no revision (0)
+        "personal_id": personal_id if personal_id is not None else -1,
+        "project_id": engagement_id if engagement_id is not None else -1,
+    }
+    if engagement_id is None:
+        row = conn.execute(_OUTSIDE, params).one()
+    else:
+        row = conn.execute(_IN, {**params, "engagement_id": engagement_id}).one()
+    upto, summary, sid, started, last, context, state, personal, project = row
+    return TurnState(
+        compaction=Compaction(upto, summary) if upto is not None else None,
+        latest_session=(
+            OpenSession(sid, as_utc(started), as_utc(last), context) if sid is not None else None
+        ),
+        checkpoint=dict(state) if state is not None else None,
+        revisions=(int(personal or 0), int(project or 0)),
+    )
