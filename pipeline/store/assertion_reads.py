@@ -21,6 +21,7 @@ from pipeline.categories import ContextMode, load_categories
 from pipeline.clock import as_utc
 from pipeline.domain import ActorKind, Assertion, NormativeForce
 from pipeline.errors import NotFound
+from pipeline.store.hot_sql import HotStatement
 from pipeline.store.rows import ASSERTION_COLUMNS, assertion_from_row
 from pipeline.store.tables import AssertionRow
 
@@ -185,7 +186,7 @@ def _containing_statement(strings: int) -> Select[*tuple[Any, ...]]:
 
 # Built once: constructing and cache-keying a select costs more than running it on SQLite.
 @lru_cache(maxsize=8)
-def _committed_page(categories: tuple[str, ...]) -> Select[*tuple[Any, ...]]:
+def _committed_page(categories: tuple[str, ...]) -> HotStatement:
     # One statement per set of categories, with the names as plain bound values: an
     # expanding IN parameter is re-rendered at every execution, which costs more than the
     # block's query itself on SQLite.
@@ -193,12 +194,14 @@ def _committed_page(categories: tuple[str, ...]) -> Select[*tuple[Any, ...]]:
     # the timestamps would cost more), so a turn skips the marking statement when all are.
     marked = (AssertionRow.last_accessed_at >= bindparam("marked_after")).label("marked")
     columns = (AssertionRow.id, AssertionRow.content, AssertionRow.created_at, marked)
-    return _newest_committed(columns, categories).offset(bindparam("offset", literal_execute=False))
+    return HotStatement(
+        _newest_committed(columns, categories).offset(bindparam("offset", literal_execute=False))
+    )
 
 
 @lru_cache(maxsize=8)
-def _committed_newest(categories: tuple[str, ...]) -> Select[*tuple[Any, ...]]:
-    return _newest_committed(_COLUMNS, categories)
+def _committed_newest(categories: tuple[str, ...]) -> HotStatement:
+    return HotStatement(_newest_committed(_COLUMNS, categories))
 
 
 def _newest_committed(
@@ -224,7 +227,7 @@ def committed_newest(
     """The newest committed assertions of an engagement (the project context's), of the
     categories that reach conversation (context `all` or `rag`, pipeline/categories.yaml)."""
     statement = _committed_newest(load_categories().in_mode(ContextMode.ALL, ContextMode.RAG))
-    rows = session.execute(statement, {"engagement_id": engagement_id, "limit": limit})
+    rows = statement.rows(session, {"engagement_id": engagement_id, "limit": limit})
     return [_listed(r) for r in rows]
 
 
@@ -246,7 +249,7 @@ def committed_page(
         "marked_after": marked_after,
     }
     statement = _committed_page(load_categories().in_mode(ContextMode.ALL))
-    rows = session.execute(statement, params)
+    rows = statement.tuples(session, params)
     return [(aid, content, as_utc(created), bool(m)) for aid, content, created, m in rows]
 
 

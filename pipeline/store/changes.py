@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.expression import Executable
 
+from pipeline.store.hot_sql import HotStatement
 from pipeline.store.tables import AssertionRow, MemoryChangeRow, MemoryRevisionRow
 
 _REVISION = select(MemoryRevisionRow.revision).where(
@@ -30,8 +31,10 @@ _REVISION = select(MemoryRevisionRow.revision).where(
 
 
 # Built once, for the hot path: a turn reads its personal and project revisions together.
-_REVISIONS = select(MemoryRevisionRow.engagement_id, MemoryRevisionRow.revision).where(
-    MemoryRevisionRow.engagement_id.in_([bindparam("first"), bindparam("second")])
+_REVISIONS = HotStatement(
+    select(MemoryRevisionRow.engagement_id, MemoryRevisionRow.revision).where(
+        MemoryRevisionRow.engagement_id.in_([bindparam("first"), bindparam("second")])
+    )
 )
 
 
@@ -97,7 +100,7 @@ def current_revisions(
         return 0, 0
     first = personal if personal is not None else project
     second = project if project is not None else personal
-    rows = _connection(session).execute(_REVISIONS, {"first": first, "second": second})
+    rows = _REVISIONS.tuples(session, {"first": first, "second": second})
     found = {int(e): int(r) for e, r in rows}
     return (
         found.get(personal, 0) if personal is not None else 0,

@@ -16,8 +16,8 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
-from sqlalchemy.sql.expression import Executable
 
+from pipeline.store.hot_sql import HotStatement
 from pipeline.store.tables import CheckpointRow
 
 _STATE = select(CheckpointRow.state).where(
@@ -43,14 +43,14 @@ def save_checkpoint(
     at: datetime,
 ) -> None:
     """Insert or replace a conversation's state in one statement (the caller's transaction)."""
-    # On the connection, with a statement built once: every turn runs it.
+    # A statement built once, on the driver's cursor: every turn runs it.
     conn = session.connection() if isinstance(session, Session) else session
     params = {"person_id": person_id, "conversation": conversation, "state": state, "at": at}
-    conn.execute(_upsert(conn.dialect.name), params)
+    _upsert(conn.dialect.name).execute(conn, [params])
 
 
 @lru_cache(maxsize=2)
-def _upsert(dialect: str) -> Executable:
+def _upsert(dialect: str) -> HotStatement:
     insert = pg_insert if dialect == "postgresql" else sqlite_insert
     statement = insert(CheckpointRow).values(
         person_id=bindparam("person_id"),
@@ -59,7 +59,9 @@ def _upsert(dialect: str) -> Executable:
         created_at=bindparam("at"),
         updated_at=bindparam("at"),
     )
-    return statement.on_conflict_do_update(
-        index_elements=[CheckpointRow.person_id, CheckpointRow.conversation],
-        set_={"state": statement.excluded.state, "updated_at": statement.excluded.updated_at},
+    return HotStatement(
+        statement.on_conflict_do_update(
+            index_elements=[CheckpointRow.person_id, CheckpointRow.conversation],
+            set_={"state": statement.excluded.state, "updated_at": statement.excluded.updated_at},
+        )
     )

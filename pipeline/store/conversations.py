@@ -18,6 +18,7 @@ from pipeline.clock import as_utc
 from pipeline.conversation_models import Conversation, ConversationStatus
 from pipeline.errors import ConversationConflict, NotFound
 from pipeline.store.conversation_rows import ConversationMessageRow, ConversationRow
+from pipeline.store.hot_sql import HotStatement
 from pipeline.store.tables import TurnRow
 
 
@@ -138,7 +139,8 @@ _COUNT = (
 )
 
 
-_COUNT_ACTIVE = (
+_HOT_LINK = HotStatement(_LINK, column_keys=("turn_id", "conversation_id"))
+_COUNT_ACTIVE = HotStatement(
     update(ConversationRow)
     .where(
         ConversationRow.person_id == bindparam("pid"),
@@ -158,14 +160,13 @@ def link_to_active(
     """Link turns to the person's active conversation, if there is one, and return its id;
     None, with nothing written, when the person has none active. Two statements, for the
     common case of every turn: the count is raised where the conversation is found."""
-    connection = conn.connection() if isinstance(conn, Session) else conn
     params = {"pid": person_id, "n": len(turn_ids), "at": now}
-    found = connection.execute(_COUNT_ACTIVE, params).scalar_one_or_none()
-    if found is None:
+    found = _COUNT_ACTIVE.tuples(conn, params)
+    if not found:
         return None
-    if turn_ids:
-        connection.execute(_LINK, [{"turn_id": t, "conversation_id": found} for t in turn_ids])
-    return int(found)
+    conversation_id = int(found[0][0])
+    _HOT_LINK.execute(conn, [{"turn_id": t, "conversation_id": conversation_id} for t in turn_ids])
+    return conversation_id
 
 
 def link_turns(

@@ -20,9 +20,22 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from pipeline.clock import utcnow
+from pipeline.store.hot_sql import HotStatement
 from pipeline.store.tables import EventRow
 
-_INSERT = insert(EventRow)
+_FIELDS = (
+    "person_id",
+    "conversation",
+    "node",
+    "op",
+    "status",
+    "memory_id",
+    "category",
+    "similarity",
+    "created_at",
+    "latency_ms",
+)
+_INSERT = HotStatement(insert(EventRow), column_keys=_FIELDS)
 
 
 class Node(StrEnum):
@@ -60,10 +73,10 @@ def record_events(
     if not events:
         return
     moment = at or utcnow()
-    # On the connection: the ORM's bulk path costs more than the insert (every turn runs it).
-    conn = session.connection() if isinstance(session, Session) else session
-    conn.execute(
-        _INSERT,
+    # On the driver's cursor: the ORM's bulk path, or Core's, costs more than the insert
+    # (every turn runs it).
+    _INSERT.execute(
+        session,
         [
             {
                 "person_id": e.person_id,

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from pipeline.clock import as_utc
+from pipeline.store.hot_sql import HotStatement
 from pipeline.store.tables import StatusNoteRow
 
 
@@ -57,7 +58,7 @@ def _note(row: Any) -> StatusNote:
 
 # Built once: every turn reads the current notes, and building the select cost more than
 # running it.
-_CURRENT = (
+_CURRENT = HotStatement(
     select(*_COLUMNS)
     .where(StatusNoteRow.person_id == bindparam("person_id"), StatusNoteRow.replaced_at.is_(None))
     .order_by(StatusNoteRow.id.desc())
@@ -66,7 +67,7 @@ _CURRENT = (
 
 def current_notes(session: Session | Connection, person_id: int) -> list[StatusNote]:
     """The person's current notes, newest first."""
-    return [_note(r) for r in session.execute(_CURRENT, {"person_id": person_id})]
+    return [_note(r) for r in _CURRENT.rows(session, {"person_id": person_id})]
 
 
 def note_history(

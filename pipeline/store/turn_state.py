@@ -12,13 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, bindparam, literal_column, select, true
+from sqlalchemy import ColumnElement, Integer, Select, bindparam, literal_column, select, true
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, aliased
 
 from pipeline.clock import as_utc
 from pipeline.store.compactions import Compaction
 from pipeline.store.events import conversation_key
+from pipeline.store.hot_sql import HotStatement
 from pipeline.store.sessions import OpenSession
 from pipeline.store.tables import CheckpointRow, CompactionRow, MemoryRevisionRow, SessionRow
 
@@ -34,7 +35,7 @@ class TurnState:
 
 
 def _statement(compaction_in: ColumnElement[bool]) -> Select[Any]:
-    person = bindparam("person_id")
+    person = bindparam("person_id", type_=Integer)
     compaction = (
         select(CompactionRow.upto_turn_id, CompactionRow.summary)
         .where(CompactionRow.person_id == person, compaction_in)
@@ -80,8 +81,8 @@ def _statement(compaction_in: ColumnElement[bool]) -> Select[Any]:
 
 
 # Built once: constructing and cache-keying the select costs more than running it.
-_OUTSIDE = _statement(CompactionRow.engagement_id.is_(None))
-_IN = _statement(CompactionRow.engagement_id == bindparam("engagement_id"))
+_OUTSIDE = HotStatement(_statement(CompactionRow.engagement_id.is_(None)))
+_IN = HotStatement(_statement(CompactionRow.engagement_id == bindparam("engagement_id")))
 
 
 def read_turn_state(
@@ -91,7 +92,6 @@ def read_turn_state(
     personal_id: int | None,
 ) -> TurnState:
     """The turn's single-row state in its project (or outside any)."""
-    conn = session.connection() if isinstance(session, Session) else session
     params: dict[str, Any] = {
         "person_id": person_id,
         "conversation": conversation_key(engagement_id),
@@ -100,9 +100,9 @@ def read_turn_state(
         "project_id": engagement_id if engagement_id is not None else -1,
     }
     if engagement_id is None:
-        row = conn.execute(_OUTSIDE, params).one()
+        (row,) = _OUTSIDE.rows(session, params)
     else:
-        row = conn.execute(_IN, {**params, "engagement_id": engagement_id}).one()
+        (row,) = _IN.rows(session, {**params, "engagement_id": engagement_id})
     upto, summary, sid, started, last, context, state, personal, project = row
     return TurnState(
         compaction=Compaction(upto, summary) if upto is not None else None,

@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, Select, bindparam, case, insert, select
+from sqlalchemy import (
+    ColumnElement,
+    Row,
+    Select,
+    Text,
+    bindparam,
+    case,
+    insert,
+    select,
+    type_coerce,
+)
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from pipeline.clock import as_utc, utcnow
 from pipeline.domain import HistoryTurn, PromptRef, Role, Turn
+from pipeline.store.hot_sql import HotStatement
 from pipeline.store.tables import TurnRow
 
 _COLUMNS = (
@@ -46,7 +59,21 @@ def _turn(row: Row[*tuple[Any, ...]]) -> Turn:
     )
 
 
-_INSERT = insert(TurnRow).returning(TurnRow.id)
+_INSERT = HotStatement(
+    insert(TurnRow).returning(TurnRow.id),
+    column_keys=(
+        "person_id",
+        "engagement_id",
+        "role",
+        "content",
+        "classified_intent",
+        "operation_data",
+        "prompt_refs",
+        "channel",
+        "meta",
+        "created_at",
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -95,9 +122,15 @@ def add_turn(
     return add_turns(session, [new])[0]
 
 
+@lru_cache(maxsize=1024)
+def _stored_ref(ref: PromptRef) -> dict[str, str]:
+    # a turn records about eight references, the same turn after turn: dumped once each
+    return ref.model_dump()
+
+
 def add_turns(session: Session | Connection, turns: Sequence[NewTurn]) -> list[Turn]:
-    """Persist turns in one statement, in order (ids rise in the order given)."""
-    values = [
+    """Persist turns in order, in the caller's transaction (ids rise in the order given)."""
+    values: list[dict[str, Any]] = [
         {
             "person_id": t.person_id,
             "engagement_id": t.engagement_id,
@@ -105,19 +138,16 @@ def add_turns(session: Session | Connection, turns: Sequence[NewTurn]) -> list[T
             "content": t.content,
             "classified_intent": t.intent,
             "operation_data": t.operation_data or {},
-            "prompt_refs": [ref.model_dump() for ref in t.prompt_refs],
+            "prompt_refs": [_stored_ref(ref) for ref in t.prompt_refs],
             "channel": t.channel,
             "meta": t.meta or {},
             "created_at": t.created_at or utcnow(),
         }
         for t in turns
     ]
-    # A prebuilt Core insert with bound values: the ORM unit of work, or building the
-    # statement anew, costs more than the whole turn's budget.
-    conn = session.connection() if isinstance(session, Session) else session
-    # One INSERT of all the rows: their ids are handed out in the order of its VALUES (SQLite's
-    # rowids, PostgreSQL's sequence), whatever order RETURNING lists them in.
-    ids = sorted(conn.execute(_INSERT, values).scalars().all())
+    # A prebuilt insert on the driver's cursor: the ORM unit of work, or Core's execution,
+    # costs more than the insert itself.
+    ids = [_INSERT.tuples(session, v)[0][0] for v in values]
     return [
         Turn.model_construct(
             id=int(turn_id),
@@ -157,8 +187,10 @@ def recent_turns(
 def _history(where: ColumnElement[bool]) -> Select[Any]:
     # Only a companion turn's operation data is read from history (what it offered, held or
     # asked); decoding every operator turn's JSON too was most of this query's cost.
-    companion_data = case(
-        (TurnRow.role == Role.COMPANION.value, TurnRow.operation_data), else_=None
+    # Read as text on SQLite and decoded here (a JSON type would pass every row through a
+    # processor); PostgreSQL's driver hands JSON back decoded.
+    companion_data = type_coerce(
+        case((TurnRow.role == Role.COMPANION.value, TurnRow.operation_data), else_=None), Text
     )
     return (
         select(TurnRow.role, TurnRow.content, TurnRow.classified_intent, companion_data)
@@ -173,8 +205,8 @@ def _history(where: ColumnElement[bool]) -> Select[Any]:
 
 
 # Built once: constructing and cache-keying a select costs more than running it on SQLite.
-_HISTORY_OUTSIDE = _history(TurnRow.engagement_id.is_(None))
-_HISTORY_IN = _history(TurnRow.engagement_id == bindparam("engagement_id"))
+_HISTORY_OUTSIDE = HotStatement(_history(TurnRow.engagement_id.is_(None)))
+_HISTORY_IN = HotStatement(_history(TurnRow.engagement_id == bindparam("engagement_id")))
 
 
 def recent_history(
@@ -189,12 +221,17 @@ def recent_history(
     comes without its operation data (its classified parameters): nothing downstream reads it."""
     params = {"person_id": person_id, "limit": limit, "after_id": after_id}
     if engagement_id is None:
-        rows = session.execute(_HISTORY_OUTSIDE, params).all()
+        rows = _HISTORY_OUTSIDE.tuples(session, params)
     else:
-        rows = session.execute(_HISTORY_IN, {**params, "engagement_id": engagement_id}).all()
+        rows = _HISTORY_IN.tuples(session, {**params, "engagement_id": engagement_id})
     # Roles are looked up in a dict: calling the enum costs as much as building the turn.
     return [
-        HistoryTurn(role=_ROLES[role], content=content, intent=intent, operation_data=data or {})
+        HistoryTurn(
+            role=_ROLES[role],
+            content=content,
+            intent=intent,
+            operation_data=json.loads(data) if isinstance(data, str) else data or {},
+        )
         for role, content, intent, data in reversed(rows)
     ]
 
