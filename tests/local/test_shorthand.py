@@ -8,6 +8,7 @@ import pytest
 
 from pipeline.converse import TurnOutcome, converse
 from pipeline.english.extract import knowledge, personal_fact
+from pipeline.english.refine import refine_fact
 from pipeline.english.shorthand import read_shorthand, unabbreviated
 from pipeline.providers.base import ClassifyRequest, Providers
 from pipeline.providers.local import LocalClassifier, LocalResponder
@@ -108,6 +109,22 @@ def test_a_message_in_shorthand_is_classified_as_written_out(
 )
 def test_a_stored_fact_keeps_what_was_typed_in_the_companions_voice(typed: str, fact: str) -> None:
     assert personal_fact(typed) == fact
+
+
+@pytest.mark.parametrize(
+    ("shorthand", "written"),
+    [
+        ("ya but its the 4th not the 3rd", "yeah but its the 4th not the 3rd"),
+        ("ya, 4th not 3rd", "yeah, 4th not 3rd"),
+    ],
+)
+def test_a_correction_opening_in_shorthand_corrects_as_written_out(
+    shorthand: str, written: str
+) -> None:
+    offered = "Your niece's party is on the 3rd of May"
+    corrected = refine_fact(offered, shorthand)
+    assert corrected == refine_fact(offered, written)
+    assert "4th" in corrected and "ya" not in corrected.lower().split()
 
 
 def test_a_project_note_framed_in_shorthand_keeps_its_words() -> None:
