@@ -13,6 +13,7 @@ from pipeline.english.shorthand import read_shorthand, unabbreviated
 from pipeline.providers.base import ClassifyRequest, Providers
 from pipeline.providers.local import LocalClassifier, LocalResponder
 from pipeline.providers.local.classifier import read_text
+from pipeline.providers.local.responder import personal_clause
 from pipeline.store import Store
 from pipeline.store.people import create_person
 
@@ -125,6 +126,20 @@ def test_a_correction_opening_in_shorthand_corrects_as_written_out(
     corrected = refine_fact(offered, shorthand)
     assert corrected == refine_fact(offered, written)
     assert "4th" in corrected and "ya" not in corrected.lower().split()
+
+
+@pytest.mark.parametrize(
+    ("note", "clause"),
+    [
+        ("Pack the picnic without nuts, since im allergic to them", "You're allergic to them"),
+        ("Keep the hikes short bc my knee is dodgy", "Your knee is dodgy"),
+        ("Set the desk at 80 cm, im 1.6 m tall", "You're 1.6 m tall"),
+    ],
+)
+def test_a_project_note_with_a_reason_about_the_person_in_shorthand_offers_it_across_projects(
+    note: str, clause: str
+) -> None:
+    assert personal_clause(note) == clause
 
 
 def test_a_project_note_framed_in_shorthand_keeps_its_words() -> None:
