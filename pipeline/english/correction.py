@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.english.shorthand import read_shorthand
 from pipeline.english.surface import FILLER_LEAD, FILLER_TAIL
 
 _F = re.IGNORECASE
@@ -61,15 +62,29 @@ def without_interjections(text: str) -> str:
 
 
 def _strip_markers(clause: str) -> str:
-    body = _TRAILING_MARKERS.sub("", clean(clause))
+    """The clause without its markers, which are read past texting shorthand ("ya but its
+    ..." is marked as "yeah but its ..." is); the correction is kept as typed."""
+    typed = clean(clause)
+    reading = read_shorthand(typed)
+    start, end = reading.typed_span(*_marked_span(reading.read))
+    return typed[start:end]
+
+
+def _marked_span(text: str) -> tuple[int, int]:
+    trailing = _TRAILING_MARKERS.search(text)
+    start, end = 0, trailing.start() if trailing else len(text)
     for _ in range(3):
-        stripped = _COPULA_LEAD.sub("", _LEAD_MARKERS.sub("", body, count=1), count=1).strip(
-            " ,.;:"
-        )
-        if stripped == body:
+        lead = _LEAD_MARKERS.match(text[start:end])
+        after = start + (lead.end() if lead else 0)
+        copula = _COPULA_LEAD.match(text[after:end])
+        after += copula.end() if copula else 0
+        body = text[after:end]
+        new_start = after + len(body) - len(body.lstrip(" ,.;:"))
+        new_end = max(new_start, after + len(body.rstrip(" ,.;:")))
+        if (new_start, new_end) == (start, end):
             break
-        body = stripped
-    return body
+        start, end = new_start, new_end
+    return start, end
 
 
 def correction_body(reply: str) -> str:

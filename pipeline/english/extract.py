@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from pipeline.english.language import wordset
+from pipeline.english.shorthand import read_shorthand, you_form
 
 _FLAGS = re.IGNORECASE
 
@@ -89,9 +90,13 @@ def _case_like(word: str, source: str) -> str:
 def to_second_person(text: str, capitalize: bool = True) -> str:
     """Restate the operator's first person as the companion's "you" (and "you" as "I"/"me")."""
     pieces = _TOKEN.findall(text)
+    # where shorthand stands as a whole word ("u", never the "u" of "u2")
+    shorthand = {start for start, *_ in read_shorthand(text).edits}
     out: list[str] = []
-    previous = ""
+    previous = said = ""
+    at = 0
     for index, piece in enumerate(pieces):
+        at, start = at + len(piece), at
         if not piece[:1].isalpha():
             out.append(piece)
             continue
@@ -103,12 +108,22 @@ def to_second_person(text: str, capitalize: bool = True) -> str:
             replacement = _WAS_AFTER[previous]
         elif key in ("you", "your", "yours", "you're", "you've", "yourself"):
             replacement = _you_to_me(key, previous, pieces[index + 1 :])
+        elif start in shorthand and (spoken := _you_typed(key, pieces[index + 1 :])):
+            # the companion's "u" / "ur" in a fact is voiced as its "you" / "your" would be
+            replacement = _you_to_me(spoken, previous, pieces[index + 1 :])
+        elif key == "r" and previous == "u" and said == "I":
+            replacement = "am"  # "my sister says u r great" -> "... I am great"
         if replacement != piece and not replacement.startswith("I") and key != "i":
             replacement = _case_like(replacement, piece)
         out.append(replacement)
-        previous = key
+        previous, said = key, replacement
     result = "".join(out)
     return result[:1].upper() + result[1:] if capitalize else result
+
+
+def _you_typed(key: str, rest: list[str]) -> str | None:
+    following = "".join(rest).lstrip(' .,;:!?)"')
+    return you_form(key, following)
 
 
 def _you_to_me(key: str, previous: str, rest: list[str]) -> str:
@@ -129,15 +144,27 @@ def _you_to_me(key: str, previous: str, rest: list[str]) -> str:
 
 
 def strip_framing(text: str) -> str:
-    """The statement without the framing around it ("just so you know", "remember that")."""
-    body = " ".join(text.split())
+    """The statement without the framing around it ("just so you know", "remember that").
+    The framing is read past texting shorthand ("plz remember ... thx" frames as "please
+    remember ... thanks" does); the statement is kept as typed."""
+    typed = " ".join(text.split())
+    reading = read_shorthand(typed)
+    start, end = reading.typed_span(*_statement_span(reading.read))
+    return typed[start:end].strip(" ,;:.!—–-")
+
+
+def _statement_span(text: str) -> tuple[int, int]:
+    """Where the statement lies in a text once its framing, layer by layer, is taken off."""
+    start, end = 0, len(text)
     for _ in range(4):
-        stripped = _LEAD_FRAMING.sub("", body, count=1)
-        stripped = _TRAIL_FRAMING.sub("", stripped, count=1)
-        if stripped == body or not stripped.strip():
+        lead = _LEAD_FRAMING.match(text[start:end])
+        new_start = start + (lead.end() if lead else 0)
+        trail = _TRAIL_FRAMING.search(text[new_start:end])
+        new_end = new_start + trail.start() if trail else end
+        if (new_start, new_end) == (start, end) or not text[new_start:new_end].strip():
             break
-        body = stripped
-    return body.strip(" ,;:.!—–-")
+        start, end = new_start, new_end
+    return start, end
 
 
 def personal_fact(message: str) -> str:

@@ -10,7 +10,9 @@ not by a list of cases:
   hold, back, fixed, broken, stuck, ...) ("the visa is still pending");
 - a thing *won't / isn't ... until* a time ("the parcel won't arrive until Monday");
 - a thing *arrives / comes back / is due / starts ...* at a time ("the sofa arrives Thursday");
-- the person is *waiting on / for / to hear from* something ("still waiting on the plumber").
+- the person is *waiting on / for / to hear from* something ("still waiting on the plumber");
+- with the verb left out, a thing *has a fault or is still open* ("boiler playing up again",
+  "washing machine leaking again", "laptop not working").
 
 The subject must be a named thing ("my car", "the boiler", "Dad's flight", or at the start of
 a clause without its article: "washing machine's leaking again, plumber due monday") or the
@@ -88,12 +90,34 @@ _NOT_A_THING = (
     r"why|so|and|but|or|if|also|still|just|now|then|today|tomorrow|tonight|yesterday|lol|ok|"
     r"okay|well|yes|no|not|everything|something|nothing|anything|someone|everyone|anyone|"
     r"one|all|let's|me|got|get|been|is|are|was|were|has|have|had|will|would|can|could|should|"
-    r"may|might|must|do|does|did"
+    r"may|might|must|do|does|did|"
+    # words that open a clause about the person or a mood, with its subject left out ("pretty
+    # stuck on this", "feeling broken today", "loving this weather")
+    r"im|i'm|ive|i've|u|ur|ya|us|pretty|really|kinda|sorta|totally|completely|so|very|quite|"
+    r"super|bit|proper|literally|honestly|absolutely|utterly|feeling|getting|going|being|"
+    r"doing|loving|having|trying|thinking|looking|hoping|stuck|feel|seems|looks"
 )
 _BARE_THING = rf"(?!(?:{_NOT_A_THING})\b)(?:{_NOUN}\s+(?!(?:{_NOT_A_THING})\b)){{0,2}}?{_NOUN}"
 _BARE_STATE = re.compile(
     rf"^(?P<subject>{_BARE_THING}){_BE}\s+(?:now\s+|currently\s+|finally\s+|still\s+)?"
     rf"(?P<rest>(?:{_STATE}|{_PLACE})\b.*)",
+    re.IGNORECASE,
+)
+# With the verb left out too ("washing machine leaking again", "boiler playing up"): only a
+# fault a thing has or a matter still open, in a form that cannot be a past tense with the
+# subject acting ("Maya cancelled again", "EasyJet cancelled the flight", "the printer jammed
+# twice" are events, not states); never a person's state ("stuck", "sick", "away") nor a place
+# ("hard at a silly video today" is the end of "I laughed so hard ...").
+_FAULT = (
+    r"(?:leaking|dripping|flooding|overheating|flickering|rattling|squeaking|beeping|smoking|"
+    r"playing up|acting up|on the blink|not working|stopped working|broken(?: down)?|busted|"
+    r"kaput|frozen|down (?:again|still|since)|making (?:a |an |that |this |the )?(?:\w+ )?"
+    r"noises?|pending|overdue|booked in|in for (?:repair|a repair|a service|service)|"
+    r"under repair|being \w+)"
+)
+_BARE_FAULT = re.compile(
+    rf"^(?P<subject>{_BARE_THING})\s+(?:still\s+|now\s+|totally\s+|completely\s+)?"
+    rf"(?P<rest>{_FAULT}\b.*)",
     re.IGNORECASE,
 )
 _BARE_ARRIVES = re.compile(
@@ -136,7 +160,7 @@ def _bare_reports(sentence: str) -> list[StatusReport]:
     for clause in _CLAUSE.split(sentence):
         if _CONDITIONAL.match(clause):
             continue
-        for rule in (_BARE_ARRIVES, _BARE_STATE):
+        for rule in (_BARE_ARRIVES, _BARE_STATE, _BARE_FAULT):
             hit = rule.match(clause.strip())
             if hit:
                 found.append(StatusReport(hit["subject"], clause.strip()))

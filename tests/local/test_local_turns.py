@@ -49,3 +49,13 @@ def test_a_forget_request_that_matches_no_word_asks_which_fact_it_means(
     picked = _say(sqlite_store, classifier, "forget the barista one")
     assert picked.route.operation_data["action"] == "confirm_retraction"
     assert "barista" in picked.route.operation_data["matched_fact"]
+
+
+def test_a_status_without_its_verb_is_noted_outside_a_project(
+    sqlite_store: Store, classifier: LocalClassifier
+) -> None:
+    _ana(sqlite_store)
+    done = _say(sqlite_store, classifier, "dryer leaking again, electrician due friday")
+    assert done.route.intent == "general_conversation"
+    assert sorted(n.topic for n in done.status_notes) == ["dryer", "electrician"]
+    assert "Dryer leaking again" in done.reply.text

@@ -67,3 +67,43 @@ def test_a_pronoun_or_a_description_without_an_article_is_not_a_report(message: 
 def test_the_note_is_in_the_second_person_and_one_a_topic() -> None:
     reports = detect_status("My car is in the shop. My car is back tomorrow.")
     assert [(topic_key(r.topic), r.text) for r in reports] == [("car", "Your car is back tomorrow")]
+
+
+@pytest.mark.parametrize(
+    ("message", "topics"),
+    [
+        ("dryer leaking again, electrician due friday", ["dryer", "electrician"]),
+        ("boiler playing up again", ["boiler"]),
+        ("fridge making a weird noise since tuesday", ["fridge"]),
+        ("bathroom extractor fan not working", ["bathroom extractor fan"]),
+        ("broadband down again", ["broadband"]),
+        ("bike in for a service till saturday", ["bike"]),
+        ("heating broken since sunday", ["heating"]),
+    ],
+)
+def test_a_thing_and_its_fault_typed_without_a_verb_is_noted(
+    message: str, topics: list[str]
+) -> None:
+    assert [topic_key(r.topic) for r in detect_status(message)] == topics
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "pretty stuck on this",  # a mood of the person's, the subject left out
+        "loving this weather",
+        "feeling broken today",
+        "totally broken lol",
+        "sick of the rain",
+        "away till sunday",  # the person's own state: needs "I'm" and a time
+        "kids down for a nap",  # "down" is a fault only as "down again / still / since"
+        "tea in hand",  # a place without a time is no status
+        "not working today",  # no thing named
+        "if the boiler playing up again we'll get a new one",
+        "Priya cancelled on me again",  # a past tense, the subject acting: an event
+        "the scanner jammed twice",
+        "I laughed so hard at the cat today",  # "hard at the cat today" is no thing's place
+    ],
+)
+def test_a_mood_or_a_state_of_the_person_without_a_verb_is_not_a_status(message: str) -> None:
+    assert detect_status(message) == []

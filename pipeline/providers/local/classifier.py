@@ -44,6 +44,7 @@ from pipeline.english.language import (
     is_question,
 )
 from pipeline.english.refine import parallel_fact, refine_fact
+from pipeline.english.shorthand import unabbreviated
 from pipeline.english.spelling import spelled
 from pipeline.english.status import detect_status
 from pipeline.english.surface import contracted, plain
@@ -261,10 +262,11 @@ _STORES = frozenset(["remember_about_me", "add_knowledge"])
 
 
 def read_text(typed: str) -> str:
-    """The message as the rules and the model read it: slips read past, written-out forms
-    contracted as the examples are written ("I am" -> "I'm"), and a question by its form given
-    the question mark it was typed without."""
-    read = contracted(spelled(typed, vocabulary()))
+    """The message as the rules and the model read it: texting shorthand read as the words it
+    stands for ("could u drop ..."), slips read past, written-out forms contracted as the
+    examples are written ("I am" -> "I'm"), and a question by its form given the question mark
+    it was typed without."""
+    read = contracted(spelled(unabbreviated(typed), vocabulary()))
     if is_question(read) and not read.rstrip().endswith("?"):
         read = read.rstrip(" .!…") + "?"
     return read

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.domain import Reply, RouteResult
 from pipeline.english.extract import to_second_person
+from pipeline.english.shorthand import read_shorthand
 from pipeline.english.spelling import spelled
 from pipeline.english.status import detect_status
 from pipeline.providers.base import RespondRequest
@@ -50,11 +51,17 @@ def personal_clause(message: str) -> str:
     A note that is one clause qualifies by its words (diet, health, family, ...); a note that
     mixes an instruction with a first-person reason qualifies by that reason."""
     typed = message.replace("’", "'").strip().rstrip(".!")
-    # "sinde I'm vegetarian" gives its reason as "since I'm vegetarian" does; a slip is read
-    # in place (same length), so the clause offered is cut from what was typed
-    read = spelled(typed, vocabulary())
+    # "sinde I'm vegetarian" gives its reason as "since I'm vegetarian" does, and "bc im
+    # vegetarian" as "because i'm vegetarian": shorthand is read with where it came from, a
+    # slip in place (same length), so the clause offered is cut from what was typed
+    reading = read_shorthand(typed)
+    read = spelled(reading.read, vocabulary())
     cuts = [0, *(i for found in _CLAUSES.finditer(read) for i in found.span()), len(read)]
-    clauses = [(typed[a:b], read[a:b]) for a, b in zip(cuts[::2], cuts[1::2], strict=True) if b > a]
+    clauses = [
+        (typed[slice(*reading.typed_span(a, b))], read[a:b])
+        for a, b in zip(cuts[::2], cuts[1::2], strict=True)
+        if b > a
+    ]
     for clause, clause_read in clauses:
         first_person = re.match(r"(?:i|i'm|i've|my|i am)\b", clause_read, re.IGNORECASE)
         if first_person and (len(clauses) > 1 or _PERSONAL.search(clause_read)):
