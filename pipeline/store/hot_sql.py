@@ -36,6 +36,7 @@ class _Compiled:
     order: tuple[str, ...] | None  # positional parameter names in order; None: named
     values: dict[str, Any]  # values the statement binds itself (literals in its WHERE)
     binds: dict[str, Processor]
+    converted: list[tuple[str, Callable[[Any], Any]]]  # the parameters with a bind processor
     row: Callable[..., Any]  # a named tuple of the returned columns
     types: list[Any]  # each returned column's type as the dialect implements it
     # (column, processor) of the returned columns that have one; set from the first cursor
@@ -138,6 +139,7 @@ class HotStatement:
             order=tuple(compiled.positiontup) if compiled.positiontup is not None else None,
             values=values,
             binds=binds,
+            converted=[(name, p) for name, p in binds.items() if p is not None],
             row=_row_type([c.key for c in columns]),
             types=[c.type.dialect_impl(dialect) for c in columns],
         )
@@ -147,13 +149,13 @@ class HotStatement:
 
 def _arguments(compiled: _Compiled, params: Mapping[str, Any]) -> Any:
     values = {**compiled.values, **params}
+    for name, processor in compiled.converted:
+        value = values[name]
+        if value is not None:
+            values[name] = processor(value)
     if compiled.order is not None:
-        return tuple(_processed(compiled.binds[n], values[n]) for n in compiled.order)
-    return {n: _processed(p, values[n]) for n, p in compiled.binds.items()}
-
-
-def _processed(processor: Processor, value: Any) -> Any:
-    return value if processor is None or value is None else processor(value)
+        return tuple([values[name] for name in compiled.order])
+    return {name: values[name] for name in compiled.binds}
 
 
 def _row_type(keys: list[str]) -> Callable[..., Any]:
