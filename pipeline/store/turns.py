@@ -59,21 +59,20 @@ def _turn(row: Row[*tuple[Any, ...]]) -> Turn:
     )
 
 
-_INSERT = HotStatement(
-    insert(TurnRow).returning(TurnRow.id),
-    column_keys=(
-        "person_id",
-        "engagement_id",
-        "role",
-        "content",
-        "classified_intent",
-        "operation_data",
-        "prompt_refs",
-        "channel",
-        "meta",
-        "created_at",
-    ),
+# The columns a stored turn gives (its id is the database's).
+STORED_FIELDS = (
+    "person_id",
+    "engagement_id",
+    "role",
+    "content",
+    "classified_intent",
+    "operation_data",
+    "prompt_refs",
+    "channel",
+    "meta",
+    "created_at",
 )
+_INSERT = HotStatement(insert(TurnRow).returning(TurnRow.id), column_keys=STORED_FIELDS)
 
 
 @dataclass(frozen=True)

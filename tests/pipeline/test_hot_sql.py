@@ -14,22 +14,12 @@ from pipeline.errors import StoreUnavailable
 from pipeline.store import Store
 from pipeline.store.hot_sql import HotStatement
 from pipeline.store.tables import CheckpointRow, StatusNoteRow, TurnRow
+from pipeline.store.turns import STORED_FIELDS
 
 MOMENT = datetime(2026, 3, 4, 5, 6, 7, 890_000, tzinfo=UTC)
 
 _TURN = insert(TurnRow).returning(TurnRow.id, TurnRow.created_at, TurnRow.meta)
-_TURN_KEYS = (
-    "person_id",
-    "engagement_id",
-    "role",
-    "content",
-    "classified_intent",
-    "operation_data",
-    "prompt_refs",
-    "channel",
-    "meta",
-    "created_at",
-)
+_TURN_KEYS = STORED_FIELDS
 # literal values in the WHERE, a JSON column, a time and a comparison read as a boolean
 _READ = (
     select(
