@@ -356,7 +356,7 @@ def _compacted(
 ) -> Compacted | None:
     """Compact when the history, with this turn's two, passes the threshold. The size comes
     from the history already loaded, so a turn below it costs no query."""
-    size = sum(len(t.content) for t in loaded.history) + sum(len(t) for t in new)
+    size = sum([len(t.content) for t in loaded.history]) + sum(map(len, new))
     if size / CHARS_PER_TOKEN <= turn_settings.compaction_threshold_tokens:
         return None
     try:

@@ -44,7 +44,8 @@ def _shows(char: str) -> bool:
 def visible(text: str) -> str:
     """The text without invisible characters (see the module's docstring); CRLF becomes LF."""
     text = text.replace("\r\n", "\n")
-    if not any(_removed(c) for c in text):
+    # printable text has no control or format character (checked in C: every turn's message)
+    if text.isprintable() or not any(_removed(c) for c in text):
         return text
     kept: list[str] = []
     for i, char in enumerate(text):
