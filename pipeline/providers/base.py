@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -25,6 +25,7 @@ from pipeline.domain import (
 )
 from pipeline.errors import ConverseError
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, REQUIRED_PARAMS
+from pipeline.lexicon import NO_LEXICON, Lexicon
 
 if TYPE_CHECKING:
     from pipeline.memory.embeddings import Embedder
@@ -213,6 +214,8 @@ class Providers:
     provider's model (pipeline/compaction.py); None: the extractive one, no model.
     `structured` answers the conversation lifecycle's compression stages with the provider's
     model (pipeline/conversations/); None: their deterministic fallbacks, no model.
+    `lexicon` is the conversation's words that name nothing, lent to keyword matching, recall
+    and commit_knowledge (pipeline/lexicon.py); NO_LEXICON: every word counts.
     """
 
     classifier: Classifier
@@ -225,6 +228,7 @@ class Providers:
     warm_up: Callable[[], None] | None = None
     summarizer: Summarizer | None = None
     structured: StructuredGenerator | None = None
+    lexicon: Lexicon = NO_LEXICON
 
     @classmethod
     def of(
@@ -236,6 +240,7 @@ class Providers:
         embedder: Embedder | None = None,
         summarizer: Summarizer | None = None,
         structured: StructuredGenerator | None = None,
+        lexicon: Lexicon = NO_LEXICON,
     ) -> Providers:
         """A bundle from roles built by hand (a caller embedding the pipeline, a test), so that
         every turn is run through the one declared shape."""
@@ -246,6 +251,7 @@ class Providers:
             embedder=embedder,
             summarizer=summarizer,
             structured=structured,
+            lexicon=lexicon,
         )
 
     def __post_init__(self) -> None:
@@ -264,7 +270,8 @@ class ProviderSpec:
 
     `prompt_families` are the template families its answers read ("instructions" covers
     "instructions/<intent>"); `--prompt` is accepted only for those. `uses_cassettes`: its
-    HTTP calls can be replayed from a recorded cassette.
+    HTTP calls can be replayed from a recorded cassette. `lexicon`: the language it converses
+    in, lent with every bundle `build` makes (pipeline/lexicon.py).
     """
 
     name: str
@@ -272,6 +279,17 @@ class ProviderSpec:
     description: str
     prompt_families: tuple[str, ...] = ()
     uses_cassettes: bool = False
+    lexicon: Lexicon = NO_LEXICON
+
+    def build(self, options: ProviderOptions) -> Providers:
+        """The bundle the factory makes, lending this provider's lexicon."""
+        return self.lending(self.factory(options))
+
+    def lending(self, providers: Providers) -> Providers:
+        """`providers` with this provider's lexicon, unless the bundle declares its own."""
+        if providers.lexicon != NO_LEXICON or self.lexicon == NO_LEXICON:
+            return providers
+        return replace(providers, lexicon=self.lexicon)
 
     def reads(self, family: str) -> bool:
         """Whether a `--prompt` for `family` can change this provider's answers."""
