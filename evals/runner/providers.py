@@ -224,7 +224,7 @@ class ProviderPool:
                 script=self._script,
                 middleware=self._middleware,
             )
-            return spec.build(options)
+            return spec.factory(options)
         # Cassettes are recorded from the Claude wire format, the one provider declaring them.
         from evals.cassettes.session import cassette_claude
 
@@ -238,5 +238,5 @@ class ProviderPool:
                 **settings,
             )
         )
-        providers: Providers = spec.lending(session.providers)
+        providers: Providers = session.providers
         return providers

