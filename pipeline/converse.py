@@ -168,6 +168,7 @@ def converse(
                 message=text,
                 candidates=extraction.candidates,
                 max_new_facts=extraction.room,
+                lexicon=providers.lexicon,
             )
             return ctx, route(ctx)
 

@@ -14,6 +14,7 @@ from sqlalchemy.engine import make_url
 
 from pipeline.converse import TurnOutcome, converse
 from pipeline.domain import Engagement, Person
+from pipeline.english.lexicon import ENGLISH
 from pipeline.providers.base import Providers
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
 from pipeline.store import Store, open_store
@@ -130,7 +131,8 @@ def say() -> Callable[..., TurnOutcome]:
             person=person,
             project=project,
             message=message,
-            providers=Providers.of(provider, provider),
+            # the scripted conversations are English, as a registered provider's are
+            providers=Providers.of(provider, provider, lexicon=ENGLISH),
         )
 
     return run

@@ -18,6 +18,7 @@ from evals.runner.sandbox import Sandbox
 from evals.runner.writing import run_writing
 from evals.targets import spec_of
 from pipeline.domain import ClassifiedIntent, HistoryTurn, Role
+from pipeline.english import ENGLISH
 from pipeline.intents import HandlerContext, route
 from pipeline.memory import load_personal_memory
 from pipeline.providers import ClassifyRequest
@@ -81,7 +82,9 @@ def run_forget_match(case: ForgetCase, bound: Bound, sandbox: Sandbox) -> Outcom
     """Route the message as a forget request through the forget handler.
 
     The handler gets the provider's embedding model when it lends one (semantic tie-break and
-    fallback), as a real turn would; the pipeline alone matches by keywords.
+    fallback), as a real turn would; the pipeline alone matches by keywords. The suite's
+    messages are English: the pipeline alone reads them with the English lexicon, which every
+    registered provider lends (pipeline/providers/registry.py).
     """
     person, _ = sandbox.person(case.memories, NOW)
     classified = ClassifiedIntent(
@@ -100,6 +103,7 @@ def run_forget_match(case: ForgetCase, bound: Bound, sandbox: Sandbox) -> Outcom
                 now=NOW,
                 embedder=embedder,
                 message=case.message,
+                lexicon=bound.providers.lexicon if bound.providers is not None else ENGLISH,
             )
         )
     elapsed = (time.perf_counter() - started) * 1000

@@ -13,7 +13,8 @@ from pipeline.english.cues import (
     is_rejection,
     without_cues,
 )
-from pipeline.memory.matching import keyword_score, keywords
+from pipeline.english.lexicon import keywords
+from pipeline.memory.matching import keyword_score
 
 _F = re.IGNORECASE
 _EXCLUDE = re.compile(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.memory.matching import keywords
+from pipeline.english.lexicon import keywords
 
 _F = re.IGNORECASE
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")

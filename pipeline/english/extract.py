@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.english.facts import says_something
 from pipeline.english.language import wordset
 from pipeline.english.shorthand import read_shorthand, you_form
 
@@ -321,7 +322,9 @@ def stub_params(intent: str, message: str) -> dict[str, str]:
 def params_for(intent: str, message: str) -> dict[str, str]:
     """The parameters of `intent` found in a fresh (non-continuation) message."""
     if intent == "remember_about_me":
-        return {"personal_fact": personal_fact(message)}
+        fact = personal_fact(message)
+        # "remember that" alone states nothing: no fact, rather than the request as one
+        return {"personal_fact": fact} if says_something(fact) else {}
     if intent == "add_knowledge":
         return {"knowledge": knowledge(message)}
     if intent == "forget_about_me":

@@ -13,7 +13,7 @@ import re
 
 from pipeline.english.cues import is_first_person_clause
 from pipeline.english.extract import personal_fact, strip_framing
-from pipeline.intents.facts import same_fact, says_something
+from pipeline.english.facts import same_statement, says_something
 
 MAX_CANDIDATES = 5
 _F = re.IGNORECASE
@@ -83,7 +83,7 @@ def split_facts(message: str) -> list[str]:
     facts: list[str] = []
     for clause in clauses(message):
         fact = _about_speaker(clause)
-        if fact is not None and not any(same_fact(fact, f) for f in facts):
+        if fact is not None and not any(same_statement(fact, f) for f in facts):
             facts.append(fact)
         if len(facts) == MAX_CANDIDATES:
             break

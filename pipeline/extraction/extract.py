@@ -16,8 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.conversation_models import StageRecord
 from pipeline.conversations.stages import FALLBACK, Stage, ask
+from pipeline.english.facts import same_statement
 from pipeline.english.split import MAX_CANDIDATES, split_facts
-from pipeline.intents.facts import clean_fact, same_fact
+from pipeline.intents.facts import clean_fact
 from pipeline.memory.writing import Admitted, admit
 from pipeline.prompting import PromptLibrary, fence
 from pipeline.providers.structured import StructuredGenerator
@@ -73,7 +74,7 @@ def _checked(texts: list[str], method: str, record: StageRecord | None) -> Extra
         if verdict.text is None:
             continue
         fact = clean_fact(verdict.text)
-        if not any(same_fact(fact, k) for k in kept):
+        if not any(same_statement(fact, k) for k in kept):
             kept.append(fact)
     return Extracted(tuple(kept[:MAX_CANDIDATES]), method, record, checked)
 

@@ -10,7 +10,7 @@ from typing import Any
 from pipeline.domain import Assertion, Reading, Relation, RouteResult
 from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
-from pipeline.memory.matching import keyword_score, keywords, match_forget
+from pipeline.memory.matching import content_words, keyword_score, match_forget
 from pipeline.store import assertions as repo
 
 
@@ -26,8 +26,9 @@ def reading_of_confirmation(
     prior = ctx.prior_companion
     if prior is None or ctx.classified.intent != prior.intent:
         return Reading(relation=Relation.UNRELATED)
-    if not keywords(description) or (
-        matched is not None and match_forget(description, [matched]).action != "no_match"
+    if not ctx.keywords(description) or (
+        matched is not None
+        and match_forget(description, [matched], ctx.stop_words).action != "no_match"
     ):
         return Reading(relation=Relation.CONFIRM)
     return Reading(relation=Relation.CORRECT, corrected=description)
@@ -73,14 +74,17 @@ def corrected_description(ctx: HandlerContext, fallback: str) -> str:
     """What a reply to a confirmation asks for instead ("no, my birthday instead")."""
     reading = ctx.classified.reading
     corrected = reading.corrected if reading is not None else ""
-    return corrected if keywords(corrected) else fallback
+    return corrected if ctx.keywords(corrected) else fallback
 
 
 _NUMBER = re.compile(r"#\s*(\d{1,6})\b")
 
 
 def pick_candidate(
-    reading: Reading | None, description: str, candidates: list[dict[str, Any]]
+    reading: Reading | None,
+    description: str,
+    candidates: list[dict[str, Any]],
+    stop_words: frozenset[str],
 ) -> int | None:
     """The one candidate of an ambiguous match that the reply names: the reading's choice,
     a `#N` the companion printed, or words only one of them has ("the front squat one")."""
@@ -92,7 +96,7 @@ def pick_candidate(
     for found in _NUMBER.findall(description):
         if int(found) in numbers:
             return int(found)
-    keys = keywords(description)
+    keys = content_words(description, stop_words)
     scored = [(keyword_score(keys, str(c["content"])), c) for c in candidates] if keys else []
     best = max((score for score, _ in scored), default=0)
     chosen = [c for score, c in scored if score == best and best > 0]

@@ -10,7 +10,9 @@ from sqlalchemy.orm import Session
 
 from pipeline.domain import ClassifiedIntent, Engagement, HistoryTurn, Person
 from pipeline.intents.writes import Writes
+from pipeline.lexicon import NO_LEXICON, Lexicon
 from pipeline.memory.embeddings import Embedder
+from pipeline.memory.matching import content_words
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,9 @@ class HandlerContext:
     # What the handler decides to write (pipeline/intents/writes.py): it writes through this
     # and never through the session, so deciding stores nothing.
     writes: Writes | None = None
+    # The conversation's words that name nothing (pipeline/lexicon.py), lent by the provider
+    # bundle; none lent, every word counts.
+    lexicon: Lexicon = NO_LEXICON
 
     def __post_init__(self) -> None:
         if self.writes is None:
@@ -47,6 +52,15 @@ class HandlerContext:
         """The decision's writes (made with the context when none was given)."""
         assert self.writes is not None
         return self.writes
+
+    def keywords(self, text: str) -> set[str]:
+        """The words of `text` that carry meaning in the lent lexicon."""
+        return content_words(text, self.lexicon.stop_words)
+
+    @property
+    def stop_words(self) -> frozenset[str]:
+        """The lent lexicon's stop words, for the keyword matchers."""
+        return self.lexicon.stop_words
 
     def param(self, name: str) -> str:
         """A classified parameter, stripped; "" when absent."""

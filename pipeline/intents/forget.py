@@ -20,7 +20,7 @@ from pipeline.intents.confirmation import (
 )
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.remember import offered_held, reject_offer
-from pipeline.memory.matching import Match, keywords, match_forget
+from pipeline.memory.matching import Match, match_forget
 from pipeline.memory.search import semantic_forget
 from pipeline.store import assertions as repo
 
@@ -108,17 +108,19 @@ def handle_forget(ctx: HandlerContext) -> RouteResult:
         description = corrected_description(ctx, description)
     if data.get("action") == "ambiguous":
         candidates = list(data.get("candidates", []))
-        number = pick_candidate(reading, description, candidates)
+        number = pick_candidate(reading, description, candidates, ctx.stop_words)
         if number is not None:
             return _confirm(repo.get_by_number(ctx.session, personal_id, number))
-    if rejects and not keywords(description):
+    if rejects and not ctx.keywords(description):
         # "Forget it" with nothing pending means "never mind", not a request to match "it".
         if data.get("action") in ("confirm_retraction", "ambiguous"):
             return _kept(description)
         data = {"action": "no_match", "forget_description": description, "nothing_described": True}
         return RouteResult(intent=INTENT, operation_data=data)
     committed = repo.list_assertions(ctx.session, personal_id, [NormativeForce.COMMITTED])
-    match = _semantic(ctx, description, committed, match_forget(description, committed))
+    match = _semantic(
+        ctx, description, committed, match_forget(description, committed, ctx.stop_words)
+    )
     if match.action == "confirm_retraction":
         return _confirm(match.assertions[0])
     if match.action == "ambiguous":

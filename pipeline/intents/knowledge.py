@@ -21,9 +21,10 @@ from pipeline.intents.confirmation import (
 )
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.facts import clean_fact
-from pipeline.memory.matching import keywords, match_forget, match_loosely
+from pipeline.memory.matching import match_forget, match_loosely
 from pipeline.store import assertions as repo
 
+_WORD = re.compile(r"[\w']+")
 _NUMBERS = re.compile(r"#?\b(\d{1,6})\b")
 _LIVE = (NormativeForce.HELD, NormativeForce.COMMITTED)
 
@@ -69,6 +70,13 @@ def _just_noted(ctx: HandlerContext) -> int | None:
     return number if isinstance(number, int) else None
 
 
+def _names_every_item(ctx: HandlerContext, reference: str) -> bool:
+    """Whether the reference means every held note ("mark all of those as final"), by the
+    lent lexicon's words for it."""
+    words = {w.strip("'") for w in _WORD.findall(reference.lower())}
+    return bool(words & ctx.lexicon.every_item)
+
+
 def handle_commit_knowledge(ctx: HandlerContext) -> RouteResult:
     """Commit held project assertions named by number, by 'all', or by description."""
     assert ctx.project is not None
@@ -76,14 +84,14 @@ def handle_commit_knowledge(ctx: HandlerContext) -> RouteResult:
     held = repo.list_assertions(ctx.session, ctx.project.id, [NormativeForce.HELD])
     numbers = {int(n) for n in _NUMBERS.findall(reference)}
     just_noted = _just_noted(ctx)
-    if not numbers and just_noted is not None and not keywords(reference):
+    if not numbers and just_noted is not None and not ctx.keywords(reference):
         numbers = {just_noted}  # "lock that in" right after a note: that note
     if numbers:
         chosen = [a for a in held if a.display_number in numbers]
-    elif not reference or re.search(r"\b(all|everything|those|these|them)\b", reference.lower()):
+    elif not reference or _names_every_item(ctx, reference):
         chosen = held
     else:
-        match = match_forget(reference, held)
+        match = match_forget(reference, held, ctx.stop_words)
         chosen = list(match.assertions) if match.action == "confirm_retraction" else []
     if not chosen:
         return RouteResult(
@@ -163,14 +171,14 @@ def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
     live = repo.list_assertions(ctx.session, ctx.project.id, _LIVE)
     if data.get("action") == "ambiguous":
         candidates = list(data.get("candidates", []))
-        number = pick_candidate(ctx.classified.reading, description, candidates)
+        number = pick_candidate(ctx.classified.reading, description, candidates, ctx.stop_words)
         chosen = [a for a in live if a.display_number == number]
         if chosen:
             return _confirm_note(chosen[0])
     described = description
-    match = match_forget(described, live)
+    match = match_forget(described, live, ctx.stop_words)
     if match.action == "no_match":
-        match = match_loosely(described, live)
+        match = match_loosely(described, live, ctx.stop_words)
     if match.action == "no_match":
         return RouteResult(intent="retract_knowledge", operation_data={"action": "no_match"})
     if match.action == "ambiguous":

@@ -13,7 +13,7 @@ from typing import Any
 from pipeline.categories import ContextMode, load_categories
 from pipeline.domain import Assertion, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
-from pipeline.memory.matching import keyword_score, keywords, word_form
+from pipeline.memory.matching import keyword_score, word_form
 from pipeline.memory.search import FORGET_MIN_SIMILARITY, MIN_SIMILARITY, search_memory
 from pipeline.store import assertions as repo
 
@@ -24,10 +24,6 @@ MAX_CANDIDATES = 500  # newest first: how far back keyword recall looks
 # Where a turn's recall leaves the best similarity its search saw (pipeline/turn_events.py).
 BEST_SIMILARITY = "recall_best_similarity"
 _LIVE = (NormativeForce.HELD, NormativeForce.COMMITTED)
-# Words of a question that never name what is asked about (like STOP_WORDS, English).
-_QUESTION_WORDS = frozenset(
-    ["what", "when", "where", "which", "who", "how", "why", "did", "does", "tell", "said", "say"]
-)
 
 
 def _item(a: Assertion, where: str) -> dict[str, Any]:
@@ -95,7 +91,7 @@ def _search(
 def _searched(
     ctx: HandlerContext, query: str, min_similarity: float, min_keywords: int
 ) -> list[tuple[Assertion, str]]:
-    keys = keywords(query) - _QUESTION_WORDS
+    keys = ctx.keywords(query) - ctx.lexicon.question_words
     candidates = _candidates(ctx, containing=_narrowing(keys)) if keys else []
     scored = [(keyword_score(keys, a.content), a, where) for a, where in candidates]
     ranked = sorted(scored, key=lambda t: -t[0])
@@ -110,6 +106,7 @@ def _searched(
             ctx.embedder,
             now=ctx.now,
             min_similarity=min_similarity,
+            stop_words=ctx.stop_words,
         )
         if found:
             ctx.reads[BEST_SIMILARITY] = max(h.similarity for h in found)
@@ -127,7 +124,7 @@ def _searched(
 def handle_ask_about_past_input(ctx: HandlerContext) -> RouteResult:
     """What the person told the companion, found in personal memory and the project."""
     query = ctx.param("query")
-    everything = not keywords(query)
+    everything = not ctx.keywords(query)
     found = _candidates(ctx, MAX_LISTED) if everything else _search(ctx, query)
     return RouteResult(
         intent=INTENT,

@@ -14,7 +14,7 @@ from pipeline.domain import (
 )
 from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.facts import clean_fact, same_fact, says_something
+from pipeline.intents.facts import clean_fact, same_fact
 from pipeline.intents.multi import hold_many
 from pipeline.store import assertions as repo
 
@@ -170,7 +170,7 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
         many = hold_many(ctx, personal_id)
         if many is not None:
             return many
-    if not fact or not says_something(fact):
+    if not fact:
         return RouteResult(intent=INTENT, operation_data={"error": "no_personal_fact"})
     return _new_fact(ctx, personal_id, fact)
 

@@ -6,7 +6,7 @@ import re
 
 from pipeline.domain import Assertion, HistoryActor, MemoryChange, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
-from pipeline.memory.matching import Match, keywords, match_forget, match_loosely
+from pipeline.memory.matching import Match, match_forget, match_loosely
 from pipeline.store import assertions as repo
 
 
@@ -54,7 +54,7 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
     if reference is not None:
         intent = "retract_knowledge" if reference[0] else "forget_about_me"
         just = (intent, reference[1])
-    elif just is not None and not keywords(_description(ctx)):
+    elif just is not None and not ctx.keywords(_description(ctx)):
         intent = just[0]
     project = intent in ("retract_knowledge", "add_knowledge") and ctx.project is not None
     # The reply is written by the instruction that knows restoring: notes or personal facts.
@@ -63,15 +63,15 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
     if engagement_id is None:
         return RouteResult(intent=intent, operation_data={"error": "no_personal_engagement"})
     retracted = repo.list_assertions(ctx.session, engagement_id, [NormativeForce.RETRACTED])
-    if just is not None and (reference is not None or not keywords(_description(ctx))):
+    if just is not None and (reference is not None or not ctx.keywords(_description(ctx))):
         retracted = [a for a in retracted if a.display_number == just[1]]
         match = (
             Match("confirm_retraction", tuple(retracted)) if retracted else Match("no_match", ())
         )
     else:
-        match = match_forget(_description(ctx), retracted)
+        match = match_forget(_description(ctx), retracted, ctx.stop_words)
         if match.action == "no_match":
-            match = match_loosely(_description(ctx), retracted)
+            match = match_loosely(_description(ctx), retracted, ctx.stop_words)
     if match.action != "confirm_retraction":
         return RouteResult(
             intent=intent,

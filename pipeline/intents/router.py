@@ -60,6 +60,7 @@ def _as(ctx: HandlerContext, intent: str, description: str = "") -> HandlerConte
         candidates=ctx.candidates,
         max_new_facts=ctx.max_new_facts,
         writes=ctx.writes,
+        lexicon=ctx.lexicon,
     )
 
 
@@ -73,8 +74,8 @@ def _lives_in(ctx: HandlerContext, description: str) -> str | None:
     notes = repo.list_assertions(
         ctx.session, ctx.project.id, [NormativeForce.HELD, NormativeForce.COMMITTED]
     )
-    in_personal = match_forget(description, personal).action != "no_match"
-    in_notes = match_forget(description, notes).action != "no_match"
+    in_personal = match_forget(description, personal, ctx.stop_words).action != "no_match"
+    in_notes = match_forget(description, notes, ctx.stop_words).action != "no_match"
     if in_personal != in_notes:
         return "forget_about_me" if in_personal else "retract_knowledge"
     return None

@@ -23,7 +23,7 @@ import numpy as np
 
 from pipeline.domain import Assertion
 from pipeline.memory.embeddings import Vectors
-from pipeline.memory.matching import keywords, word_form
+from pipeline.memory.matching import content_words, word_form
 
 POOL_HOURS = 72
 RECENCY_DAYS = 90
@@ -73,11 +73,13 @@ def pool(memories: Sequence[Assertion], now: datetime) -> list[Assertion]:
 
 
 def _forms(text: str) -> set[str]:
-    return {word_form(w) for w in keywords(text) if not _NUMBER.fullmatch(w)}
+    # Every word but numbers: a background job lends no language, and the similarity
+    # threshold (SIMILARITY_LOW) and the same-fact stage decide what is a pair.
+    return {word_form(w) for w in content_words(text, ()) if not _NUMBER.fullmatch(w)}
 
 
 def lexical_overlap(a: str, b: str) -> bool:
-    """Whether the two share a content word (stop words and numbers left out)."""
+    """Whether the two share a word that is not a number."""
     return bool(_forms(a) & _forms(b))
 
 

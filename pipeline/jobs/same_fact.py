@@ -2,9 +2,9 @@
 through the structured-generation protocol (strict answer, one retry, the error recorded),
 and otherwise decided by the deterministic rule, labelled as such.
 
-The deterministic rule merges only restatements: the same words in the same order, point
-of view and framing aside ("You're allergic to shellfish" / "You are allergic to shellfish"),
-as remembering a restated fact decides (pipeline/intents/facts.py). Word order counts, so
+The deterministic rule (a labelled fallback that reads English, pipeline/jobs/restatement.py)
+merges only restatements: the same words in the same order, point of view and framing aside
+("You're allergic to shellfish" / "You are allergic to shellfish"). Word order counts, so
 "Tom helps Mia" is never "Mia helps Tom". It never merges a paraphrase or an update ("You're
 42" / "You're 43"): those need a model, and with none they stay as they are, which loses
 nothing.
@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.conversation_models import StageRecord
 from pipeline.conversations.stages import FALLBACK, Stage, ask
-from pipeline.intents.facts import fact_words
 from pipeline.jobs.pairs import Pair
+from pipeline.jobs.restatement import restatement
 from pipeline.prompting import PromptLibrary, fence
 from pipeline.providers.structured import StructuredGenerator
 
@@ -57,14 +57,6 @@ class Verdict:
     pair: Pair
     same: bool
     method: str
-
-
-def restatement(a: str, b: str) -> bool:
-    """The deterministic rule: the same words in the same order, point of view and framing
-    aside (the rule that finds a restated fact when the person says it again); negations and
-    numbers are words, so "You eat no meat" is never "You eat meat"."""
-    words_a = fact_words(a)
-    return bool(words_a) and words_a == fact_words(b)
 
 
 def _check(asked: int) -> Any:

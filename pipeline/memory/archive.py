@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from pipeline.clock import as_utc
 from pipeline.domain import NormativeForce
 from pipeline.memory.embeddings import Embedder
-from pipeline.memory.matching import keywords, word_form
+from pipeline.memory.matching import content_words, word_form
 from pipeline.memory.relative_time import relative_time
 from pipeline.memory.search import search_memory
 from pipeline.memory.working import CHARS_PER_TOKEN
@@ -51,7 +51,8 @@ class Recalled:
 
 
 def _forms(text: str) -> set[str]:
-    return {word_form(w) for w in keywords(text)}
+    # Every word counts: the archive is read by tools and commands that lend no language.
+    return {word_form(w) for w in content_words(text, ())}
 
 
 def _clip(text: str) -> str:

@@ -1,107 +1,19 @@
-"""Keyword matching of a forget request against stored assertions (docs/memory.md)."""
+"""Keyword matching of a forget request against stored assertions (docs/memory.md).
+
+Which words carry no content is the conversation's language, lent as data (pipeline/lexicon.py):
+every function here takes the stop words it skips; this module holds no word of any language.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
 from pipeline.domain import Assertion
 
-STOP_WORDS = frozenset(
-    [
-        "forget",
-        "about",
-        "my",
-        "that",
-        "the",
-        "thing",
-        "things",
-        "stuff",
-        "i",
-        "me",
-        "a",
-        "an",
-        "and",
-        "or",
-        "of",
-        "to",
-        "in",
-        "on",
-        "for",
-        "is",
-        "was",
-        "am",
-        "are",
-        "you",
-        "your",
-        "please",
-        "stop",
-        "remembering",
-        "remember",
-        "using",
-        "know",
-        "what",
-        "which",
-        "one",
-        "it",
-        "its",
-        "this",
-        "with",
-        "at",
-        "be",
-        "do",
-        "dont",
-        "don't",
-        "told",
-        "said",
-        "just",
-        "fact",
-        "info",
-        "information",
-        "bit",
-        "part",
-        "im",
-        "i'm",
-        "anymore",
-        "any",
-        "more",
-        "again",
-        "so",
-        "we",
-        "our",
-        "all",
-        # Words about the memory itself, not its content: "put the irrigation note back"
-        # must not match every note because each is a "note".
-        "note",
-        "notes",
-        "entry",
-        "entries",
-        "memory",
-        "memories",
-        "project",
-        "put",
-        "back",
-        "delete",
-        "remove",
-        "restore",
-        "erase",
-        "drop",
-        "bring",
-        "undo",
-        "also",
-        "no",
-        "instead",
-        "actually",
-        "can",
-        "stop",
-        "keeping",
-        "need",
-        "needs",
-    ]
-)
 _WORD = re.compile(r"[\w']+")
 _STEM = 5
 
@@ -116,10 +28,11 @@ class Match:
     assertions: tuple[Assertion, ...]
 
 
-def keywords(description: str) -> set[str]:
-    """The description's words that carry meaning."""
-    words = {w.strip("'") for w in _WORD.findall(description.lower())}
-    return {w for w in words if w and w not in STOP_WORDS}
+def content_words(text: str, stop_words: Collection[str]) -> set[str]:
+    """The text's words that carry meaning: every word but the lent language's stop words
+    (pipeline/lexicon.py; none lent, every word counts)."""
+    words = {w.strip("'") for w in _WORD.findall(text.lower())}
+    return {w for w in words if w and w not in stop_words}
 
 
 def word_form(word: str) -> str:
@@ -148,7 +61,9 @@ def _decide(found: Sequence[Assertion]) -> Match:
     return Match("ambiguous", tuple(found))
 
 
-def match_forget(description: str, candidates: Sequence[Assertion]) -> Match:
+def match_forget(
+    description: str, candidates: Sequence[Assertion], stop_words: Collection[str]
+) -> Match:
     """Exact substring first, then the best keyword score; ties are ambiguous."""
     needle = " ".join(description.lower().split())
     if not needle or not candidates:
@@ -156,7 +71,7 @@ def match_forget(description: str, candidates: Sequence[Assertion]) -> Match:
     exact = [a for a in candidates if needle in " ".join(a.content.lower().split())]
     if exact:
         return _decide(exact)
-    keys = keywords(needle)
+    keys = content_words(needle, stop_words)
     if not keys:
         return Match("no_match", ())
     scored = [(keyword_score(keys, a.content), a) for a in candidates]
@@ -170,10 +85,12 @@ def _singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
-def match_loosely(description: str, candidates: Sequence[Assertion]) -> Match:
+def match_loosely(
+    description: str, candidates: Sequence[Assertion], stop_words: Collection[str]
+) -> Match:
     """A second try that ignores plural endings ("the vent note" -> "The greenhouse vents
     open at 24 degrees"), taken only when the exact rule found nothing; a unique hit only."""
-    keys = {_singular(k) for k in keywords(description)}
+    keys = {_singular(k) for k in content_words(description, stop_words)}
     found = [
         a
         for a in candidates

@@ -15,7 +15,7 @@ Only assertions with similarity >= MIN_SIMILARITY are returned, best `final` fir
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -28,7 +28,7 @@ from pipeline.domain import Assertion, NormativeForce
 from pipeline.memory.ann_search import candidates, indexed_engagements
 from pipeline.memory.blas import one_thread
 from pipeline.memory.embeddings import Embedder, Vectors
-from pipeline.memory.matching import Match, keywords
+from pipeline.memory.matching import Match, content_words
 from pipeline.memory.vectors import complete
 from pipeline.memory.vectors import content_sha256 as content_sha256
 from pipeline.memory.vectors import is_current as is_current
@@ -94,12 +94,19 @@ class MemoryIndex:
     """Vectors, ages and keyword postings of many assertions, scored together with numpy."""
 
     def __init__(
-        self, vectors: Vectors, created: Sequence[datetime], contents: Sequence[str]
+        self,
+        vectors: Vectors,
+        created: Sequence[datetime],
+        contents: Sequence[str],
+        stop_words: Collection[str] = (),
     ) -> None:
         if len(vectors) != len(created) or len(created) != len(contents):
             raise ValueError("vectors, created and contents must have the same length")
         self.vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         self.created_s = np.array([c.timestamp() for c in created], dtype=np.float64)
+        # The query words the conversation's language says name nothing (pipeline/lexicon.py);
+        # none lent, every word of the query counts.
+        self.stop_words = frozenset(stop_words)
         self._vocabulary: dict[str, int] = {}
         columns: list[int] = []
         rows: list[int] = []
@@ -117,7 +124,7 @@ class MemoryIndex:
 
     def keyword_fraction(self, query: str) -> npt.NDArray[np.float32]:
         """Per row, the share of the query's keywords that match one of its words."""
-        keys = keywords(query)
+        keys = content_words(query, self.stop_words)
         n = len(self)
         if not keys:
             return np.zeros(n, dtype=np.float32)
@@ -218,11 +225,14 @@ def search_memory(
     now: datetime | None = None,
     k: int = DEFAULT_K,
     min_similarity: float = MIN_SIMILARITY,
+    stop_words: Collection[str] = (),
 ) -> list[SearchHit]:
     """The best live assertions of these engagements for a query (missing vectors are stored).
 
     Engagements below the index threshold are scored row by row; larger ones through their
     nearest-neighbour index, whose candidates are scored the same way (ann_search.py).
+    `stop_words` are the query words the keyword share skips (a lent lexicon's,
+    pipeline/lexicon.py); none given, every word of the query counts.
     """
     if not query.strip():
         return []
@@ -239,7 +249,9 @@ def search_memory(
         return []
     stored = {r.assertion_id: r.stored for r in rows if r.stored is not None}
     vectors = complete(session, [(r.assertion_id, r.content) for r in rows], stored, embedder)
-    index = MemoryIndex(vectors, [r.created_at for r in rows], [r.content for r in rows])
+    index = MemoryIndex(
+        vectors, [r.created_at for r in rows], [r.content for r in rows], stop_words
+    )
     if query_vector is None:
         query_vector = embedder.embed([query])[0]
     hits = index.top(query, query_vector, now or utcnow(), k, min_similarity)

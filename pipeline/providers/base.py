@@ -25,6 +25,7 @@ from pipeline.domain import (
 )
 from pipeline.errors import ConverseError
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, REQUIRED_PARAMS
+from pipeline.lexicon import NO_LEXICON, Lexicon
 
 if TYPE_CHECKING:
     from pipeline.memory.embeddings import Embedder
@@ -213,6 +214,8 @@ class Providers:
     provider's model (pipeline/compaction.py); None: the extractive one, no model.
     `structured` answers the conversation lifecycle's compression stages with the provider's
     model (pipeline/conversations/); None: their deterministic fallbacks, no model.
+    `lexicon` is the conversation's words that name nothing, lent to keyword matching, recall
+    and commit_knowledge (pipeline/lexicon.py); NO_LEXICON: every word counts.
     """
 
     classifier: Classifier
@@ -225,6 +228,7 @@ class Providers:
     warm_up: Callable[[], None] | None = None
     summarizer: Summarizer | None = None
     structured: StructuredGenerator | None = None
+    lexicon: Lexicon = NO_LEXICON
 
     @classmethod
     def of(
@@ -236,6 +240,7 @@ class Providers:
         embedder: Embedder | None = None,
         summarizer: Summarizer | None = None,
         structured: StructuredGenerator | None = None,
+        lexicon: Lexicon = NO_LEXICON,
     ) -> Providers:
         """A bundle from roles built by hand (a caller embedding the pipeline, a test), so that
         every turn is run through the one declared shape."""
@@ -246,6 +251,7 @@ class Providers:
             embedder=embedder,
             summarizer=summarizer,
             structured=structured,
+            lexicon=lexicon,
         )
 
     def __post_init__(self) -> None:

@@ -7,7 +7,9 @@ lists providers) loads no SDK or model, and no provider package imports this mod
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
+from pipeline.english import ENGLISH
 from pipeline.errors import ConverseError
 from pipeline.providers.base import ProviderOptions, Providers, ProviderSpec
 from pipeline.providers.settings import ChoiceSettings, anthropic_key_set
@@ -56,7 +58,8 @@ TEMPLATE_FAMILIES = (
 def _local(options: ProviderOptions) -> Providers:
     from pipeline.providers.local import local_providers
 
-    return local_providers(**options.settings)
+    # Its rules read English, so it lends the English lexicon (pipeline/lexicon.py).
+    return replace(local_providers(**options.settings), lexicon=ENGLISH)
 
 
 def _claude(options: ProviderOptions) -> Providers:

@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from pipeline.domain import ClassifiedIntent, Reply
+from pipeline.english import ENGLISH
 from pipeline.errors import ConverseError
 from pipeline.files import read_bounded
 from pipeline.providers.base import (
@@ -150,4 +151,5 @@ def scripted_providers(script: Path | None) -> Providers:
         "scripted (fixture answers, not a model)",
         model=scripted.model,
         data_files=(script,),
+        lexicon=ENGLISH,  # the fixtures are English conversations (pipeline/lexicon.py)
     )

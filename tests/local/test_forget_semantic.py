@@ -9,6 +9,7 @@ import pytest
 
 from pipeline.converse import converse
 from pipeline.domain import ActorKind, Engagement, NormativeForce, Person
+from pipeline.english.lexicon import ENGLISH
 from pipeline.providers.base import Providers
 from pipeline.providers.local import MiniLMEmbedder
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
@@ -60,7 +61,7 @@ def _say(store: Store, description: str, embedder: Any) -> dict[str, Any]:
         store,
         person="ana",
         message=description,
-        providers=Providers.of(provider, provider, embedder=embedder),
+        providers=Providers.of(provider, provider, embedder=embedder, lexicon=ENGLISH),
     )
     return outcome.route.operation_data
 

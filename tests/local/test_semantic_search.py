@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from pipeline.domain import ActorKind, Engagement, NormativeForce, Person
+from pipeline.english.lexicon import ENGLISH
 from pipeline.memory.embeddings import normalized
-from pipeline.memory.matching import keyword_score, keywords
+from pipeline.memory.matching import content_words, keyword_score
 from pipeline.memory.search import MemoryIndex, search_memory
 from pipeline.providers.local import MiniLMEmbedder
 from pipeline.store import Store
@@ -20,9 +21,14 @@ from pipeline.store import assertions as repo
 NOW = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 
 
-def _index(vectors: list[list[float]], ages_days: list[float], contents: list[str]) -> MemoryIndex:
+def _index(
+    vectors: list[list[float]],
+    ages_days: list[float],
+    contents: list[str],
+    stop_words: frozenset[str] = frozenset(),
+) -> MemoryIndex:
     created = [NOW - timedelta(days=d) for d in ages_days]
-    return MemoryIndex(normalized(np.array(vectors)), created, contents)
+    return MemoryIndex(normalized(np.array(vectors)), created, contents, stop_words)
 
 
 def test_more_similar_ranks_first() -> None:
@@ -54,11 +60,20 @@ def test_vectorised_keyword_fraction_follows_the_forget_matching_rule() -> None:
         "Your allergy clinic is on Elm Street",
         "You have a morning run at six",
     ]
-    index = _index([[1, 0]] * 4, [1] * 4, contents)
-    for query in ("allergy mornings", "shellfish thing", "morning", "elm run six", "the"):
-        keys = keywords(query)
-        expected = [keyword_score(keys, c) / len(keys) if keys else 0.0 for c in contents]
-        assert index.keyword_fraction(query).tolist() == pytest.approx(expected)
+    for stop_words in (ENGLISH.stop_words, frozenset()):
+        index = _index([[1, 0]] * 4, [1] * 4, contents, stop_words)
+        for query in ("allergy mornings", "shellfish thing", "morning", "elm run six", "the"):
+            keys = content_words(query, stop_words)
+            expected = [keyword_score(keys, c) / len(keys) if keys else 0.0 for c in contents]
+            assert index.keyword_fraction(query).tolist() == pytest.approx(expected)
+
+
+def test_without_a_lexicon_every_query_word_counts_in_the_keyword_share() -> None:
+    contents = ["You live in Miami", "You like jazz"]
+    lent = _index([[1, 0]] * 2, [1] * 2, contents, ENGLISH.stop_words)
+    bare = _index([[1, 0]] * 2, [1] * 2, contents)
+    assert lent.keyword_fraction("the Miami thing").tolist() == pytest.approx([1.0, 0.0])
+    assert bare.keyword_fraction("the Miami thing").tolist() == pytest.approx([1 / 3, 0.0])
 
 
 def test_top_k_is_bounded() -> None:

@@ -1,23 +1,41 @@
 """The core never reads English: it imports neither the English rules nor the local provider
 that uses them (docs/intents.md, "Readings"). Only the local provider, the English package
-itself, the command line and MCP edges and the labelled deterministic fallbacks may."""
+itself, the command line and MCP edges and the labelled deterministic fallbacks may. Nor does
+the core hold English word lists of its own: the words keyword matching skips are lent to it
+as data (pipeline/lexicon.py)."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PIPELINE = Path(__file__).resolve().parents[2] / "pipeline"
 FORBIDDEN = ("pipeline.english", "pipeline.providers.local")
 # Outside the core: provider packages, the English package, the edges that build providers,
 # and the labelled deterministic fallbacks: the one that splits sentences when no model
-# extracts facts, and the one that compresses a conversation when no model does.
+# extracts facts, the one that compresses a conversation when no model does, and the one that
+# tells a restated fact when no model answers consolidation's same-fact stage.
 OUTSIDE_CORE = ("english", "providers", "cli", "mcp")
 LABELLED_FALLBACKS = {
     "extraction/extract.py",
     "extraction/__init__.py",
     "conversations/fallback.py",
+    "jobs/restatement.py",
 }
+# English still in the core, each named in docs/intents.md ("Still English in the core"): the
+# status-note subject's leading articles, the consent fields' patterns, and the writing
+# constraints' sentence checks. Nothing else may hold an English word list.
+STILL_ENGLISH = {"memory/consent.py", "memory/status.py", "memory/writing.py"}
+# Words any English list of function words holds some of.
+_PROBE = frozenset(
+    re.findall(
+        r"\S+",
+        "the a an my your you i me is are and of to what when where which who all those these "
+        "it that this",
+    )
+)
+_WORD = re.compile(r"[a-z][a-z']*")
 
 
 def _imports(path: Path) -> set[str]:
@@ -62,3 +80,80 @@ def test_an_import_of_the_english_rules_is_seen(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from pipeline.english.cues import is_rejection\n")
     assert "pipeline.english.cues" in _imports(module)
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    kinds = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, kinds)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+
+
+def _word_lists(source: str) -> list[int]:
+    """The lines holding an English word list: a collection of three or more single words, a
+    multi-line string of words only, or a regular expression's alternation, with at least
+    two (a string: three) common English function words among them."""
+    tree = ast.parse(source)
+    docstrings = _docstrings(tree)
+    found: list[int] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Set | ast.List | ast.Tuple):
+            words = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+            if (
+                len(words) >= 3
+                and len(words) == len(node.elts)
+                and all(isinstance(w, str) and _WORD.fullmatch(w) for w in words)
+                and len(_PROBE.intersection(words)) >= 2
+            ):
+                found.append(node.lineno)
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+        ):
+            text = node.value
+            tokens = text.split()
+            if (
+                "\n" in text
+                and tokens
+                and all(_WORD.fullmatch(t) for t in tokens)
+                and len(_PROBE.intersection(tokens)) >= 3
+            ):
+                found.append(node.lineno)
+            alternatives = set(re.findall(r"[(|:]([a-z']+)(?=[|)])", text.lower()))
+            if "|" in text and len(_PROBE & alternatives) >= 2:
+                found.append(node.lineno)
+    return found
+
+
+def test_no_core_module_holds_an_english_word_list() -> None:
+    holding = {
+        path.relative_to(PIPELINE).as_posix()
+        for path in _core_modules()
+        if _word_lists(path.read_text(encoding="utf-8"))
+    }
+    assert holding == STILL_ENGLISH
+
+
+def test_the_word_list_check_sees_each_form_the_core_used_to_hold() -> None:
+    stop_words = 'STOP_WORDS = frozenset(["forget", "about", "my", "that", "the"])'
+    question_words = 'Q = frozenset(["what", "when", "where", "did"])'
+    framing = 'F = frozenset(re.findall(r"\\S+", """\n  i me my mine you your am are is\n"""))'
+    every_item = 'found = re.search(r"\\b(all|everything|those|these|them)\\b", text)'
+    for source in (stop_words, question_words, framing, every_item):
+        assert _word_lists(source) == [1], source
+
+
+def test_the_word_list_check_passes_prose_and_data_that_name_no_words() -> None:
+    source = (
+        '"""A docstring with the words a, the, my and you."""\n'
+        'ERROR = "the store is not there: create it with converse init"\n'
+        'KINDS = frozenset(["held", "committed", "retracted"])\n'
+        'NUMBER = re.compile(r"#?\\b(\\d{1,6})\\b")\n'
+    )
+    assert _word_lists(source) == []

@@ -11,6 +11,7 @@ import anthropic
 import httpx2
 from anthropic import MiddlewareInput
 
+from pipeline.english import ENGLISH
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers import intent_schema
 from pipeline.providers.base import Providers
@@ -96,4 +97,6 @@ def claude_providers(
         label=(
             f"claude ({settings.classifier_model} classifies, {settings.responder_model} replies)"
         ),
+        # its prompts are English: keyword matching skips English stop words (pipeline/lexicon.py)
+        lexicon=ENGLISH,
     )

@@ -43,6 +43,7 @@ from pipeline.english.language import (
     cue_matrix,
     is_question,
 )
+from pipeline.english.lexicon import keywords
 from pipeline.english.refine import parallel_fact, refine_fact
 from pipeline.english.shorthand import unabbreviated
 from pipeline.english.spelling import spelled
@@ -50,7 +51,6 @@ from pipeline.english.status import detect_status
 from pipeline.english.surface import contracted, plain
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, LOW_CONFIDENCE
 from pipeline.memory.embeddings import Embedder, Vectors
-from pipeline.memory.matching import keywords
 from pipeline.providers.base import ClassifyRequest, validated
 from pipeline.providers.local import probe
 from pipeline.providers.local.continuation import (

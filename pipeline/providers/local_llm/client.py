@@ -6,6 +6,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from pipeline.english import ENGLISH
 from pipeline.errors import ConverseError
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers import intent_schema
@@ -64,4 +65,6 @@ def local_llm_providers(*, library: PromptLibrary | None = None, **options: Any)
         warm_up=engine.load,
         summarizer=LocalLLMSummarizer(engine),
         structured=LocalLLMStructured(engine),
+        # its prompts are English: keyword matching skips English stop words (pipeline/lexicon.py)
+        lexicon=ENGLISH,
     )

@@ -9,6 +9,7 @@ from typing import Any
 import httpx2
 import openai
 
+from pipeline.english import ENGLISH
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers import intent_schema
 from pipeline.providers.base import Providers, code_fingerprint
@@ -67,4 +68,6 @@ def openai_providers(
         label=f"{PROVIDER} ({settings.model} at {settings.base_url})",
         data_files=data_files,
         fingerprint=fingerprint,
+        # its prompts are English: keyword matching skips English stop words (pipeline/lexicon.py)
+        lexicon=ENGLISH,
     )

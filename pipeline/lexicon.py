@@ -1,0 +1,32 @@
+"""The words of a conversation's language that keyword matching must not read as content.
+
+The core holds no word of any language: keyword matching (pipeline/memory/matching.py),
+recall and commit_knowledge take these sets as data, lent by the provider bundle
+(pipeline/providers/base.py, `Providers.lexicon`) and handed to handlers through their
+context. A bundle that lends none gets `NO_LEXICON`: every word counts as content, which is
+the language-free behaviour (docs/intents.md, "The local provider's reading").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Word sets of one language, all lower-case.
+
+    `stop_words`: words that never name what a forget request, a question or a note is about
+    ("the", "my", "thing"), so a description made only of them names nothing.
+    `question_words`: words that ask without naming what is asked about ("when", "did"),
+    skipped when recall searches for a question's subject.
+    `every_item`: words by which a reference means every held item ("all of those").
+    """
+
+    name: str = ""
+    stop_words: frozenset[str] = frozenset()
+    question_words: frozenset[str] = frozenset()
+    every_item: frozenset[str] = frozenset()
+
+
+NO_LEXICON = Lexicon()
