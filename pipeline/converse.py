@@ -135,7 +135,8 @@ def converse(
         loaded = load_turn(store, found_person, found_project, moment, turn_settings)
         project_name = loaded.project.name if loaded.project else None
         # What earlier, closed conversations left that bears on this message (spec 003).
-        shown = classification_notes(store, person_id, text, embedder)
+        stop_words = providers.lexicon.stop_words
+        shown = classification_notes(store, person_id, text, embedder, stop_words)
         classified = classifier.classify(
             ClassifyRequest(
                 message=text, history=loaded.history, project_name=project_name, memories=shown
@@ -220,6 +221,7 @@ def converse(
             moment,
             history_turns=len(loaded.history),
             embedder=embedder,
+            stop_words=stop_words,
         )
         reply, reply_error = _respond(
             responder,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -76,7 +77,7 @@ class Snapshot:
     thread_index: MemoryIndex
 
 
-_cache: OrderedDict[tuple[str, int, str], Snapshot] = OrderedDict()
+_cache: OrderedDict[tuple[str, int, str, frozenset[str]], Snapshot] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -84,14 +85,19 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _keywords_only(texts: list[str]) -> MemoryIndex:
+def _keywords_only(texts: list[str], stop_words: frozenset[str]) -> MemoryIndex:
     """An index used for its keyword postings alone (no vectors)."""
     now = utcnow()
-    return MemoryIndex(np.zeros((len(texts), 1), dtype=np.float32), [now] * len(texts), texts)
+    vectors = np.zeros((len(texts), 1), dtype=np.float32)
+    return MemoryIndex(vectors, [now] * len(texts), texts, stop_words)
 
 
 def _build(
-    session: Session, person_id: int, embedder: Embedder, mark: tuple[object, ...]
+    session: Session,
+    person_id: int,
+    embedder: Embedder,
+    mark: tuple[object, ...],
+    stop_words: frozenset[str],
 ) -> Snapshot:
     rows = repo.searchable(session, person_id, embedder.model_name)
     vectors = np.zeros((len(rows), embedder.dim), dtype=np.float32)
@@ -111,30 +117,41 @@ def _build(
             vectors,
             [r.created_at for r in rows],
             [f"{r.narrative} {r.entity_text}" for r in rows],
+            stop_words,
         ),
         ids=tuple(r.memory_id for r in rows),
         narratives=tuple(r.narrative for r in rows),
         destinations=tuple(r.destination_id for r in rows),
         threads=threads,
-        thread_index=_keywords_only([t.text for t in threads]),
+        thread_index=_keywords_only([t.text for t in threads], stop_words),
     )
 
 
-def snapshot(store: Store, person_id: int, embedder: Embedder) -> Snapshot:
-    """The person's index, rebuilt only when the store changed since it was built."""
+def snapshot(
+    store: Store, person_id: int, embedder: Embedder, stop_words: Collection[str] = ()
+) -> Snapshot:
+    """The person's index, rebuilt only when the store changed since it was built.
+    `stop_words`: the query words its keyword share skips (a lent lexicon's,
+    pipeline/lexicon.py); none given, every word counts."""
     with store.read() as session:
-        return _indexed(store, session, person_id, embedder)
+        return _indexed(store, session, person_id, embedder, frozenset(stop_words))
 
 
-def _indexed(store: Store, session: Session, person_id: int, embedder: Embedder) -> Snapshot:
-    key = (str(store.engine.url), person_id, embedder.model_name)
+def _indexed(
+    store: Store,
+    session: Session,
+    person_id: int,
+    embedder: Embedder,
+    stop_words: frozenset[str] = frozenset(),
+) -> Snapshot:
+    key = (str(store.engine.url), person_id, embedder.model_name, stop_words)
     mark = repo.fingerprint(session, person_id, embedder.model_name)
     with _lock:
         found = _cache.get(key)
         if found is not None and found.fingerprint == mark:
             _cache.move_to_end(key)
             return found
-    built = _build(session, person_id, embedder, mark)
+    built = _build(session, person_id, embedder, mark, stop_words)
     with _lock:
         _cache[key] = built
         while len(_cache) > _CACHE_SIZE:

@@ -10,6 +10,7 @@ them and does not use them, and `explain` says so through the provider it names.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 
 from sqlalchemy.orm import Session
@@ -28,12 +29,17 @@ MAX_THREADS = 3
 
 
 def classification_notes(
-    store: Store, person_id: int, message: str, embedder: Embedder | None
+    store: Store,
+    person_id: int,
+    message: str,
+    embedder: Embedder | None,
+    stop_words: Collection[str] = (),
 ) -> tuple[MemoryNote, ...]:
-    """The memories and open threads to put before the classifier for this message."""
+    """The memories and open threads to put before the classifier for this message;
+    `stop_words` (the bundle's lexicon's) are the message's words that touch no thread."""
     if embedder is None:
         return ()
-    indexed = snapshot(store, person_id, embedder)  # one fingerprint query for both
+    indexed = snapshot(store, person_id, embedder, stop_words)  # one fingerprint query for both
     ranked = rank(store, person_id, message, embedder, limit=MAX_MEMORIES, indexed=indexed)
     notes = [
         MemoryNote(

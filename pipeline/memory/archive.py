@@ -10,7 +10,7 @@ lines only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -50,9 +50,9 @@ class Recalled:
         return "\n".join(self.lines)
 
 
-def _forms(text: str) -> set[str]:
-    # Every word counts: the archive is read by tools and commands that lend no language.
-    return {word_form(w) for w in content_words(text, ())}
+def _forms(text: str, stop_words: Collection[str] = ()) -> set[str]:
+    # A query's words skip the stop words its caller lends (none: every word counts).
+    return {word_form(w) for w in content_words(text, stop_words)}
 
 
 def _clip(text: str) -> str:
@@ -66,13 +66,16 @@ def _fact_lines(
     query: str,
     embedder: Embedder | None,
     now: datetime,
+    stop_words: Collection[str],
 ) -> list[str]:
     if embedder is not None:
-        hits = search_memory(session, engagement_ids, query, embedder, now=now)
+        hits = search_memory(
+            session, engagement_ids, query, embedder, now=now, stop_words=stop_words
+        )
         return [
             f"- fact, noted {relative_time(h.created_at, now)}: {_clip(h.content)}" for h in hits
         ]
-    wanted = _forms(query)
+    wanted = _forms(query, stop_words)
     scored = []
     for engagement_id in engagement_ids:
         for a in list_assertions(session, engagement_id, list(_LIVE)):
@@ -91,8 +94,9 @@ def _turn_lines(
     now: datetime,
     before_turn_id: int | None,
     operator_name: str,
+    stop_words: Collection[str],
 ) -> list[str]:
-    wanted = _forms(query)
+    wanted = _forms(query, stop_words)
     if not wanted:
         return []
     scope = (
@@ -147,19 +151,28 @@ def recall(
     search_type: SearchType = "both",
     budget_tokens: int = DEFAULT_BUDGET_TOKENS,
     before_turn_id: int | None = None,
+    stop_words: Collection[str] = (),
 ) -> Recalled:
-    """Facts first, then past turns, as many whole lines as the budget holds.
+    """Facts first, then past turns, as many whole lines as the budget holds; the query's
+    `stop_words` (a lent lexicon's) name nothing, and with none every word counts.
 
     Turns are searched in one scope (a project's, or outside any), so a project's conversation
     never surfaces in another's; `before_turn_id` leaves out the turns already in the context."""
     facts = (
-        _fact_lines(session, fact_engagement_ids, query, embedder, now)
+        _fact_lines(session, fact_engagement_ids, query, embedder, now, stop_words)
         if search_type in ("facts", "both")
         else []
     )
     turns = (
         _turn_lines(
-            session, person_id, turn_engagement_id, query, now, before_turn_id, operator_name
+            session,
+            person_id,
+            turn_engagement_id,
+            query,
+            now,
+            before_turn_id,
+            operator_name,
+            stop_words,
         )
         if search_type in ("conversations", "both")
         else []

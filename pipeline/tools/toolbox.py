@@ -65,6 +65,8 @@ class Toolbox:
     history_turns: int = 0
     embedder: Embedder | None = None
     budget_tokens: int = DEFAULT_BUDGET_TOKENS
+    # the query words a search skips (the bundle's lexicon's, pipeline/lexicon.py)
+    stop_words: frozenset[str] = frozenset()
     specs: tuple[ToolSpec, ...] = TOOLS
     pending: list[NoteInput] = field(default_factory=list)
     calls: list[ToolCall] = field(default_factory=list)
@@ -143,6 +145,7 @@ class Toolbox:
                 search_type=search_type,
                 budget_tokens=self.budget_tokens,
                 before_turn_id=min(in_context) if in_context else None,
+                stop_words=self.stop_words,
             )
         return list(found.lines)
 

@@ -14,7 +14,9 @@ from pipeline.conversations import close_conversation, confirm_conversation, get
 from pipeline.conversations.recall import explain_classification
 from pipeline.converse import converse
 from pipeline.domain import ClassifiedIntent, MemoryNote
+from pipeline.english import ENGLISH
 from pipeline.errors import NotFound
+from pipeline.lexicon import NO_LEXICON, Lexicon
 from pipeline.prompting import default_library
 from pipeline.providers.base import ClassifyRequest, Providers
 from pipeline.providers.classifier_system import classifier_system_prompt
@@ -54,7 +56,13 @@ def _remembered(store: Store, name: str, embedder: MiniLMEmbedder, *messages: st
     confirm_conversation(store, person_id, conversation.id, embedder=embedder)
 
 
-def _say(store: Store, name: str, message: str, embedder: MiniLMEmbedder) -> Recording:
+def _say(
+    store: Store,
+    name: str,
+    message: str,
+    embedder: MiniLMEmbedder,
+    lexicon: Lexicon = NO_LEXICON,
+) -> Recording:
     recording = Recording()
     replies = ScriptedProvider(
         [ScriptEntry(message=message, intent="general_conversation", params={}, reply="Hm.")]
@@ -63,7 +71,7 @@ def _say(store: Store, name: str, message: str, embedder: MiniLMEmbedder) -> Rec
         store,
         person=name,
         message=message,
-        providers=Providers.of(recording, replies, embedder=embedder),
+        providers=Providers.of(recording, replies, embedder=embedder, lexicon=lexicon),
     )
     return recording
 
@@ -105,6 +113,23 @@ def test_relevant_memories_and_touched_threads_reach_the_classifier_and_are_expl
     assert bens.memories == ()
     with pytest.raises(NotFound):
         explain_classification(store, ben.id, message_id)
+
+
+def test_a_message_touches_a_thread_only_by_words_its_language_says_name_something(
+    store, make_person, embedder
+) -> None:
+    make_person(store, "ana")
+    _remembered(store, "ana", embedder, "I'm waiting on Dana for the countertop quote.")
+
+    def threads(message: str, lexicon: Lexicon) -> list[str]:
+        (request,) = _say(store, "ana", message, embedder, lexicon).asked
+        return [n.kind for n in request.memories if n.kind != "memory"]
+
+    # With no lexicon lent every word counts, so "the" alone touches the thread; the English
+    # lexicon the bundle lends says it names nothing.
+    assert threads("what about the weather", NO_LEXICON) == ["waiting_on"]
+    assert threads("what about the weather", ENGLISH) == []
+    assert threads("any news on the countertop quote", ENGLISH) == ["waiting_on"]
 
 
 def test_the_memory_section_is_added_only_when_there_are_memories() -> None:

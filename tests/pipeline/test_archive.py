@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from pipeline.clock import utcnow
 from pipeline.domain import ActorKind, NormativeForce, Role
+from pipeline.english import ENGLISH
 from pipeline.memory.archive import recall, within_budget
 from pipeline.store import Store
 from pipeline.store import assertions as repo
@@ -74,3 +75,39 @@ def test_recall_finds_turns_of_this_scope_and_facts_within_the_budget(sqlite_sto
     assert "Dr Okafor" in found.lines[0] and "ninth of March" in found.lines[1]
     assert "garden project" not in found.text and "soup" not in found.text
     assert len(tight.text) <= 12 * 4
+
+
+def test_a_lent_lexicons_stop_words_name_nothing_in_a_search(sqlite_store: Store) -> None:
+    now = utcnow()
+    with sqlite_store.write() as session:
+        person = create_person(session, "Ana")
+        add_turn(
+            session,
+            person_id=person.id,
+            engagement_id=None,
+            role=Role.OPERATOR,
+            content="the thing about the van",
+            intent="general_conversation",
+            operation_data={},
+            channel="test",
+            meta={},
+        )
+    assert person.personal_engagement_id is not None
+
+    def search(query: str, stop_words: frozenset[str]) -> str:
+        with sqlite_store.read() as session:
+            return recall(
+                session,
+                person_id=person.id,
+                operator_name="Ana",
+                fact_engagement_ids=[person.personal_engagement_id],
+                turn_engagement_id=None,
+                query=query,
+                now=now,
+                stop_words=stop_words,
+            ).text
+
+    english = ENGLISH.stop_words
+    assert "van" in search("the thing", frozenset())  # no lexicon: every word counts
+    assert search("the thing", english) == ""  # "the" and "thing" name nothing in English
+    assert "van" in search("the van", english)
