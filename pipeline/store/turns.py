@@ -183,7 +183,7 @@ def recent_turns(
     return [_turn(r) for r in reversed(list(rows))]
 
 
-def _history(where: ColumnElement[bool]) -> Select[Any]:
+def _history(where: ColumnElement[bool]) -> Select[*tuple[Any, ...]]:
     # Only a companion turn's operation data is read from history (what it offered, held or
     # asked); decoding every operator turn's JSON too was most of this query's cost.
     # Read as text on SQLite and decoded here (a JSON type would pass every row through a
