@@ -221,7 +221,7 @@ def converse(
             moment,
             history_turns=len(loaded.history),
             embedder=embedder,
-            stop_words=stop_words,
+            lexicon=providers.lexicon,
         )
         reply, reply_error = _respond(
             responder,

@@ -21,12 +21,15 @@ class Lexicon:
     `question_words`: words that ask without naming what is asked about ("when", "did"),
     skipped when recall searches for a question's subject.
     `every_item`: words by which a reference means every held item ("all of those").
+    `topic_openers`: words a status note's topic drops at its start ("the car", "my car" and
+    "car" are one topic), so a later report on the same thing replaces the earlier one.
     """
 
     name: str = ""
     stop_words: frozenset[str] = frozenset()
     question_words: frozenset[str] = frozenset()
     every_item: frozenset[str] = frozenset()
+    topic_openers: frozenset[str] = frozenset()
 
 
 NO_LEXICON = Lexicon()

@@ -64,16 +64,19 @@ def status_clear(
     db_url: str | None = DbOption,
 ) -> None:
     """Delete the person's status notes (one topic's, or all), their history included."""
+    from pipeline.english import ENGLISH
     from pipeline.memory.status import topic_key
     from pipeline.store.people import get_person
     from pipeline.store.status import clear_notes
 
+    # the command line speaks English, as every registered provider's conversations do
+    key = topic_key(topic, ENGLISH.topic_openers) if topic is not None else None
     store = store_for(db_url)
     with store.write() as session:
         found = get_person(session, person)
-        gone = clear_notes(session, found.id, topic_key(topic) if topic is not None else None)
+        gone = clear_notes(session, found.id, key)
     store.checkpoint()  # no old copy of a cleared note stays in the SQLite WAL
-    what = f"on {topic_key(topic)!r} " if topic is not None else ""
+    what = f"on {key!r} " if key is not None else ""
     console.print(
         f"Cleared {gone} status note(s) {escape(what)}for {escape(person)}.", highlight=False
     )

@@ -36,12 +36,15 @@ _ABOUT_MEMORY = _words(
 _QUESTION = _words("what when where which who how why did does tell said say")
 # Words by which a reference to held notes means every one of them ("mark all of those").
 _EVERY_ITEM = _words("all everything those these them")
+# Articles and possessives a status note's topic starts with ("the car", "my car": "car").
+_TOPIC_OPENERS = _words("the a an my our his her their your")
 
 ENGLISH = Lexicon(
     name="en",
     stop_words=_FUNCTION | _ABOUT_MEMORY,
     question_words=_QUESTION,
     every_item=_EVERY_ITEM,
+    topic_openers=_TOPIC_OPENERS,
 )
 
 

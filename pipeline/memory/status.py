@@ -10,6 +10,7 @@ MAX_TEXT_CHARS each (a budget of about MAX_NOTES * MAX_TEXT_CHARS / 4 tokens).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -25,15 +26,18 @@ MAX_TOPIC_CHARS = 40
 MAX_TEXT_CHARS = 200
 KEEP_REPLACED = 50  # history kept a person, oldest deleted first
 
-_LEADING = re.compile(r"^(?:(?:the|a|an|my|our|his|her|their|your)\s+)+", re.IGNORECASE)
 _NOT_WORD = re.compile(r"[^\w\s'-]+")
 
 
-def topic_key(topic: str) -> str:
-    """The topic as stored: lower case, single spaces, no leading article or possessive.
+def topic_key(topic: str, openers: Collection[str] = ()) -> str:
+    """The topic as stored: lower case, single spaces, without the `openers` it starts with
+    (a lent lexicon's articles and possessives, pipeline/lexicon.py): with English lent,
     "My Car" and "the car" are the same topic."""
-    words = " ".join(_NOT_WORD.sub(" ", topic).split()).casefold()
-    return _LEADING.sub("", words).strip()[:MAX_TOPIC_CHARS].strip()
+    words = " ".join(_NOT_WORD.sub(" ", topic).split()).casefold().split(" ")
+    start = 0
+    while start < len(words) - 1 and words[start] in openers:
+        start += 1
+    return " ".join(words[start:])[:MAX_TOPIC_CHARS].strip()
 
 
 @dataclass(frozen=True)
@@ -44,9 +48,10 @@ class NoteInput:
     text: str
 
 
-def checked_note(topic: str, text: str) -> NoteInput:
-    """A note within the rules, or InvalidMessage naming what is wrong."""
-    key = topic_key(topic)
+def checked_note(topic: str, text: str, openers: Collection[str] = ()) -> NoteInput:
+    """A note within the rules, or InvalidMessage naming what is wrong; `openers` as for
+    `topic_key`."""
+    key = topic_key(topic, openers)
     if not key:
         raise InvalidMessage("the status note has no topic", "name the thing it is about")
     clean = " ".join(text.split())

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from pipeline.domain import Person
 from pipeline.errors import InvalidMessage
+from pipeline.lexicon import NO_LEXICON, Lexicon
 from pipeline.memory.archive import DEFAULT_BUDGET_TOKENS, SearchType, recall
 from pipeline.memory.embeddings import Embedder
 from pipeline.memory.status import NoteInput, checked_note, write_note
@@ -65,8 +66,9 @@ class Toolbox:
     history_turns: int = 0
     embedder: Embedder | None = None
     budget_tokens: int = DEFAULT_BUDGET_TOKENS
-    # the query words a search skips (the bundle's lexicon's, pipeline/lexicon.py)
-    stop_words: frozenset[str] = frozenset()
+    # the bundle's lexicon (pipeline/lexicon.py): the query words a search skips and the
+    # words a status note's topic drops at its start
+    lexicon: Lexicon = NO_LEXICON
     specs: tuple[ToolSpec, ...] = TOOLS
     pending: list[NoteInput] = field(default_factory=list)
     calls: list[ToolCall] = field(default_factory=list)
@@ -95,7 +97,7 @@ class Toolbox:
     def _update_status(self, given: UpdateStatusInput) -> ToolResult:
         if len(self.pending) >= MAX_NOTES_PER_TURN:
             return ToolResult(f"at most {MAX_NOTES_PER_TURN} status notes a turn", True)
-        note = checked_note(given.topic, given.text)
+        note = checked_note(given.topic, given.text, self.lexicon.topic_openers)
         self.pending = [p for p in self.pending if p.topic != note.topic] + [note]
         return ToolResult(f"noted under {note.topic!r}: {note.text}")
 
@@ -145,7 +147,7 @@ class Toolbox:
                 search_type=search_type,
                 budget_tokens=self.budget_tokens,
                 before_turn_id=min(in_context) if in_context else None,
-                stop_words=self.stop_words,
+                stop_words=self.lexicon.stop_words,
             )
         return list(found.lines)
 

@@ -7,6 +7,7 @@ from sqlalchemy import create_engine, text
 from typer.testing import CliRunner
 
 from evals.cli import app
+from pipeline.english import ENGLISH
 from pipeline.store import assertions as repo
 from pipeline.store import open_store
 from pipeline.store.people import get_person
@@ -239,7 +240,7 @@ def test_status_list_and_clear(env):
         write_note(
             session,
             ana.id,
-            checked_note("the car", "At the shop until Friday"),
+            checked_note("the car", "At the shop until Friday", ENGLISH.topic_openers),
             at=utcnow(),
             written_by="t",
         )

@@ -24,9 +24,9 @@ LABELLED_FALLBACKS = {
     "jobs/restatement.py",
 }
 # English still in the core, each named in docs/intents.md ("Still English in the core"): the
-# status-note subject's leading articles, the consent fields' patterns, and the writing
-# constraints' sentence checks. Nothing else may hold an English word list.
-STILL_ENGLISH = {"memory/consent.py", "memory/status.py", "memory/writing.py"}
+# consent fields' patterns and the writing constraints' sentence checks. Nothing else may hold
+# an English word list.
+STILL_ENGLISH = {"memory/consent.py", "memory/writing.py"}
 # Words any English list of function words holds some of.
 _PROBE = frozenset(
     re.findall(

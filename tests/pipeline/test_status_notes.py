@@ -12,6 +12,7 @@ import pytest
 from pipeline.clock import utcnow
 from pipeline.converse import TurnOutcome, converse
 from pipeline.domain import Reply
+from pipeline.english import ENGLISH
 from pipeline.errors import AlreadyAnswered, InvalidMessage
 from pipeline.memory.manage import erase_fact
 from pipeline.memory.status import MAX_NOTES, MAX_TEXT_CHARS, checked_note, topic_key, write_note
@@ -27,8 +28,18 @@ from tests.conftest import script
 
 
 def test_topics_are_spelled_one_way() -> None:
-    assert topic_key("The Car") == topic_key("my car") == topic_key("car!") == "car"
-    assert topic_key("Dad's flight") == "dad's flight"
+    openers = ENGLISH.topic_openers
+    assert topic_key("The Car", openers) == topic_key("my car", openers) == "car"
+    assert topic_key("car!", openers) == "car"
+    assert topic_key("Dad's flight", openers) == "dad's flight"
+    assert topic_key("the", openers) == "the"  # a topic is never left empty by its openers
+
+
+def test_a_topics_openers_are_the_lent_languages() -> None:
+    # The core reads no English: with no lexicon lent, only case, spacing and punctuation go.
+    assert topic_key("The  Car!") == "the car"
+    french = frozenset({"la", "le", "ma", "mon"})
+    assert topic_key("Ma voiture", french) == topic_key("la voiture", french) == "voiture"
 
 
 def test_a_note_without_topic_or_text_is_refused_and_a_long_one_is_cut() -> None:
@@ -51,12 +62,14 @@ def test_a_later_note_on_a_topic_replaces_the_earlier_and_keeps_it_as_history(
     person = _person(store)
     now = utcnow()
     with store.write() as session:
-        write_note(session, person, checked_note("the car", "At the shop"), at=now, written_by="t")
+        car = checked_note("the car", "At the shop", ENGLISH.topic_openers)
+        write_note(session, person, car, at=now, written_by="t")
         write_note(
             session, person, checked_note("laptop", "Being repaired"), at=now, written_by="t"
         )
         later = now + timedelta(days=2)
-        write_note(session, person, checked_note("My car", "Back, fixed"), at=later, written_by="t")
+        fixed = checked_note("My car", "Back, fixed", ENGLISH.topic_openers)
+        write_note(session, person, fixed, at=later, written_by="t")
     with store.read() as session:
         current = current_notes(session, person)
         history = note_history(session, person, "car")
@@ -253,7 +266,7 @@ def test_the_template_responder_notes_a_status_and_searches_when_asked_about_the
             sqlite_store,
             person="ana",
             message=message,
-            providers=Providers.of(classifier, LocalResponder()),
+            providers=Providers.of(classifier, LocalResponder(), lexicon=ENGLISH),
         )
 
     assert say(said).status_notes == ()
