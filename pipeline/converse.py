@@ -246,7 +246,7 @@ def converse(
             )
             loaded.session.record(session, person_id, moment)
             stated = _stating_turns(session, stored, prior_companion, person_id, engagement_id)
-            # Both turns in one statement; the notes the reply wrote name the person's turn.
+            # Both turns, then the notes the reply wrote, which name the person's turn.
             operator_turn, companion_turn = add_turns(
                 session,
                 [

@@ -20,7 +20,8 @@ from sqlalchemy.orm import Session
 from pipeline.store.hot_sql import HotStatement
 from pipeline.store.tables import CheckpointRow
 
-_STATE = select(CheckpointRow.state).where(
+# a conversation's stored state (a turn reads it within pipeline/store/turn_state.py's)
+STATE = select(CheckpointRow.state).where(
     CheckpointRow.person_id == bindparam("person_id"),
     CheckpointRow.conversation == bindparam("conversation"),
 )
@@ -30,7 +31,7 @@ def load_checkpoint(
     session: Session | Connection, person_id: int, conversation: str
 ) -> dict[str, Any] | None:
     """The stored state of a conversation, or None before its first stored turn."""
-    found = session.execute(_STATE, {"person_id": person_id, "conversation": conversation})
+    found = session.execute(STATE, {"person_id": person_id, "conversation": conversation})
     state = found.scalar_one_or_none()
     return dict(state) if state is not None else None
 

@@ -29,9 +29,10 @@ def _latest(where: ColumnElement[bool]) -> Select[int, str]:
     )
 
 
-# Built once: every turn asks (constructing a select costs more than running it on SQLite).
-_LATEST_OUTSIDE = _latest(CompactionRow.engagement_id.is_(None))
-_LATEST_IN = _latest(CompactionRow.engagement_id == bindparam("engagement_id"))
+# Built once: every turn asks (constructing a select costs more than running it on SQLite);
+# the turn reads them within its own one-statement read (pipeline/store/turn_state.py).
+LATEST_OUTSIDE = _latest(CompactionRow.engagement_id.is_(None))
+LATEST_IN = _latest(CompactionRow.engagement_id == bindparam("engagement_id"))
 
 
 def latest_compaction(
@@ -40,10 +41,10 @@ def latest_compaction(
     """The newest compaction of this person's conversation in this project (or outside any)."""
     conn = session.connection() if isinstance(session, Session) else session
     if engagement_id is None:
-        row = conn.execute(_LATEST_OUTSIDE, {"person_id": person_id}).one_or_none()
+        row = conn.execute(LATEST_OUTSIDE, {"person_id": person_id}).one_or_none()
     else:
         params = {"person_id": person_id, "engagement_id": engagement_id}
-        row = conn.execute(_LATEST_IN, params).one_or_none()
+        row = conn.execute(LATEST_IN, params).one_or_none()
     return Compaction(row.upto_turn_id, row.summary) if row is not None else None
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import ColumnElement, Update, bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -128,30 +128,32 @@ def list_for(session: Session, person_id: int, limit: int = 50) -> list[Conversa
     return [_conversation(row) for row in rows]
 
 
-_LINK = insert(ConversationMessageRow)
-_COUNT = (
-    update(ConversationRow)
-    .where(ConversationRow.id == bindparam("cid"))
-    .values(
-        message_count=ConversationRow.message_count + bindparam("n"),
-        last_message_at=bindparam("at"),
+_LINK = HotStatement(insert(ConversationMessageRow), column_keys=("turn_id", "conversation_id"))
+
+
+def _counted(where: ColumnElement[bool]) -> Update:
+    # the conversation's count raised by `n` turns, heard from at `at`
+    return (
+        update(ConversationRow)
+        .where(where)
+        .values(
+            message_count=ConversationRow.message_count + bindparam("n"),
+            last_message_at=bindparam("at"),
+        )
     )
-)
 
 
-_HOT_LINK = HotStatement(_LINK, column_keys=("turn_id", "conversation_id"))
+_COUNT = _counted(ConversationRow.id == bindparam("cid"))
 _COUNT_ACTIVE = HotStatement(
-    update(ConversationRow)
-    .where(
-        ConversationRow.person_id == bindparam("pid"),
-        ConversationRow.status == ConversationStatus.ACTIVE.value,
-    )
-    .values(
-        message_count=ConversationRow.message_count + bindparam("n"),
-        last_message_at=bindparam("at"),
-    )
-    .returning(ConversationRow.id)
+    _counted(
+        (ConversationRow.person_id == bindparam("pid"))
+        & (ConversationRow.status == ConversationStatus.ACTIVE.value)
+    ).returning(ConversationRow.id)
 )
+
+
+def _link(conn: Session | Connection, conversation_id: int, turn_ids: list[int]) -> None:
+    _LINK.execute(conn, [{"turn_id": t, "conversation_id": conversation_id} for t in turn_ids])
 
 
 def link_to_active(
@@ -165,7 +167,7 @@ def link_to_active(
     if not found:
         return None
     conversation_id = int(found[0][0])
-    _HOT_LINK.execute(conn, [{"turn_id": t, "conversation_id": conversation_id} for t in turn_ids])
+    _link(conn, conversation_id, turn_ids)
     return conversation_id
 
 
@@ -175,10 +177,8 @@ def link_turns(
     """Record turns as belonging to a conversation and note when it last heard from anyone."""
     if not turn_ids:
         return
+    _link(conn, conversation_id, turn_ids)
     connection = conn.connection() if isinstance(conn, Session) else conn
-    connection.execute(
-        _LINK, [{"turn_id": t, "conversation_id": conversation_id} for t in turn_ids]
-    )
     connection.execute(_COUNT, {"cid": conversation_id, "n": len(turn_ids), "at": now})
 
 

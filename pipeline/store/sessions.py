@@ -23,8 +23,9 @@ class OpenSession:
     context: str
 
 
-# Built once: every turn asks (constructing a select costs more than running it on SQLite).
-_OPEN = (
+# Built once: the person's newest session not reset (a turn reads it within
+# pipeline/store/turn_state.py's one statement).
+LATEST_SESSION = (
     select(SessionRow.id, SessionRow.started_at, SessionRow.last_turn_at, SessionRow.context)
     .where(SessionRow.person_id == bindparam("person_id"), SessionRow.reset_at.is_(None))
     .order_by(SessionRow.id.desc())
@@ -37,7 +38,7 @@ def open_session(
 ) -> OpenSession | None:
     """The person's session if its last turn is within `gap` of now and it was not reset."""
     conn = session.connection() if isinstance(session, Session) else session
-    row = conn.execute(_OPEN, {"person_id": person_id}).one_or_none()
+    row = conn.execute(LATEST_SESSION, {"person_id": person_id}).one_or_none()
     if row is None:
         return None
     latest = OpenSession(row.id, as_utc(row.started_at), as_utc(row.last_turn_at), row.context)

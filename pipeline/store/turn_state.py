@@ -12,16 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Integer, Select, bindparam, literal_column, select, true
+from sqlalchemy import Select, bindparam, literal_column, select, true
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, aliased
 
 from pipeline.clock import as_utc
-from pipeline.store.compactions import Compaction
+from pipeline.store.checkpoints import STATE
+from pipeline.store.compactions import LATEST_IN, LATEST_OUTSIDE, Compaction
 from pipeline.store.events import conversation_key
 from pipeline.store.hot_sql import HotStatement
-from pipeline.store.sessions import OpenSession
-from pipeline.store.tables import CheckpointRow, CompactionRow, MemoryRevisionRow, SessionRow
+from pipeline.store.sessions import LATEST_SESSION, OpenSession
+from pipeline.store.tables import MemoryRevisionRow
 
 
 @dataclass(frozen=True)
@@ -34,30 +35,10 @@ class TurnState:
     revisions: tuple[int, int]  # personal memory's and the project's (0: none yet)
 
 
-def _statement(compaction_in: ColumnElement[bool]) -> Select[Any]:
-    person = bindparam("person_id", type_=Integer)
-    compaction = (
-        select(CompactionRow.upto_turn_id, CompactionRow.summary)
-        .where(CompactionRow.person_id == person, compaction_in)
-        .order_by(CompactionRow.id.desc())
-        .limit(1)
-        .subquery("compaction")
-    )
-    session = (
-        select(SessionRow.id, SessionRow.started_at, SessionRow.last_turn_at, SessionRow.context)
-        .where(SessionRow.person_id == person, SessionRow.reset_at.is_(None))
-        .order_by(SessionRow.id.desc())
-        .limit(1)
-        .subquery("session")
-    )
-    checkpoint = (
-        select(CheckpointRow.state)
-        .where(
-            CheckpointRow.person_id == person,
-            CheckpointRow.conversation == bindparam("conversation"),
-        )
-        .subquery("checkpoint")
-    )
+def _statement(latest_compaction: Select[int, str]) -> Select[Any]:
+    compaction = latest_compaction.subquery("compaction")
+    session = LATEST_SESSION.subquery("session")
+    checkpoint = STATE.subquery("checkpoint")
     personal = aliased(MemoryRevisionRow, name="personal_revision")
     project = aliased(MemoryRevisionRow, name="project_revision")
     one = select(literal_column("1").label("one")).subquery("one")
@@ -81,8 +62,8 @@ def _statement(compaction_in: ColumnElement[bool]) -> Select[Any]:
 
 
 # Built once: constructing and cache-keying the select costs more than running it.
-_OUTSIDE = HotStatement(_statement(CompactionRow.engagement_id.is_(None)))
-_IN = HotStatement(_statement(CompactionRow.engagement_id == bindparam("engagement_id")))
+_OUTSIDE = HotStatement(_statement(LATEST_OUTSIDE))
+_IN = HotStatement(_statement(LATEST_IN))
 
 
 def read_turn_state(
