@@ -1,14 +1,18 @@
-"""Whole turns on the local provider for two classes a person meets: a status typed without its
-article outside any project, and a forget request whose words share nothing with the fact it
-means. Messages written apart from every suite."""
+"""Whole turns on the local provider for classes a person meets: a status typed without its
+article or verb outside any project, a forget request whose words share nothing with the fact
+it means, and a reply that only shares a word with a held offer. Messages written apart from
+every suite."""
 
 from __future__ import annotations
+
+import pytest
 
 from pipeline.converse import TurnOutcome, converse
 from pipeline.providers.base import Providers
 from pipeline.providers.local import LocalClassifier, LocalResponder
 from pipeline.store import Store
-from pipeline.store.people import create_person
+from pipeline.store.assertions import list_assertions
+from pipeline.store.people import create_person, get_person
 
 
 def _say(store: Store, classifier: LocalClassifier, message: str) -> TurnOutcome:
@@ -59,3 +63,31 @@ def test_a_status_without_its_verb_is_noted_outside_a_project(
     assert done.route.intent == "general_conversation"
     assert sorted(n.topic for n in done.status_notes) == ["dryer", "electrician"]
     assert "Dryer leaking again" in done.reply.text
+
+
+@pytest.mark.parametrize(
+    "aside",
+    [
+        "teh bike is back now, all fixed",
+        "the bike got fixed earlier than expected",
+        "keep thinking about the bike honestly",
+        "bike came back sooner than i thought",
+    ],
+)
+def test_a_reply_that_only_shares_a_word_with_a_held_offer_leaves_it_as_offered(
+    sqlite_store: Store, classifier: LocalClassifier, aside: str
+) -> None:
+    _ana(sqlite_store)
+    offered = _say(sqlite_store, classifier, "my bike is at the repair shop until tuesday")
+    held = offered.route.operation_data["personal_fact"]
+    # no correction cue and no other value of the offer's kind: not a correction of it
+    said = _say(sqlite_store, classifier, aside)
+    assert said.route.operation_data.get("action") != "refined"
+    with sqlite_store.read() as session:
+        ana = get_person(session, "ana")
+        facts = [a.content for a in list_assertions(session, ana.personal_engagement_id)]
+    # the offer is held as it was offered, never a garble of it and the reply
+    assert [f for f in facts if "repair shop" in f] == [held]
+    # a value of the offer's own kind, with a cue, still corrects it
+    fixed = _say(sqlite_store, classifier, "no wait, wednesday not tuesday")
+    assert "wednesday" in fixed.route.operation_data["personal_fact"].lower()

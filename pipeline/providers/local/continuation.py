@@ -351,9 +351,15 @@ def read_reply(
         if kind == "refine" and not new_content:
             kind = "confirm"
         return kind  # type: ignore[return-value]
-    # A short value, or a statement about the same thing, corrects the offer: a refinement
-    # restates part of what it corrects.
-    related = len(tokens) <= 4 or (offer.kind == "remember" and shares_content(body, offer.fact))
+    # A short value, or a statement about the same thing that names another value of a kind
+    # the offer holds, corrects the offer. A statement that only shares a word with it ("car
+    # is back now, all fixed", "remind me what I said about the car") is something else, and
+    # the offer stays held: with no cue, the safe reading is unrelated.
+    related = len(tokens) <= 4 or (
+        offer.kind == "remember"
+        and shares_content(body, offer.fact)
+        and same_kind_of_value(body, offer.fact)
+    )
     if new_content and related and not is_question(text):
         return "refine"
     return "other"
