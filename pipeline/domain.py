@@ -71,6 +71,23 @@ class NormativeForce(StrEnum):
     RETRACTED = "retracted"
 
 
+class ProfileField(StrEnum):
+    """A profile field whose change waits for the person's consent (specification 004,
+    "Consent Policy"; pipeline/memory/consent.py). NONE is a reading that the fact changes
+    none of them, told apart from an answer that does not say."""
+
+    PREFERRED_NAME = "preferred_name"
+    PRONOUNS = "pronouns"
+    CITY = "city"
+    LANGUAGE = "language"
+    NONE = "none"
+
+    @property
+    def label(self) -> str:
+        """The field as a person reads it ("preferred name")."""
+        return self.value.replace("_", " ")
+
+
 class Role(StrEnum):
     """The speaker of a conversation turn."""
 
@@ -120,6 +137,9 @@ class Assertion(Frozen):
     deleted_at: datetime | None = None
     # pipeline/categories.yaml; the store gives each new assertion its engagement's default.
     category: str = DEFAULT_CATEGORY
+    # The sensitive profile field a personal fact changes, as read when it was held (never
+    # NONE: a fact that changes none stores None); held, it waits for consent.
+    profile_field: ProfileField | None = None
 
 
 class HistoryEntry(Frozen):
@@ -215,6 +235,9 @@ class ClassifiedIntent(Frozen):
     restore: bool = False
     # The message asks something: it is answered, and never stored as a fact
     question: bool = False
+    # The profile field the stated fact changes (NONE: none of them); None when the answer
+    # does not say, and the fact is then read by the bundle's lexicon (labelled fallback)
+    profile_field: ProfileField | None = None
     confidence: float | None = None
     error: str | None = None
     provider: str = ""

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pipeline.domain import ProfileField
+
 
 @dataclass(frozen=True)
 class Lexicon:
@@ -23,6 +25,10 @@ class Lexicon:
     `every_item`: words by which a reference means every held item ("all of those").
     `topic_openers`: words a status note's topic drops at its start ("the car", "my car" and
     "car" are one topic), so a later report on the same thing replaces the earlier one.
+    `profile_patterns`: per sensitive profile field, a regular expression (case-insensitive)
+    over a fact's wording that names a change of it ("you go by Sam"): the labelled fallback
+    for a classifier answer that does not say which field a fact changes
+    (pipeline/memory/profile_fields.py).
     """
 
     name: str = ""
@@ -30,6 +36,7 @@ class Lexicon:
     question_words: frozenset[str] = frozenset()
     every_item: frozenset[str] = frozenset()
     topic_openers: frozenset[str] = frozenset()
+    profile_patterns: tuple[tuple[ProfileField, str], ...] = ()
 
 
 NO_LEXICON = Lexicon()

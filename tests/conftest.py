@@ -109,6 +109,7 @@ def script(*entries: dict[str, Any]) -> ScriptedProvider:
                 reading=e.get("reading"),
                 restore=e.get("restore") is True,
                 question=e.get("question") is True,
+                profile_field=e.get("profile_field"),
             )
             for e in entries
         ]

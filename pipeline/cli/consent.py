@@ -33,7 +33,7 @@ def consent_list(person: str = PersonOption, db_url: str | None = DbOption) -> N
         return
     for p in proposals:
         console.print(
-            f"#{p.assertion.display_number} ({p.field}) {shown(p.assertion.content)} — "
+            f"#{p.assertion.display_number} ({p.field.label}) {shown(p.assertion.content)} — "
             f"expires {p.expires_at:%Y-%m-%d %H:%M} UTC unless accepted",
             highlight=False,
         )

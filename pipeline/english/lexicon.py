@@ -7,6 +7,7 @@ bundle (`Providers.lexicon`); the registered providers all converse in English a
 
 from __future__ import annotations
 
+from pipeline.english.profile import PROFILE_PATTERNS
 from pipeline.lexicon import Lexicon
 from pipeline.memory.matching import content_words
 
@@ -45,6 +46,7 @@ ENGLISH = Lexicon(
     question_words=_QUESTION,
     every_item=_EVERY_ITEM,
     topic_openers=_TOPIC_OPENERS,
+    profile_patterns=PROFILE_PATTERNS,
 )
 
 

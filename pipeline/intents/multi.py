@@ -23,6 +23,7 @@ from pipeline.domain import (
 from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.facts import same_fact
+from pipeline.memory.profile_fields import fields_of_many
 from pipeline.store import assertions as repo
 
 INTENT = "remember_about_me"
@@ -120,6 +121,8 @@ def hold_many(ctx: HandlerContext, personal_id: int) -> RouteResult | None:
     room = min(MAX_WRITES_PER_TURN, ctx.max_new_facts)
     if len(new) < 2 or room < 2:
         return None
+    kept = new[:room]
+    fields = fields_of_many(ctx.classified.profile_field, kept, ctx.lexicon)
     created = [
         ctx.decided.add(
             personal_id,
@@ -127,8 +130,9 @@ def hold_many(ctx: HandlerContext, personal_id: int) -> RouteResult | None:
             ActorKind.COMPANION,
             NormativeForce.HELD,
             created_at=ctx.now,
+            profile_field=field,
         )
-        for fact in new[:room]
+        for fact, field in zip(kept, fields, strict=True)
     ]
     return RouteResult(
         intent=INTENT,

@@ -16,6 +16,7 @@ from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.facts import clean_fact, same_fact
 from pipeline.intents.multi import hold_many
+from pipeline.memory.profile_fields import field_of
 from pipeline.store import assertions as repo
 
 INTENT = "remember_about_me"
@@ -121,7 +122,8 @@ def _new_fact(ctx: HandlerContext, personal_id: int, fact: str) -> RouteResult:
     # After a cross-promotion offer the person has just said yes to this very fact, so it
     # is committed at once instead of being offered a second time.
     force = NormativeForce.COMMITTED if promoted else NormativeForce.HELD
-    created = ctx.decided.add(personal_id, fact, ActorKind.COMPANION, force)
+    field = field_of(ctx.classified.profile_field, fact, ctx.lexicon)
+    created = ctx.decided.add(personal_id, fact, ActorKind.COMPANION, force, profile_field=field)
     data: dict[str, object] = {
         "action": "committed" if promoted else "held",
         "personal_fact": created.content,
@@ -176,7 +178,12 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
 
 
 def _refined(ctx: HandlerContext, held: Assertion, fact: str) -> RouteResult:
-    refined = ctx.decided.amend(held.id, fact, by=HistoryActor.OPERATOR)
+    # A correction never drops consent: "no, Boulder" after "You live in Denver" is still
+    # a change of city even when its reading names no field.
+    said = field_of(ctx.classified.profile_field, fact, ctx.lexicon)
+    refined = ctx.decided.amend(
+        held.id, fact, by=HistoryActor.OPERATOR, profile_field=said or held.profile_field
+    )
     return RouteResult(
         intent=INTENT,
         operation_data={

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pipeline.clock import utcnow
-from pipeline.domain import ActorKind, Assertion, HistoryActor, NormativeForce
+from pipeline.domain import ActorKind, Assertion, HistoryActor, NormativeForce, ProfileField
 from pipeline.errors import ConverseError
 from pipeline.store import assertions as repo
 from pipeline.store import embeddings as vectors_repo
@@ -51,6 +51,7 @@ class Amend:
     before: Assertion
     content: str
     by: HistoryActor
+    profile_field: ProfileField | None = None
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class Add:
     actor: ActorKind
     force: NormativeForce
     created_at: datetime | None
+    profile_field: ProfileField | None = None
 
 
 WriteCommand = SetForce | Amend | Add
@@ -110,13 +112,26 @@ class Writes:
         self._latest[assertion_id] = after
         return after
 
-    def amend(self, assertion_id: int, content: str, *, by: HistoryActor) -> Assertion:
-        """Record a new content; the assertion as it will be."""
+    def amend(
+        self,
+        assertion_id: int,
+        content: str,
+        *,
+        by: HistoryActor,
+        profile_field: ProfileField | None = None,
+    ) -> Assertion:
+        """Record a new content, and the sensitive field it changes; the assertion as it
+        will be."""
         before = self._current(assertion_id)
-        self.commands.append(Amend(before, content, by))
+        self.commands.append(Amend(before, content, by, profile_field))
         moment = utcnow()
         after = before.model_copy(
-            update={"content": content, "updated_at": moment, "last_accessed_at": moment}
+            update={
+                "content": content,
+                "profile_field": profile_field,
+                "updated_at": moment,
+                "last_accessed_at": moment,
+            }
         )
         self._latest[assertion_id] = after
         return after
@@ -128,9 +143,11 @@ class Writes:
         actor: ActorKind,
         force: NormativeForce = NormativeForce.HELD,
         created_at: datetime | None = None,
+        profile_field: ProfileField | None = None,
     ) -> Assertion:
         """Record a new assertion; it as it will be (its id is not known until it is stored,
-        so it carries a negative placeholder; its display number is the one it will get)."""
+        so it carries a negative placeholder; its display number is the one it will get).
+        `profile_field`: the sensitive field a personal fact changes (consent)."""
         number = self._next_number.get(engagement_id)
         if number is None:
             last = self.session.scalar(
@@ -138,7 +155,9 @@ class Writes:
             )
             number = int(last or 0) + 1
         self._next_number[engagement_id] = number + 1
-        self.commands.append(Add(engagement_id, number, content, actor, force, created_at))
+        self.commands.append(
+            Add(engagement_id, number, content, actor, force, created_at, profile_field)
+        )
         moment = created_at or utcnow()
         return Assertion(
             id=-len(self.commands),
@@ -150,6 +169,7 @@ class Writes:
             created_at=moment,
             updated_at=moment,
             last_accessed_at=moment,
+            profile_field=profile_field,
         )
 
 
@@ -172,6 +192,7 @@ def _run(session: Session, commands: Sequence[WriteCommand]) -> None:
                 command.actor,
                 command.force,
                 command.created_at,
+                profile_field=command.profile_field,
             )
             if added.display_number != command.display_number:
                 raise StaleDecision(
@@ -188,4 +209,6 @@ def _run(session: Session, commands: Sequence[WriteCommand]) -> None:
         if isinstance(command, SetForce):
             repo.set_force(session, now.id, command.force, command.rationale, by=command.by)
         else:
-            repo.amend_content(session, now.id, command.content, by=command.by)
+            repo.amend_content(
+                session, now.id, command.content, by=command.by, profile_field=command.profile_field
+            )

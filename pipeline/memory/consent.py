@@ -1,8 +1,10 @@
 """Consent for sensitive profile fields (specification 004, "Consent Policy").
 
-A personal fact that names the person's preferred name, pronouns, city or language changes
-who the companion thinks it is talking to, so it is applied only with consent: it stays held
-(never in a prompt) until the person confirms it in chat or accepts it with
+A personal fact that changes the person's preferred name, pronouns, city or language changes
+who the companion thinks it is talking to, so it is applied only with consent. Which field a
+fact changes is read when it is held and stored with it (pipeline/memory/profile_fields.py):
+the classifier's typed reading, or the lent wording patterns when the answer does not say.
+It stays held (never in a prompt) until the person confirms it in chat or accepts it with
 `converse consent accept`, and a proposal nobody decided on expires after PROPOSAL_DAYS —
 retracted with a rationale, which the assertion's history keeps beside every other decision.
 Other held facts are left alone: they wait for a confirmation however long it takes.
@@ -10,47 +12,18 @@ Other held facts are left alone: they wait for a confirmation however long it ta
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
-from pipeline.domain import Assertion, HistoryActor, NormativeForce, Person
+from pipeline.domain import Assertion, HistoryActor, NormativeForce, Person, ProfileField
 from pipeline.errors import InvalidMessage
 from pipeline.memory.manage import numbered, personal_shelf
 from pipeline.store import assertions as repo
 from pipeline.store.proposals import held_personal
 
 PROPOSAL_DAYS = 7
-_F = re.IGNORECASE
-# Read on the stored wording ("You go by Sam") and on the person's ("I go by Sam").
-_FIELDS: dict[str, re.Pattern[str]] = {
-    "preferred name": re.compile(
-        r"\b(?:go(?:es)? by|call (?:me|you)|(?:my|your|preferred|first) name(?: is|'s)|"
-        r"prefers? to be called|(?:i'm|you're|i am|you are) known as|nickname is)\b",
-        _F,
-    ),
-    "pronouns": re.compile(r"\bpronouns?\b|\b(?:she/her|he/him|they/them|ze/zir|xe/xem)\b", _F),
-    "city": re.compile(
-        r"\b(?:live|lives|living|based|moved|moving|relocated|relocating|reside|residing)"
-        r" (?:in|to|out to)\b|\b(?:home ?town|home city|city) is\b",
-        _F,
-    ),
-    "language": re.compile(
-        r"\b(?:native|first|mother|home|main|preferred) (?:language|tongue)\b|"
-        r"\b(?:speak|speaks|speaking) (?:\w+ ){0,2}(?:at home|natively|fluently|with)\b",
-        _F,
-    ),
-}
-
-
-def sensitive_field(content: str) -> str | None:
-    """Which sensitive profile field a fact states, if any."""
-    for field, pattern in _FIELDS.items():
-        if pattern.search(content):
-            return field
-    return None
 
 
 @dataclass(frozen=True)
@@ -58,13 +31,13 @@ class Proposal:
     """A held sensitive fact waiting for the person's decision."""
 
     assertion: Assertion
-    field: str
+    field: ProfileField
     expires_at: datetime
 
 
 def proposal_of(assertion: Assertion) -> Proposal | None:
-    """The proposal a held assertion is, when it states a sensitive field."""
-    field = sensitive_field(assertion.content)
+    """The proposal a held assertion is, when it was held as a change of a sensitive field."""
+    field = assertion.profile_field
     if field is None or assertion.force is not NormativeForce.HELD:
         return None
     return Proposal(assertion, field, assertion.created_at + timedelta(days=PROPOSAL_DAYS))
@@ -86,7 +59,8 @@ def expire(session: Session, now: datetime) -> list[Proposal]:
         if proposal is None:
             continue
         rationale = (
-            f"consent: a change of {proposal.field} was not confirmed within {PROPOSAL_DAYS} days"
+            f"consent: a change of {proposal.field.label} was not confirmed within "
+            f"{PROPOSAL_DAYS} days"
         )
         repo.set_force(
             session, held.id, NormativeForce.RETRACTED, rationale, by=HistoryActor.SYSTEM

@@ -16,6 +16,7 @@ from pipeline.domain import (
     ClassifiedIntent,
     HistoryTurn,
     MemoryNote,
+    ProfileField,
     PromptRef,
     Reading,
     Relation,
@@ -121,6 +122,7 @@ def validated(
     reading: Any = None,
     restore: Any = False,
     question: Any = False,
+    profile_field: Any = None,
 ) -> ClassifiedIntent:
     """Check a provider's raw answer against the taxonomy; degrade it if unusable. A reading
     that is malformed is dropped (the core then reads nothing pending as answered), never
@@ -160,7 +162,19 @@ def validated(
         reading=checked,
         restore=restore is True,
         question=question is True,
+        profile_field=checked_profile_field(profile_field),
     )
+
+
+def checked_profile_field(raw: Any) -> ProfileField | None:
+    """A provider's profile field as typed, or None (the answer does not say, and the fact's
+    wording is read instead) when it is absent or not one of the fields."""
+    if isinstance(raw, ProfileField) or raw is None:
+        return raw
+    try:
+        return ProfileField(str(raw))
+    except ValueError:
+        return None
 
 
 def checked_reading(raw: Any) -> Reading | None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
-from pipeline.domain import ClassifiedIntent, Relation
+from pipeline.domain import ClassifiedIntent, ProfileField, Relation
 from pipeline.intents.taxonomy import INTENTS
 from pipeline.providers.base import validated
 
@@ -94,6 +94,13 @@ READING_SCHEMA: dict[str, Any] = {
         "type": "boolean",
         "description": "The message asks something; a question is never a fact to store.",
     },
+    "profile_field": {
+        "type": "string",
+        "enum": [f.value for f in ProfileField],
+        "description": "For remember_about_me: the profile field the fact changes — the "
+        "person's preferred name, pronouns, the city they live in or the language they speak "
+        "— or none. A change of one of them waits for the person's consent.",
+    },
 }
 READING_FIELDS = ("relation", "corrected", "chosen", "project_only")
 
@@ -111,6 +118,7 @@ IntentAnswer: type[BaseModel] = create_model(
     project_only=(bool | None, None),
     restore=(bool | None, None),
     question=(bool | None, None),
+    profile_field=(str | None, None),
     **{name: (str | None, None) for name in param_names()},  # type: ignore[call-overload]
 )
 
@@ -122,12 +130,14 @@ def classification(parsed: BaseModel, **meta: Any) -> ClassifiedIntent:
     intent = values.pop("intent")
     reading = {name: values.pop(name) for name in READING_FIELDS}
     restore, question = values.pop("restore"), values.pop("question")
+    profile_field = values.pop("profile_field")
     return validated(
         intent,
         {k: v for k, v in values.items() if v is not None},
         reading=reading if reading["relation"] is not None else None,
         restore=restore,
         question=question,
+        profile_field=profile_field,
         **meta,
     )
 

@@ -54,6 +54,7 @@ class ScriptEntry:
     reading: dict[str, Any] | None = None
     restore: bool = False
     question: bool = False
+    profile_field: str | None = None
 
 
 # The largest fixture is a few KB; a script is read whole, so its size is bounded.
@@ -86,6 +87,7 @@ def load_script(path: Path) -> list[ScriptEntry]:
                 reading=raw.get("reading"),
                 restore=raw.get("restore") is True,
                 question=raw.get("question") is True,
+                profile_field=raw.get("profile_field"),
             )
         )
     return entries
@@ -130,6 +132,7 @@ class ScriptedProvider:
             reading=entry.reading,
             restore=entry.restore,
             question=entry.question,
+            profile_field=entry.profile_field,
         )
 
     def respond(self, request: RespondRequest) -> Reply:

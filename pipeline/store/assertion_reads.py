@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from pipeline.categories import ContextMode, load_categories
 from pipeline.clock import as_utc
-from pipeline.domain import ActorKind, Assertion, NormativeForce
+from pipeline.domain import ActorKind, Assertion, NormativeForce, ProfileField
 from pipeline.errors import NotFound
 from pipeline.store.hot_sql import HotStatement
 from pipeline.store.rows import ASSERTION_COLUMNS, assertion_from_row
@@ -51,6 +51,7 @@ def _assertion(row: AssertionRow) -> Assertion:
         pinned=bool(row.pinned),
         deleted_at=as_utc(row.deleted_at) if row.deleted_at is not None else None,
         category=row.category,
+        profile_field=ProfileField(row.profile_field) if row.profile_field else None,
     )
 
 

@@ -18,7 +18,14 @@ from sqlalchemy.orm import Session
 
 from pipeline.categories import load_categories
 from pipeline.clock import as_utc, utcnow
-from pipeline.domain import ActorKind, Assertion, HistoryActor, HistoryOp, NormativeForce
+from pipeline.domain import (
+    ActorKind,
+    Assertion,
+    HistoryActor,
+    HistoryOp,
+    NormativeForce,
+    ProfileField,
+)
 from pipeline.errors import NotFound
 from pipeline.store.assertion_reads import (
     VISIBLE,
@@ -76,11 +83,13 @@ def add_assertion(
     by: HistoryActor | None = None,
     importance: float | None = None,
     category: str | None = None,
+    profile_field: ProfileField | None = None,
 ) -> Assertion:
     """Add an assertion with the engagement's next display number (never an erased one's).
 
     `by` is who wrote it for the history (default: the assertion's own actor); `category`
-    defaults to the engagement kind's (pipeline/categories.yaml)."""
+    defaults to the engagement kind's (pipeline/categories.yaml); `profile_field` is the
+    sensitive field a personal fact changes (pipeline/memory/consent.py)."""
     # The UPDATE takes the engagement row's lock on PostgreSQL, so concurrent adds queue.
     number, visibility = session.execute(
         update(EngagementRow)
@@ -102,12 +111,18 @@ def add_assertion(
         last_accessed_at=moment,
         pinned=False,
         category=category,
+        profile_field=_stored_field(profile_field),
         **({"importance": checked_importance(importance)} if importance is not None else {}),
     )
     session.add(row)
     session.flush()
     record(session, **_recorded(row, HistoryOp.ADD, by or HistoryActor(actor.value)))
     return _assertion(row)
+
+
+def _stored_field(field: ProfileField | None) -> str | None:
+    """A profile field as stored: NONE (the reading that it changes none) stores nothing."""
+    return None if field is None or field is ProfileField.NONE else field.value
 
 
 def checked_importance(value: float) -> float:
@@ -145,12 +160,19 @@ def set_force(
 
 
 def amend_content(
-    session: Session, assertion_id: int, content: str, *, by: HistoryActor
+    session: Session,
+    assertion_id: int,
+    content: str,
+    *,
+    by: HistoryActor,
+    profile_field: ProfileField | None = None,
 ) -> Assertion:
-    """Replace an assertion's content, keeping its force."""
+    """Replace an assertion's content, keeping its force; `profile_field` is the sensitive
+    field the new content changes."""
     row = _row(session, assertion_id)
     before = row.content
     row.content = content
+    row.profile_field = _stored_field(profile_field)
     _touched(row)
     session.flush()
     record(session, **_recorded(row, HistoryOp.UPDATE, by, old_content=before))

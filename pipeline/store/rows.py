@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from pipeline.clock import as_utc
-from pipeline.domain import ActorKind, Assertion, NormativeForce
+from pipeline.domain import ActorKind, Assertion, NormativeForce, ProfileField
 
 # The columns every assertion row is read with, in this order.
 ASSERTION_COLUMNS = (
@@ -26,9 +26,12 @@ ASSERTION_COLUMNS = (
     "pinned",
     "deleted_at",
     "category",
+    "profile_field",
 )
 _ACTORS = {a.value: a for a in ActorKind}
 _FORCES = {f.value: f for f in NormativeForce}
+_FIELDS: dict[str | None, ProfileField | None] = {f.value: f for f in ProfileField}
+_FIELDS[None] = None
 
 
 def assertion_from_row(row: Sequence[Any], moment: Callable[[Any], datetime] = as_utc) -> Assertion:
@@ -51,6 +54,7 @@ def assertion_from_row(row: Sequence[Any], moment: Callable[[Any], datetime] = a
         pinned,
         deleted,
         category,
+        profile_field,
     ) = row
     return Assertion(
         id=ident,
@@ -67,4 +71,5 @@ def assertion_from_row(row: Sequence[Any], moment: Callable[[Any], datetime] = a
         pinned=bool(pinned),
         deleted_at=moment(deleted) if deleted is not None else None,
         category=category,
+        profile_field=_FIELDS[profile_field],
     )

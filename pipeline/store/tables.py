@@ -95,6 +95,9 @@ class AssertionRow(Base):
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # pipeline/categories.yaml (migration 0009).
     category: Mapped[str] = mapped_column(String(32), default=DEFAULT_CATEGORY)
+    # The sensitive profile field a personal fact changes, as read when it was held
+    # (migration 0017; pipeline/memory/consent.py); None for every other fact.
+    profile_field: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class HistoryRow(Base):

@@ -11,7 +11,8 @@ from rich.console import Console
 
 from pipeline.cli.render import show_turn
 from pipeline.converse import TurnOutcome, converse
-from pipeline.domain import ActorKind, NormativeForce, Person
+from pipeline.domain import ActorKind, NormativeForce, Person, ProfileField
+from pipeline.memory import consent
 from pipeline.prompting import default_library
 from pipeline.providers.registry import Providers
 from pipeline.store import Store
@@ -105,6 +106,20 @@ def test_synthetic_remember_is_held_then_committed(world: World) -> None:
     # real API, nothing is written to or read from the prompt cache.
     for usage in (second.classified.usage, second.reply.usage):
         assert usage.cache_read_input_tokens == usage.cache_creation_input_tokens == 0
+
+
+def test_synthetic_the_answers_profile_field_holds_a_change_for_consent(world: World) -> None:
+    said = world.say("off to Lisbon for good next month")
+    assert said.classified.profile_field is ProfileField.CITY
+    with world.store.read() as session:
+        waiting = consent.pending(session, world.person)
+    assert [(p.assertion.content, p.field) for p in waiting] == [
+        ("You're off to Lisbon for good next month", ProfileField.CITY)
+    ]
+    # the shellfish answer says no field: the lent wording patterns read it, and name none
+    world.say("I'm allergic to shellfish")
+    with world.store.read() as session:
+        assert len(consent.pending(session, world.person)) == 1
 
 
 def test_synthetic_prompt_refs_and_usage_are_persisted_on_every_turn(world: World) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 
 from pipeline.converse import TurnOutcome, converse
+from pipeline.domain import ProfileField
+from pipeline.memory import consent
 from pipeline.providers.base import Providers
 from pipeline.providers.local import LocalClassifier, LocalResponder
 from pipeline.store import Store
@@ -91,3 +93,19 @@ def test_a_reply_that_only_shares_a_word_with_a_held_offer_leaves_it_as_offered(
     # a value of the offer's own kind, with a cue, still corrects it
     fixed = _say(sqlite_store, classifier, "no wait, wednesday not tuesday")
     assert "wednesday" in fixed.route.operation_data["personal_fact"].lower()
+
+
+def test_the_local_reading_holds_a_change_of_name_for_consent(
+    sqlite_store: Store, classifier: LocalClassifier
+) -> None:
+    _ana(sqlite_store)
+    # the bundle here lends no lexicon: the field comes from the local provider's reading
+    named = _say(sqlite_store, classifier, "i go by Robbie these days")
+    allergy = _say(sqlite_store, classifier, "im allergic to peanuts tbh")
+    assert named.classified.profile_field is ProfileField.PREFERRED_NAME
+    assert allergy.classified.profile_field is ProfileField.NONE
+    with sqlite_store.read() as session:
+        waiting = consent.pending(session, get_person(session, "ana"))
+    assert [(p.field, p.assertion.display_number) for p in waiting] == [
+        (ProfileField.PREFERRED_NAME, named.route.operation_data["assertion_display_number"])
+    ]

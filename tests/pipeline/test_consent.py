@@ -1,5 +1,5 @@
 """Consent for sensitive profile fields: a held change of name, pronouns, city or language
-waits for a decision, expires after 7 days, and every decision is in the history
+(the field stored when it was held) waits for a decision, expires after 7 days, and every decision is in the history
 (docs/memory.md, "Consent")."""
 
 from __future__ import annotations
@@ -13,9 +13,12 @@ from typer.testing import CliRunner
 
 from evals.cli import app
 from pipeline.clock import utcnow
-from pipeline.domain import ActorKind, HistoryActor, HistoryOp, NormativeForce
+from pipeline.domain import ActorKind, HistoryActor, HistoryOp, NormativeForce, ProfileField
+from pipeline.english.lexicon import ENGLISH
 from pipeline.errors import InvalidMessage
+from pipeline.lexicon import NO_LEXICON
 from pipeline.memory import consent, load_personal_memory
+from pipeline.memory.profile_fields import read_field
 from pipeline.store import Store, open_store
 from pipeline.store import assertions as repo
 from pipeline.store.history import history_of
@@ -28,27 +31,40 @@ DAY = timedelta(days=1)
 @pytest.mark.parametrize(
     ("content", "field"),
     [
-        ("You go by Sam, not Samantha", "preferred name"),
-        ("Your pronouns are they/them", "pronouns"),
-        ("You moved to Toronto last month", "city"),
-        ("You're based in Singapore", "city"),
-        ("Your native language is Portuguese", "language"),
-        ("You speak Greek at home with your parents", "language"),
+        ("You go by Sam, not Samantha", ProfileField.PREFERRED_NAME),
+        ("Your pronouns are they/them", ProfileField.PRONOUNS),
+        ("You moved to Toronto last month", ProfileField.CITY),
+        ("You're based in Singapore", ProfileField.CITY),
+        ("Your native language is Portuguese", ProfileField.LANGUAGE),
+        ("You speak Greek at home with your parents", ProfileField.LANGUAGE),
+        ("I go by Sam now", ProfileField.PREFERRED_NAME),
         ("You're allergic to shellfish", None),
         ("Your daughter Lila is five", None),
         ("You like living things in the garden", None),
     ],
 )
-def test_sensitive_fields_are_read_from_the_fact(content: str, field: str | None) -> None:
-    assert consent.sensitive_field(content) == field
+def test_the_english_wording_patterns_name_the_field(
+    content: str, field: ProfileField | None
+) -> None:
+    assert read_field(content, ENGLISH) == field
+    assert read_field(content, NO_LEXICON) is None  # a bundle that lends none marks nothing
 
 
 def _held(store: Store, person: str, *contents: str, days_old: float = 0) -> list[int]:
+    """Held facts, each with the field its English wording names (as the local reading or
+    the fallback stores it)."""
     with store.write() as session:
         personal = get_person(session, person).personal_engagement_id
         assert personal is not None
         ids = [
-            repo.add_assertion(session, personal, c, ActorKind.COMPANION, NormativeForce.HELD).id
+            repo.add_assertion(
+                session,
+                personal,
+                c,
+                ActorKind.COMPANION,
+                NormativeForce.HELD,
+                profile_field=read_field(c, ENGLISH),
+            ).id
             for c in contents
         ]
         session.execute(
@@ -57,6 +73,23 @@ def _held(store: Store, person: str, *contents: str, days_old: float = 0) -> lis
             .values(created_at=utcnow() - days_old * DAY)
         )
     return ids
+
+
+def test_the_stored_field_decides_not_the_wording(store: Store, make_person) -> None:
+    make_person(store, "ana")
+    with store.write() as session:
+        personal = get_person(session, "ana").personal_engagement_id
+        assert personal is not None
+        for content, field in [
+            ("You're off to Lisbon for good", ProfileField.CITY),  # no pattern names it
+            ("You live in Denver", None),  # the reading said it changes no field
+        ]:
+            repo.add_assertion(session, personal, content, ActorKind.COMPANION, profile_field=field)
+    with store.read() as session:
+        waiting = consent.pending(session, get_person(session, "ana"))
+    assert [(p.assertion.content, p.field) for p in waiting] == [
+        ("You're off to Lisbon for good", ProfileField.CITY)
+    ]
 
 
 def test_only_undecided_sensitive_proposals_expire_after_seven_days(
@@ -93,7 +126,10 @@ def test_accepting_commits_refusing_retracts_and_history_records_who(
     _held(store, "ana", "You moved to Lisbon", "Your pronouns are she/her", "You like figs")
     with store.write() as session:
         ana = get_person(session, "ana")
-        assert [p.field for p in consent.pending(session, ana)] == ["city", "pronouns"]
+        assert [p.field for p in consent.pending(session, ana)] == [
+            ProfileField.CITY,
+            ProfileField.PRONOUNS,
+        ]
         consent.decide(session, ana, 1, True, HistoryActor.CLI)
         consent.decide(session, ana, 2, False, HistoryActor.CLI)
         with pytest.raises(InvalidMessage, match="not a sensitive proposal"):

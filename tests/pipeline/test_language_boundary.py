@@ -15,18 +15,19 @@ FORBIDDEN = ("pipeline.english", "pipeline.providers.local")
 # Outside the core: provider packages, the English package, the edges that build providers,
 # and the labelled deterministic fallbacks: the one that splits sentences when no model
 # extracts facts, the one that compresses a conversation when no model does, and the one that
-# tells a restated fact when no model answers consolidation's same-fact stage.
+# tells a restated fact when no model answers consolidation's same-fact stage, and the
+# migration that reads, once, the profile field of each fact held before the field was stored.
 OUTSIDE_CORE = ("english", "providers", "cli", "mcp")
 LABELLED_FALLBACKS = {
     "extraction/extract.py",
     "extraction/__init__.py",
     "conversations/fallback.py",
     "jobs/restatement.py",
+    "store/migrations/versions/0017_profile_field.py",
 }
 # English still in the core, each named in docs/intents.md ("Still English in the core"): the
-# consent fields' patterns and the writing constraints' sentence checks. Nothing else may hold
-# an English word list.
-STILL_ENGLISH = {"memory/consent.py", "memory/writing.py"}
+# writing constraints' sentence checks. Nothing else may hold an English word list.
+STILL_ENGLISH = {"memory/writing.py"}
 # Words any English list of function words holds some of.
 _PROBE = frozenset(
     re.findall(

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pipeline.domain import ClassifiedIntent, PromptRef
+from pipeline.domain import ClassifiedIntent, ProfileField, PromptRef
 from pipeline.english import language
 from pipeline.english.choices import chosen_indexes, pick_one
 from pipeline.english.cues import (
@@ -43,7 +43,7 @@ from pipeline.english.language import (
     cue_matrix,
     is_question,
 )
-from pipeline.english.lexicon import keywords
+from pipeline.english.lexicon import ENGLISH, keywords
 from pipeline.english.refine import parallel_fact, refine_fact
 from pipeline.english.shorthand import unabbreviated
 from pipeline.english.spelling import spelled
@@ -51,6 +51,7 @@ from pipeline.english.status import detect_status
 from pipeline.english.surface import contracted, plain
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, LOW_CONFIDENCE
 from pipeline.memory.embeddings import Embedder, Vectors
+from pipeline.memory.profile_fields import read_field
 from pipeline.providers.base import ClassifyRequest, validated
 from pipeline.providers.local import probe
 from pipeline.providers.local.continuation import (
@@ -182,6 +183,9 @@ class LocalClassifier:
 
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify one message in its context; never raises for an odd message."""
+        return _with_profile_field(self._classified(request))
+
+    def _classified(self, request: ClassifyRequest) -> ClassifiedIntent:
         state = self._ready()
         # "yws", "thaf's it", a trailing "tbh" or an emoji must not change what a message says
         request = replace(request, message=plain(request.message, known_words()))
@@ -366,3 +370,17 @@ def _resolve(
 _ALL = re.compile(r"\b(?:both|all of (?:them|those|these)|all three|each of them)\b", re.I)
 _ABOUT_SPEAKER = re.compile(r"\b(?:i|i'm|i've|my|we|we're|we've|our)\b", re.IGNORECASE)
 _ADDITION = re.compile(r"^\s*(?:oh,? )?(?:and|also|plus|as well as)\b[\s,]*(?:also\s+)?", re.I)
+
+
+def _with_profile_field(classified: ClassifiedIntent) -> ClassifiedIntent:
+    """The reading of which sensitive profile field a stated fact changes, by the English
+    wording patterns (NONE when they name none); a confirmation states no fact of its own, so
+    the offer keeps the field it was held with."""
+    if classified.intent != "remember_about_me":
+        return classified
+    reading = classified.reading
+    fact = classified.params.get("personal_fact") or (reading.corrected if reading else "")
+    if not fact:
+        return classified
+    field = read_field(fact, ENGLISH) or ProfileField.NONE
+    return classified.model_copy(update={"profile_field": field})
