@@ -24,9 +24,8 @@ LABELLED_FALLBACKS = {
     "jobs/restatement.py",
 }
 # English still in the core, each named in docs/intents.md ("Still English in the core"): the
-# consent fields' patterns and the writing constraints' sentence checks. Nothing else may hold
-# an English word list.
-STILL_ENGLISH = {"memory/consent.py", "memory/writing.py"}
+# consent fields' patterns. Nothing else may hold an English word list.
+STILL_ENGLISH = {"memory/consent.py"}
 # Words any English list of function words holds some of.
 _PROBE = frozenset(
     re.findall(
