@@ -18,6 +18,7 @@ from datetime import datetime
 
 from pipeline.domain import ActorKind, HistoryTurn, NormativeForce, PromptRef, Usage
 from pipeline.errors import ProviderError
+from pipeline.lexicon import Lexicon
 from pipeline.memory.session import write_working_memory
 from pipeline.memory.working import CHARS_PER_TOKEN, truncated
 from pipeline.memory.writing import Admitted, admit
@@ -58,10 +59,11 @@ class Compacted:
         return sum(not a.first_pass for a in self.checked)
 
 
-def admit_facts(facts: Sequence[str]) -> tuple[Admitted, ...]:
-    """The summarizer's durable facts (at most MAX_FACTS) through the writing constraints:
-    personal facts are stored in the second person, as the memory block shows them."""
-    return tuple(admit(fact, "second") for fact in facts[:MAX_FACTS])
+def admit_facts(facts: Sequence[str], lexicon: Lexicon) -> tuple[Admitted, ...]:
+    """The summarizer's durable facts (at most MAX_FACTS) through the writing constraints,
+    read with the conversation's `lexicon`: personal facts are stored in the second person, as
+    the memory block shows them."""
+    return tuple(admit(fact, "second", lexicon=lexicon) for fact in facts[:MAX_FACTS])
 
 
 def measure(turns: Sequence[HistoryTurn], summarizer: Summarizer) -> tuple[float, str]:
@@ -97,8 +99,10 @@ def compact_if_due(
     library: PromptLibrary,
     settings: Settings,
     now: datetime,
+    lexicon: Lexicon,
 ) -> Compacted | None:
-    """Compact the conversation if its turns since the last summary pass the threshold."""
+    """Compact the conversation if its turns since the last summary pass the threshold; the
+    durable facts are checked with the `lexicon` the provider bundle lends."""
     with store.read() as session:
         latest = latest_compaction(session, person_id, engagement_id)
         after = latest.upto_turn_id if latest else 0
@@ -132,7 +136,7 @@ def compact_if_due(
         )
     )
     text = truncated(summary.text, settings.working_memory_budget_tokens)
-    checked_facts = admit_facts(summary.facts)
+    checked_facts = admit_facts(summary.facts, lexicon)
     upto = folded[-1][0]
     held: list[str] = []
     with store.write() as session:

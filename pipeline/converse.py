@@ -31,6 +31,7 @@ from pipeline.domain import (
 from pipeline.errors import AlreadyAnswered, ConverseError, InvalidMessage, ProviderError
 from pipeline.extraction.trigger import turn_extraction
 from pipeline.intents import HandlerContext, route
+from pipeline.lexicon import Lexicon
 from pipeline.links import carried_assertions, stated_before
 from pipeline.memory.working import CHARS_PER_TOKEN
 from pipeline.on_demand_recall import Recalled, recall_on_demand
@@ -154,6 +155,7 @@ def converse(
             settings=turn_settings,
             library=library,
             generator=structured,
+            lexicon=providers.lexicon,
             now=moment,
         )
 
@@ -330,6 +332,7 @@ def converse(
             library,
             turn_settings,
             moment,
+            providers.lexicon,
         )
     return TurnOutcome(
         operator_turn=operator_turn,
@@ -356,6 +359,7 @@ def _compacted(
     library: PromptLibrary,
     turn_settings: Settings,
     now: datetime,
+    lexicon: Lexicon,
 ) -> Compacted | None:
     """Compact when the history, with this turn's two, passes the threshold. The size comes
     from the history already loaded, so a turn below it costs no query."""
@@ -372,6 +376,7 @@ def _compacted(
             library=library,
             settings=turn_settings,
             now=now,
+            lexicon=lexicon,
         )
     except ConverseError:
         # The turn is stored; the history stays whole and the next turn tries again (a

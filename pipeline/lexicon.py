@@ -1,7 +1,9 @@
-"""The words of a conversation's language that keyword matching must not read as content.
+"""The words of a conversation's language that keyword matching must not read as content, and
+those by which the writing checks read a memory item.
 
 The core holds no word of any language: keyword matching (pipeline/memory/matching.py),
-recall and commit_knowledge take these sets as data, lent by the provider bundle
+recall, commit_knowledge and the writing checks (pipeline/memory/writing.py) take these sets
+as data, lent by the provider bundle
 (pipeline/providers/base.py, `Providers.lexicon`) and handed to handlers through their
 context. A bundle that lends none gets `NO_LEXICON`: every word counts as content, which is
 the language-free behaviour (docs/intents.md, "The local provider's reading").
@@ -29,6 +31,14 @@ class Lexicon:
     over a fact's wording that names a change of it ("you go by Sam"): the labelled fallback
     for a classifier answer that does not say which field a fact changes
     (pipeline/memory/profile_fields.py).
+    `first_person`, `second_person`: the person's words for themselves ("i", "my") and for
+    the one addressed ("you", "your"), by which the writing checks
+    (pipeline/memory/writing.py) tell a memory item's voice; none lent, voice is not checked.
+    `pointing_openers`: words and phrases a memory item may not open with, because they point
+    at something outside it ("it", "they", "as mentioned").
+    `self_talk`: phrases in which a writing model speaks of itself ("as an ai", "i'll
+    remember").
+    `trailing_joiners`: words a memory item cut short must not end on ("and", "because").
     """
 
     name: str = ""
@@ -37,6 +47,11 @@ class Lexicon:
     every_item: frozenset[str] = frozenset()
     topic_openers: frozenset[str] = frozenset()
     profile_patterns: tuple[tuple[ProfileField, str], ...] = ()
+    first_person: frozenset[str] = frozenset()
+    second_person: frozenset[str] = frozenset()
+    pointing_openers: frozenset[str] = frozenset()
+    self_talk: frozenset[str] = frozenset()
+    trailing_joiners: frozenset[str] = frozenset()
 
 
 NO_LEXICON = Lexicon()

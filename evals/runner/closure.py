@@ -71,7 +71,7 @@ def run_closure(case: ClosureCase, bound: Bound) -> Outcome:
     data, ids = compression_input(case)
     counted = None if bound.structured is None else _Counted(bound.structured)
     started = time.perf_counter()
-    extraction = compress(data, bound.library, counted)
+    extraction = compress(data, bound.library, counted, lexicon=bound.lexicon)
     elapsed = (time.perf_counter() - started) * 1000
     refs = tuple(s.prompt for s in extraction.stages if isinstance(s.prompt, PromptRef))
     return Outcome(

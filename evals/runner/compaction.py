@@ -67,6 +67,7 @@ class _Played:
         self.person, _ = sandbox.seeded([], [], [], NOW, name=case.person)
         self.summarizer: Summarizer = bound.summarizer or ExtractiveSummarizer()
         self.library = bound.library
+        self.lexicon = bound.lexicon
         self.settings = case_settings(case)
         self.now = NOW
         self.last_turn_id = 0
@@ -101,6 +102,7 @@ class _Played:
             library=self.library,
             settings=self.settings,
             now=self.now,
+            lexicon=self.lexicon,
         )
         if done is None:
             raise ConverseError(

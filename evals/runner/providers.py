@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evals.targets import spec_of
+from pipeline.english import ENGLISH
 from pipeline.errors import ConverseError
+from pipeline.lexicon import Lexicon
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers import (
     PROVIDER_NAMES,
@@ -118,6 +120,12 @@ class Bound:
     structured: StructuredGenerator | None = None
     # The whole declared bundle: conversation cases run converse() with it, as chat does.
     providers: Providers | None = None
+
+    @property
+    def lexicon(self) -> Lexicon:
+        """The bundle's lexicon (pipeline/lexicon.py); the pipeline alone, with no bundle,
+        reads the suites' messages in English, as every registered provider does."""
+        return self.providers.lexicon if self.providers is not None else ENGLISH
 
 
 def _label(name: str, label: str, model: str) -> str:

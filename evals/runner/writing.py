@@ -42,7 +42,11 @@ def _item(admitted: Admitted) -> dict[str, Any]:
 def _extraction(case: WritingCase, bound: Bound) -> tuple[list[Admitted], str]:
     assert case.message is not None
     found = extract_facts(
-        case.message, operator_name=case.person, library=bound.library, generator=bound.structured
+        case.message,
+        operator_name=case.person,
+        library=bound.library,
+        generator=bound.structured,
+        lexicon=bound.lexicon,
     )
     return list(found.checked), found.method
 
@@ -72,6 +76,7 @@ def _compaction(case: WritingCase, bound: Bound, sandbox: Sandbox) -> tuple[list
         library=bound.library,
         settings=_SETTINGS,
         now=now,
+        lexicon=bound.lexicon,
     )
     if done is None:
         raise ConverseError("the conversation was not compacted", "lengthen its turns")
@@ -80,7 +85,7 @@ def _compaction(case: WritingCase, bound: Bound, sandbox: Sandbox) -> tuple[list
 
 def _closure(case: WritingCase, bound: Bound) -> tuple[list[Admitted], str]:
     data = CompressionInput(operator_name=case.person, turns=tuple(case.roles))
-    extraction = compress(data, bound.library, bound.structured)
+    extraction = compress(data, bound.library, bound.structured, lexicon=bound.lexicon)
     stage = next(s for s in extraction.stages if s.stage == "narrative")
     # A model's narrative that was rejected is replaced before it is returned: the draft holds
     # the replacement, and the first-pass verdict is the rejected one's (`narrative_problems`).

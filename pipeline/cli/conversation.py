@@ -149,6 +149,7 @@ def conversation_close(
         target,
         library=default_library(),
         generator=providers.structured,
+        lexicon=providers.lexicon,
     )
     if as_json:
         print(preview.model_dump_json())

@@ -59,6 +59,7 @@ def mcp(
         generator=providers.structured,
         embedder=providers.embedder,
         name=found.name,
+        lexicon=providers.lexicon,
     )
     server = build_server(me, found.name)
     if transport == "stdio":

@@ -97,6 +97,7 @@ def _memory_jobs(
         generator=providers.structured,
         embedder=embedder,
         pairs_per_day=pairs_per_day,
+        lexicon=providers.lexicon,
         person=person,
     )
     print_jobs(console, done, providers.label)

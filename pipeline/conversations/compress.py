@@ -25,6 +25,7 @@ from pipeline.conversation_models import (
 )
 from pipeline.conversations import fallback
 from pipeline.conversations.stages import FALLBACK, Stage, ask
+from pipeline.lexicon import Lexicon
 from pipeline.memory.writing import Admitted, admit
 from pipeline.prompting import PromptLibrary, fence
 from pipeline.providers.structured import StructuredGenerator
@@ -76,8 +77,11 @@ def compress(
     data: CompressionInput,
     library: PromptLibrary,
     generator: StructuredGenerator | None,
+    *,
+    lexicon: Lexicon,
 ) -> Extraction:
-    """Run the four stages; never raises for a model's bad answer (it is recorded)."""
+    """Run the four stages; never raises for a model's bad answer (it is recorded). The
+    narrative is checked with the `lexicon` the provider bundle lends."""
     name = data.operator_name
     transcript = fence(transcript_text(data.turns, name), "transcript")
     records: list[StageRecord] = []
@@ -113,7 +117,7 @@ def compress(
         )
         narrative = answer.narrative if answer else None
         if narrative is not None:
-            checked = checked_narrative(narrative)
+            checked = checked_narrative(narrative, lexicon)
             problems = checked.first.problems
             if checked.text is None:  # rejected: the deterministic narrative is used
                 record = record.model_copy(
@@ -130,7 +134,7 @@ def compress(
         if generator is None:
             records.append(StageRecord(stage=NARRATIVE.name, method=FALLBACK))
         if not problems:  # counted, and kept: it is the last resort, and reviewed as a draft
-            problems = checked_narrative(narrative).first.problems
+            problems = checked_narrative(narrative, lexicon).first.problems
 
     resolved = _deltas(data, library, generator, entities, found, records)
     routing = _routing(data, library, generator, narrative, found, records)
@@ -144,11 +148,14 @@ def compress(
     )
 
 
-def checked_narrative(text: str) -> Admitted:
-    """A narrative through the writing constraints: third person, self-contained, no word of
-    the model about itself, within the narrative's own bounds (2–4 sentences, 700 characters,
-    which the narrative stage's answer model already holds a model to)."""
-    return admit(text, "third", max_chars=NARRATIVE_CHARS, max_sentences=MAX_SENTENCES)
+def checked_narrative(text: str, lexicon: Lexicon) -> Admitted:
+    """A narrative through the writing constraints, read with `lexicon`: third person,
+    self-contained, no word of the model about itself, within the narrative's own bounds
+    (2–4 sentences, 700 characters, which the narrative stage's answer model already holds a
+    model to)."""
+    return admit(
+        text, "third", lexicon=lexicon, max_chars=NARRATIVE_CHARS, max_sentences=MAX_SENTENCES
+    )
 
 
 def _deltas(

@@ -34,6 +34,7 @@ from pipeline.conversation_models import (
 from pipeline.conversations.compress import CompressionInput, compress
 from pipeline.conversations.lifecycle import move
 from pipeline.errors import ConverseError, IllegalTransition, NotFound
+from pipeline.lexicon import Lexicon
 from pipeline.memory.embeddings import Embedder, embedder_id, to_bytes
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.structured import StructuredGenerator
@@ -79,10 +80,12 @@ def close_conversation(
     *,
     library: PromptLibrary,
     generator: StructuredGenerator | None,
+    lexicon: Lexicon,
     now: datetime | None = None,
 ) -> Preview:
     """Close (active -> ready_to_close) and extract a draft memory; closing a conversation
-    already waiting for review extracts again, replacing its drafts."""
+    already waiting for review extracts again, replacing its drafts. `lexicon` is the provider
+    bundle's, which the narrative's writing check reads."""
     moment = now or utcnow()
     with store.write() as session:
         row = conv_repo.get_row(session, person_id, conversation_id)
@@ -95,7 +98,8 @@ def close_conversation(
         if row.status != S.READY_TO_CLOSE.value:
             move(row, S.READY_TO_CLOSE, moment)
     started = time.perf_counter()
-    extraction = compress(data, library, generator)  # model calls: no transaction held open
+    # model calls: no transaction held open
+    extraction = compress(data, library, generator, lexicon=lexicon)
     elapsed_ms = round((time.perf_counter() - started) * 1000)
     with store.write() as session:
         row = conv_repo.get_row(session, person_id, conversation_id)

@@ -19,6 +19,7 @@ from pipeline.conversations.stages import FALLBACK, Stage, ask
 from pipeline.english.facts import same_statement
 from pipeline.english.split import MAX_CANDIDATES, split_facts
 from pipeline.intents.facts import clean_fact
+from pipeline.lexicon import Lexicon
 from pipeline.memory.writing import Admitted, admit
 from pipeline.prompting import PromptLibrary, fence
 from pipeline.providers.structured import StructuredGenerator
@@ -67,8 +68,10 @@ class Extracted:
         return sum(a.text is None for a in self.checked)
 
 
-def _checked(texts: list[str], method: str, record: StageRecord | None) -> Extracted:
-    checked = tuple(admit(text, "second") for text in texts)
+def _checked(
+    texts: list[str], method: str, record: StageRecord | None, lexicon: Lexicon
+) -> Extracted:
+    checked = tuple(admit(text, "second", lexicon=lexicon) for text in texts)
     kept: list[str] = []
     for verdict in checked:
         if verdict.text is None:
@@ -85,11 +88,12 @@ def extract_facts(
     operator_name: str,
     library: PromptLibrary,
     generator: StructuredGenerator | None,
+    lexicon: Lexicon,
 ) -> Extracted:
-    """The message's candidate facts; never raises for a model's bad answer (it is recorded
-    and the splitter answers instead)."""
+    """The message's candidate facts, checked with the `lexicon` the provider bundle lends;
+    never raises for a model's bad answer (it is recorded and the splitter answers instead)."""
     if generator is None:
-        return _checked(split_facts(message), "sentence splitter", None)
+        return _checked(split_facts(message), "sentence splitter", None, lexicon)
     answer, record = ask(
         generator,
         library,
@@ -98,15 +102,15 @@ def extract_facts(
         user=fence(message, "message"),
     )
     if answer is None:
-        return _checked(split_facts(message), f"sentence splitter ({FALLBACK})", record)
+        return _checked(split_facts(message), f"sentence splitter ({FALLBACK})", record, lexicon)
     ranked = sorted(answer.facts, key=lambda f: -f.importance)  # stable: ties keep their order
-    found = _checked([f.text for f in ranked], record.method, record)
+    found = _checked([f.text for f in ranked], record.method, record, lexicon)
     if found.facts or not ranked:
         return found
     # Every fact the model wrote broke the writing rules (a small model writes "I'm ..."):
     # the splitter answers, and the model's items stay counted as first-pass failures.
     error = f"every fact {record.method} wrote broke the writing constraints"
-    split = _checked(split_facts(message), f"sentence splitter ({FALLBACK})", None)
+    split = _checked(split_facts(message), f"sentence splitter ({FALLBACK})", None, lexicon)
     return Extracted(
         split.facts,
         split.method,

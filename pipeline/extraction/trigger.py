@@ -15,6 +15,7 @@ from pipeline.domain import ClassifiedIntent
 from pipeline.extraction.extract import Extracted, extract_facts
 from pipeline.intents.multi import MAX_WRITES_PER_TURN
 from pipeline.intents.remember import INTENT
+from pipeline.lexicon import Lexicon
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.structured import StructuredGenerator
 from pipeline.settings import Settings
@@ -74,9 +75,11 @@ def turn_extraction(
     settings: Settings,
     library: PromptLibrary,
     generator: StructuredGenerator | None,
+    lexicon: Lexicon,
     now: datetime,
 ) -> TurnExtraction:
-    """Run the pass when the turn qualifies; an empty result otherwise."""
+    """Run the pass when the turn qualifies (its candidates checked with the bundle's
+    `lexicon`); an empty result otherwise."""
     if not settings.multi_fact_extraction or classified.intent != INTENT:
         return TurnExtraction()
     if len(message) <= settings.multi_fact_min_chars:
@@ -88,6 +91,10 @@ def turn_extraction(
     if room < 2:
         return TurnExtraction(skipped="daily cap reached")
     found = extract_facts(
-        message, operator_name=operator_name, library=library, generator=generator
+        message,
+        operator_name=operator_name,
+        library=library,
+        generator=generator,
+        lexicon=lexicon,
     )
     return TurnExtraction(found.facts, room, found)

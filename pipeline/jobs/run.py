@@ -10,6 +10,7 @@ from datetime import datetime
 
 from pipeline.jobs.consolidation import Consolidated, consolidate
 from pipeline.jobs.theory_of_mind import Reflected, reflect
+from pipeline.lexicon import Lexicon
 from pipeline.memory.embeddings import Embedder
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.structured import StructuredGenerator
@@ -33,9 +34,11 @@ def run_jobs(
     generator: StructuredGenerator | None,
     embedder: Callable[[], Embedder],
     pairs_per_day: int,
+    lexicon: Lexicon,
     person: str | None = None,
 ) -> JobsDone:
-    """Consolidation, then theory of mind, for every person (or the one named)."""
+    """Consolidation, then theory of mind, for every person (or the one named); `lexicon` is
+    the provider bundle's, which the insights' writing check reads."""
     with store.read() as session:
         people = [get_person(session, person)] if person else list_persons(session)
     done = JobsDone()
@@ -52,6 +55,6 @@ def run_jobs(
             )
         )
         done.reflected.append(
-            reflect(store, someone, now=now, library=library, generator=generator)
+            reflect(store, someone, now=now, library=library, generator=generator, lexicon=lexicon)
         )
     return done

@@ -24,6 +24,7 @@ from pipeline.conversations.stages import Stage, ask
 from pipeline.domain import ActorKind, HistoryActor, NormativeForce, Person
 from pipeline.intents.facts import same_fact
 from pipeline.jobs.claims import claimed
+from pipeline.lexicon import Lexicon
 from pipeline.memory.writing import check
 from pipeline.prompting import PromptLibrary, fence
 from pipeline.providers.structured import StructuredGenerator
@@ -99,8 +100,10 @@ def reflect(
     now: datetime,
     library: PromptLibrary,
     generator: StructuredGenerator | None,
+    lexicon: Lexicon,
 ) -> Reflected:
-    """Run the person's pass if one is due and there is something new to read."""
+    """Run the person's pass if one is due and there is something new to read; insights are
+    checked with the `lexicon` the provider bundle lends."""
     done = Reflected(person=person.name)
     if generator is None:
         done.skipped = "no model (the provider has no structured generation)"
@@ -129,7 +132,20 @@ def reflect(
         if run_id is None:
             done.skipped = "claimed by another worker"
             return done
-        _run(store, person, personal, run_id, done, now, library, generator, turns, new, existing)
+        _run(
+            store,
+            person,
+            personal,
+            run_id,
+            done,
+            now,
+            library,
+            generator,
+            lexicon,
+            turns,
+            new,
+            existing,
+        )
     return done
 
 
@@ -142,6 +158,7 @@ def _run(
     now: datetime,
     library: PromptLibrary,
     generator: StructuredGenerator,
+    lexicon: Lexicon,
     turns: list[tuple[datetime, str]],
     new: list[str],
     existing: list[str],
@@ -156,7 +173,7 @@ def _run(
     events: list[Event] = []
     with store.write() as session:
         for insight in answer.insights if answer else []:
-            verdict = check(insight.summary, "third")
+            verdict = check(insight.summary, "third", lexicon=lexicon)
             if not verdict.passed or any(same_fact(verdict.text, e) for e in existing):
                 done.rejected += 1
                 done.problems.extend(verdict.problems or ("already stored",))

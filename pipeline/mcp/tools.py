@@ -32,6 +32,7 @@ from pipeline.conversations.memory_search import MemoryHit, search_memories
 from pipeline.conversations.recall import Explanation, explain_classification
 from pipeline.domain import Frozen
 from pipeline.errors import ConverseError, InvalidMessage
+from pipeline.lexicon import Lexicon
 from pipeline.memory.embeddings import Embedder
 from pipeline.memory.query import MemoryQuery, QueryResult, memory_query
 from pipeline.prompting import PromptLibrary
@@ -54,6 +55,7 @@ class Person:
     generator: StructuredGenerator | None
     embedder: Embedder | None
     name: str
+    lexicon: Lexicon  # the provider bundle's (pipeline/lexicon.py): closure's writing check
 
 
 class ArchiveTurn(Frozen):
@@ -105,7 +107,12 @@ def active(me: Person) -> Conversation | None:
 def close(me: Person, conversation_id: int) -> Preview:
     """Close the conversation and extract its draft memory with the server's model."""
     return close_conversation(
-        me.store, me.person_id, conversation_id, library=me.library, generator=me.generator
+        me.store,
+        me.person_id,
+        conversation_id,
+        library=me.library,
+        generator=me.generator,
+        lexicon=me.lexicon,
     )
 
 

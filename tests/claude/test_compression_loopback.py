@@ -14,6 +14,7 @@ from evals.loopback.structured import loopback_structured
 from pipeline.conversation_models import YOUR_STORY, Extraction, OpenItem
 from pipeline.conversations.compress import CompressionInput, compress
 from pipeline.conversations.stages import FALLBACK, RETRY_NOTE
+from pipeline.english import ENGLISH
 from pipeline.prompting import default_library
 
 # A phrase of each stage's template, so each answer serves only its stage's requests.
@@ -65,7 +66,7 @@ def _answers(entities: list[Answer]) -> list[Answer]:
 
 def _compress(answers: list[Answer], model: str) -> tuple[Extraction, list[dict[str, Any]]]:
     with loopback_structured(answers, model) as (generator, sent):
-        return compress(DATA, default_library(), generator), sent
+        return compress(DATA, default_library(), generator, lexicon=ENGLISH), sent
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ from pipeline.conversations import (
     confirm_conversation,
     get_active_conversation,
 )
+from pipeline.english import ENGLISH
 from pipeline.prompting import default_library
 from pipeline.providers.registry import Providers
 from pipeline.store import memories as repo
@@ -36,7 +37,9 @@ def test_synthetic_close_stores_claudes_extraction_for_review(
     talk(store, "ana", "I'm not sure which wood for the beds")
     earlier = get_active_conversation(store, person.id)
     assert earlier is not None
-    close_conversation(store, person.id, earlier.id, library=default_library(), generator=None)
+    close_conversation(
+        store, person.id, earlier.id, library=default_library(), generator=None, lexicon=ENGLISH
+    )
     confirm_conversation(store, person.id, earlier.id, embedder=None)
     with store.read() as session:
         (opened,) = repo.open_items(session, person.id)
@@ -58,6 +61,7 @@ def test_synthetic_close_stores_claudes_extraction_for_review(
         conversation.id,
         library=default_library(),
         generator=providers.structured,
+        lexicon=ENGLISH,
     )
     (draft,) = preview.memories
     assert draft.narrative.startswith("Ana settled on larch raised beds")

@@ -15,6 +15,7 @@ from pipeline.conversation_models import (
 from pipeline.conversations import fallback
 from pipeline.conversations.compress import CompressionInput, compress
 from pipeline.conversations.stages import FALLBACK, RETRY_NOTE
+from pipeline.english import ENGLISH
 from pipeline.prompting import default_library
 from tests.conversations.helpers import FakeModel
 
@@ -117,6 +118,7 @@ def test_without_a_model_every_stage_is_labelled_deterministic() -> None:
         CompressionInput(operator_name="Ana", turns=TURNS, destinations=(YOUR_STORY, "Work")),
         default_library(),
         None,
+        lexicon=ENGLISH,
     )
     assert {s.stage: s.method for s in got.stages} == {
         "entities": FALLBACK,
@@ -145,6 +147,7 @@ def test_a_model_answer_is_used_when_valid() -> None:
         CompressionInput(operator_name="Ana", turns=TURNS, destinations=(YOUR_STORY, "Work")),
         default_library(),
         model,
+        lexicon=ENGLISH,
     )
     assert got.entities.waiting_on[0].who == "Alex"
     assert got.narrative == NARRATIVE
@@ -160,7 +163,12 @@ def test_a_model_answer_is_used_when_valid() -> None:
 
 def test_a_malformed_answer_is_retried_once_and_the_second_one_used() -> None:
     model = _model(['{"people": "Alex"}', json.dumps(GOOD_ENTITIES)])
-    got = compress(CompressionInput(operator_name="Ana", turns=TURNS), default_library(), model)
+    got = compress(
+        CompressionInput(operator_name="Ana", turns=TURNS),
+        default_library(),
+        model,
+        lexicon=ENGLISH,
+    )
     record = next(s for s in got.stages if s.stage == "entities")
     assert record.attempts == 2 and record.error is None and record.method == "fake scripted"
     retry = [r for r in model.sent if r.schema_name == "conversation_entities"][1]
@@ -170,7 +178,12 @@ def test_a_malformed_answer_is_retried_once_and_the_second_one_used() -> None:
 
 def test_two_unusable_answers_record_the_error_and_use_the_labelled_fallback() -> None:
     model = _model(["not json at all", json.dumps({**GOOD_ENTITIES, "mood": "happy"})])
-    got = compress(CompressionInput(operator_name="Ana", turns=TURNS), default_library(), model)
+    got = compress(
+        CompressionInput(operator_name="Ana", turns=TURNS),
+        default_library(),
+        model,
+        lexicon=ENGLISH,
+    )
     record = next(s for s in got.stages if s.stage == "entities")
     assert record.attempts == 2
     assert record.method == FALLBACK
@@ -189,7 +202,12 @@ def test_a_narrative_outside_two_to_four_sentences_is_rejected() -> None:
         json.dumps({"narrative": long}),
         json.dumps({"narrative": "One."}),
     ]
-    got = compress(CompressionInput(operator_name="Ana", turns=TURNS), default_library(), model)
+    got = compress(
+        CompressionInput(operator_name="Ana", turns=TURNS),
+        default_library(),
+        model,
+        lexicon=ENGLISH,
+    )
     record = next(s for s in got.stages if s.stage == "narrative")
     assert record.error is not None and "has 6 sentences" in record.error
     assert 2 <= sentence_count(got.narrative) <= 4
@@ -209,6 +227,7 @@ def test_the_delta_stage_may_only_resolve_listed_items() -> None:
         ),
         default_library(),
         model,
+        lexicon=ENGLISH,
     )
     assert [r.entity_id for r in got.resolved] == [5]
     record = next(s for s in got.stages if s.stage == "deltas")

@@ -10,6 +10,7 @@ from pipeline.conversations import (
     get_memory_preview,
 )
 from pipeline.converse import converse
+from pipeline.english import ENGLISH
 from pipeline.memory.manage import erase_fact
 from pipeline.prompting import default_library
 from pipeline.providers.base import Providers
@@ -30,7 +31,14 @@ provider = script(
 def _close_and_keep(store, person_id):
     conversation = get_active_conversation(store, person_id)
     assert conversation is not None
-    close_conversation(store, person_id, conversation.id, library=default_library(), generator=None)
+    close_conversation(
+        store,
+        person_id,
+        conversation.id,
+        library=default_library(),
+        generator=None,
+        lexicon=ENGLISH,
+    )
     confirm_conversation(store, person_id, conversation.id, embedder=None)
     return conversation.id
 

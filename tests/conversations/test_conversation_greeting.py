@@ -16,6 +16,7 @@ from pipeline.conversations import (
     memories_markdown,
     startup_greeting,
 )
+from pipeline.english import ENGLISH
 from pipeline.prompting import default_library
 from pipeline.store import Store
 from tests.conversations.helpers import talk
@@ -26,7 +27,12 @@ def _keep(store: Store, person_id: int, name: str, *messages: str, confirm: bool
     conversation = get_active_conversation(store, person_id)
     assert conversation is not None
     preview = close_conversation(
-        store, person_id, conversation.id, library=default_library(), generator=None
+        store,
+        person_id,
+        conversation.id,
+        library=default_library(),
+        generator=None,
+        lexicon=ENGLISH,
     )
     if confirm:
         confirm_conversation(store, person_id, conversation.id, embedder=None)

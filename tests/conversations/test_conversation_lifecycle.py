@@ -25,6 +25,7 @@ from pipeline.conversations import (
     set_paused,
     start_conversation,
 )
+from pipeline.english import ENGLISH
 from pipeline.errors import ConversationConflict, IllegalTransition, NotFound
 from pipeline.prompting import default_library
 from pipeline.store import Store, open_store
@@ -35,7 +36,14 @@ S = ConversationStatus
 
 
 def _close(store: Store, person_id: int, conversation_id: int) -> None:
-    close_conversation(store, person_id, conversation_id, library=default_library(), generator=None)
+    close_conversation(
+        store,
+        person_id,
+        conversation_id,
+        library=default_library(),
+        generator=None,
+        lexicon=ENGLISH,
+    )
 
 
 def test_opening_resumes_the_open_conversation_and_starting_another_is_refused(store, make_person):

@@ -19,6 +19,7 @@ from pipeline.conversations import (
     split_memory,
 )
 from pipeline.domain import Person
+from pipeline.english import ENGLISH
 from pipeline.errors import ConverseError, IllegalTransition, NotFound, PermanentDestination
 from pipeline.memory.embeddings import from_bytes
 from pipeline.prompting import default_library
@@ -32,7 +33,12 @@ def _closed(store: Store, person: Person, *messages: str, project: str | None = 
     conversation = get_active_conversation(store, person.id)
     assert conversation is not None
     return close_conversation(
-        store, person.id, conversation.id, library=default_library(), generator=None
+        store,
+        person.id,
+        conversation.id,
+        library=default_library(),
+        generator=None,
+        lexicon=ENGLISH,
     )
 
 

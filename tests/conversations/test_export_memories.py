@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.conversations import close_conversation, confirm_conversation, get_active_conversation
+from pipeline.english import ENGLISH
 from pipeline.memory.export import as_markdown, export_person
 from pipeline.prompting import default_library
 from pipeline.store import open_store, upgrade
@@ -24,7 +25,9 @@ def test_a_confirmed_conversation_memory_is_exported(tmp_path: Path) -> None:
         ana = get_person(session, "ana")
     open_one = get_active_conversation(store, ana.id)
     assert open_one is not None
-    close_conversation(store, ana.id, open_one.id, library=default_library(), generator=None)
+    close_conversation(
+        store, ana.id, open_one.id, library=default_library(), generator=None, lexicon=ENGLISH
+    )
     (kept,) = confirm_conversation(store, ana.id, open_one.id, embedder=None)
 
     with store.read() as session:

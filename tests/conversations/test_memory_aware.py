@@ -52,7 +52,14 @@ def _remembered(store: Store, name: str, embedder: MiniLMEmbedder, *messages: st
         person_id = get_person(session, name).id
     conversation = get_active_conversation(store, person_id)
     assert conversation is not None
-    close_conversation(store, person_id, conversation.id, library=default_library(), generator=None)
+    close_conversation(
+        store,
+        person_id,
+        conversation.id,
+        library=default_library(),
+        generator=None,
+        lexicon=ENGLISH,
+    )
     confirm_conversation(store, person_id, conversation.id, embedder=embedder)
 
 

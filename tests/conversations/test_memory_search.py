@@ -15,6 +15,7 @@ from pipeline.conversations import (
 )
 from pipeline.conversations.memory_search import search_memories
 from pipeline.domain import Person
+from pipeline.english import ENGLISH
 from pipeline.errors import NotFound
 from pipeline.prompting import default_library
 from pipeline.providers.local import MiniLMEmbedder
@@ -32,7 +33,12 @@ def _kept(store: Store, person: Person, embedder: MiniLMEmbedder, message: str, 
     conversation = get_active_conversation(store, person.id)
     assert conversation is not None
     preview = close_conversation(
-        store, person.id, conversation.id, library=default_library(), generator=None
+        store,
+        person.id,
+        conversation.id,
+        library=default_library(),
+        generator=None,
+        lexicon=ENGLISH,
     )
     (draft,) = preview.memories
     redirect_memory(store, person.id, draft.id, where)

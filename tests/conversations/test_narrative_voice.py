@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pipeline.conversations import fallback
+from pipeline.english import ENGLISH
 from pipeline.english.voice import third_person
 from pipeline.memory.writing import check
 
@@ -31,11 +32,11 @@ def test_a_promise_narrative_names_no_pronoun_as_the_one_waited_on() -> None:
     text = fallback.narrative(found, turns, "Kel")
     assert "waiting on She" not in text
     assert "Kel is waiting for someone to email them the template date" in text
-    assert check(text, "third", max_chars=700, max_sentences=4).passed
+    assert check(text, "third", max_chars=700, max_sentences=4, lexicon=ENGLISH).passed
 
 
 def test_the_quoted_fallback_retells_the_longest_sentence() -> None:
     turns = (("operator", "I can keep running but my knee hurts after the hills."),)
     text = fallback.narrative(fallback.entities(turns), turns, "Ben")
     assert "Ben said: They can keep running but their knee hurts after the hills." in text
-    assert check(text, "third", max_chars=700, max_sentences=4).passed
+    assert check(text, "third", max_chars=700, max_sentences=4, lexicon=ENGLISH).passed

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pipeline.conversation_models import YOUR_STORY
 from pipeline.conversations import close_conversation, fallback, get_active_conversation
+from pipeline.english import ENGLISH
 from pipeline.prompting import default_library
 from pipeline.store import open_store, upgrade
 from pipeline.store.people import create_person, create_project, get_person
@@ -26,7 +27,7 @@ def test_turns_outside_any_project_count_in_the_share(tmp_path: Path) -> None:
     open_one = get_active_conversation(store, ana.id)
     assert open_one is not None
     preview = close_conversation(
-        store, ana.id, open_one.id, library=default_library(), generator=None
+        store, ana.id, open_one.id, library=default_library(), generator=None, lexicon=ENGLISH
     )
     (draft,) = preview.memories
     # 1 of the 4 messages was in the kitchen project: not its memory

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pipeline.conversation_models import YOUR_STORY, Entities
 from pipeline.conversations.compress import CompressionInput, compress
 from pipeline.conversations.stages import FALLBACK
+from pipeline.english import ENGLISH
 from pipeline.prompting import default_library
 from pipeline.providers.base import Providers
 from tests.local_llm.conftest import needs_runtime
@@ -25,6 +26,7 @@ def test_every_stage_is_the_models_validated_answer_or_a_recorded_error(small: P
         CompressionInput(operator_name="Ana", turns=TURNS, destinations=(YOUR_STORY, "Garden")),
         default_library(),
         small.structured,
+        lexicon=ENGLISH,
     )
     model = f"local-llm {small.model}"
     records = {s.stage: s for s in got.stages}

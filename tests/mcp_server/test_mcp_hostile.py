@@ -9,6 +9,7 @@ import anyio
 import pytest
 from mcp import Client
 
+from pipeline.english import ENGLISH
 from pipeline.mcp.server import build_server
 from pipeline.mcp.tools import Person
 from pipeline.prompting import default_library
@@ -25,7 +26,7 @@ def ana(tmp_path: Path) -> Person:
     store = open_store(url)
     with store.write() as session:
         person_id = create_person(session, "ana").id
-    return Person(store, person_id, default_library(), None, None, "ana")
+    return Person(store, person_id, default_library(), None, None, "ana", lexicon=ENGLISH)
 
 
 def _call(me: Person, tool: str, arguments: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ import anyio
 from mcp import Client
 
 from pipeline.domain import ActorKind, NormativeForce
+from pipeline.english import ENGLISH
 from pipeline.mcp.server import build_server
 from pipeline.mcp.tools import Person
 from pipeline.prompting import default_library
@@ -46,7 +47,7 @@ def _seeded(tmp_path: Path, embedder: MiniLMEmbedder) -> Person:
             NormativeForce.COMMITTED,
             category="preferences",
         )
-    return Person(store, ana.id, default_library(), None, embedder, "ana")
+    return Person(store, ana.id, default_library(), None, embedder, "ana", lexicon=ENGLISH)
 
 
 def test_query_memory_answers_for_the_servers_person_only(

@@ -19,6 +19,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from pipeline.conversations import get_active_conversation
+from pipeline.english import ENGLISH
 from pipeline.mcp.server import build_server
 from pipeline.mcp.tools import Person
 from pipeline.prompting import default_library
@@ -65,7 +66,7 @@ def _seeded(url: str) -> Store:
 def _me(store: Store, name: str, embedder: MiniLMEmbedder | None) -> Person:
     with store.read() as session:
         person_id = get_person(session, name).id
-    return Person(store, person_id, default_library(), None, embedder, name)
+    return Person(store, person_id, default_library(), None, embedder, name, lexicon=ENGLISH)
 
 
 def _data(result: Any) -> Any:

@@ -12,6 +12,7 @@ import pytest
 from evals.loopback import Answer
 from evals.loopback.structured import loopback_structured
 from pipeline.conversations.stages import FALLBACK, RETRY_NOTE
+from pipeline.english import ENGLISH
 from pipeline.extraction import Extracted, extract_facts
 from pipeline.prompting import default_library
 
@@ -28,7 +29,11 @@ GOOD = {
 def _extract(answers: list[Answer], model: str) -> tuple[Extracted, list[dict[str, Any]]]:
     with loopback_structured(answers, model) as (generator, sent):
         found = extract_facts(
-            MESSAGE, operator_name="Ana", library=default_library(), generator=generator
+            MESSAGE,
+            operator_name="Ana",
+            library=default_library(),
+            generator=generator,
+            lexicon=ENGLISH,
         )
         return found, sent
 

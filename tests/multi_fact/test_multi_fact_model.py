@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from pipeline.conversations.stages import FALLBACK, RETRY_NOTE
+from pipeline.english import ENGLISH
 from pipeline.extraction import extract_facts
 from pipeline.prompting import default_library
 from tests.conversations.helpers import FakeModel
@@ -21,7 +22,9 @@ def _answer(*facts: tuple[str, int]) -> str:
 
 
 def _extract(model: FakeModel):
-    return extract_facts(MESSAGE, operator_name="Ana", library=default_library(), generator=model)
+    return extract_facts(
+        MESSAGE, operator_name="Ana", library=default_library(), generator=model, lexicon=ENGLISH
+    )
 
 
 def test_a_valid_answer_is_used_most_important_first() -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from pipeline.converse import TurnOutcome, converse
 from pipeline.domain import Engagement, HistoryTurn, NormativeForce, Person, Role
+from pipeline.english import ENGLISH
 from pipeline.errors import InvalidMessage, ProviderError
 from pipeline.memory.manage import personal_assertions
 from pipeline.memory.working import readable
@@ -78,7 +79,8 @@ def _talk(
             person="ana",
             message=f"message {i}: " + "the kitchen tiles are being laid this week " * 3,
             now=T0 + timedelta(minutes=i),
-            providers=Providers.of(provider, provider, summarizer=summarizer),
+            # the bundle lends English: the durable facts are checked in it
+            providers=Providers.of(provider, provider, summarizer=summarizer, lexicon=ENGLISH),
         )
         for i in range(start, start + count)
     ]

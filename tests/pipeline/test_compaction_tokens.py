@@ -13,6 +13,7 @@ import pytest
 from pipeline import compaction
 from pipeline.compaction import compact_if_due, measure
 from pipeline.domain import Engagement, HistoryTurn, Person, Role
+from pipeline.english import ENGLISH
 from pipeline.errors import ProviderError
 from pipeline.prompting import default_library
 from pipeline.providers.summarize import SummarizeRequest, Summary, TokenCounter
@@ -72,6 +73,7 @@ def _compact(store: Store, person: Person, last: int, summarizer: Counting):  # 
         library=default_library(),
         settings=settings,
         now=T0 + timedelta(hours=1),
+        lexicon=ENGLISH,
     )
 
 

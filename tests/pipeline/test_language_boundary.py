@@ -25,9 +25,6 @@ LABELLED_FALLBACKS = {
     "jobs/restatement.py",
     "store/migrations/versions/0017_profile_field.py",
 }
-# English still in the core, each named in docs/intents.md ("Still English in the core"): the
-# writing constraints' sentence checks. Nothing else may hold an English word list.
-STILL_ENGLISH = {"memory/writing.py"}
 # Words any English list of function words holds some of.
 _PROBE = frozenset(
     re.findall(
@@ -138,7 +135,7 @@ def test_no_core_module_holds_an_english_word_list() -> None:
         for path in _core_modules()
         if _word_lists(path.read_text(encoding="utf-8"))
     }
-    assert holding == STILL_ENGLISH
+    assert holding == set()
 
 
 def test_the_word_list_check_sees_each_form_the_core_used_to_hold() -> None:

@@ -14,6 +14,7 @@ import pytest
 from evals.loopback import Answer
 from evals.loopback.structured import loopback_structured
 from pipeline.clock import utcnow
+from pipeline.english import ENGLISH
 from pipeline.jobs import reflect
 from pipeline.prompting import default_library
 from pipeline.providers.structured import StructuredGenerator
@@ -77,7 +78,14 @@ def test_claude_insights_are_checked_and_stored(store: Store, make_person) -> No
     answers = [Answer(kind="classify", system_contains=INSIGHTS, tool_input=insights)]
     with _claude(answers) as (generator, sent), store.read() as session:
         person = get_person(session, "ana")
-        done = reflect(store, person, now=utcnow(), library=default_library(), generator=generator)
+        done = reflect(
+            store,
+            person,
+            now=utcnow(),
+            library=default_library(),
+            generator=generator,
+            lexicon=ENGLISH,
+        )
     assert (done.written, done.rejected) == (1, 1)
     assert sent[0]["max_tokens"] <= 220
     assert "tried it myself" in json.dumps(sent[0]["messages"])

@@ -12,8 +12,10 @@ from sqlalchemy import select
 from pipeline.clock import utcnow
 from pipeline.conversations.stages import RETRY_NOTE
 from pipeline.domain import NormativeForce
+from pipeline.english import ENGLISH
 from pipeline.jobs import reflect
 from pipeline.jobs.theory_of_mind import CATEGORY, INSIGHT_IMPORTANCE
+from pipeline.lexicon import Lexicon
 from pipeline.prompting import default_library
 from pipeline.store import Store
 from pipeline.store import assertions as repo
@@ -32,11 +34,13 @@ def _answer(*summaries: str) -> str:
     )
 
 
-def _reflect(store: Store, model: FakeModel | None, hours: float = 0):
+def _reflect(store: Store, model: FakeModel | None, hours: float = 0, lexicon: Lexicon = ENGLISH):
     with store.read() as session:
         person = get_person(session, "ana")
     now = utcnow() + timedelta(hours=hours)
-    return reflect(store, person, now=now, library=default_library(), generator=model)
+    return reflect(
+        store, person, now=now, library=default_library(), generator=model, lexicon=lexicon
+    )
 
 
 def _insights(store: Store) -> list[tuple[str, float, bool, NormativeForce]]:
@@ -128,3 +132,13 @@ def test_an_empty_answer_writes_nothing(store: Store, make_person) -> None:
     done = _reflect(store, FakeModel({"theory_of_mind": [json.dumps({"insights": []})]}))
     assert (done.written, done.rejected, done.error) == (0, 0, None)
     assert _insights(store) == []
+
+
+def test_insights_are_read_with_the_lexicon_the_bundle_lends(store: Store, make_person) -> None:
+    make_person(store)
+    talk(store, "ana", "What a week. I just need to vent before anything else.")
+    french = Lexicon(name="fr", second_person=frozenset({"vous", "votre"}))
+    addressed = "Ana vous confie ses soucis le soir."  # in English's words: third person
+    done = _reflect(store, FakeModel({"theory_of_mind": [_answer(addressed)]}), lexicon=french)
+    assert (done.written, done.rejected) == (0, 1)
+    assert done.problems == ["not in the third person"]
