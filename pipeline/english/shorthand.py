@@ -26,6 +26,8 @@ from pipeline.english.surface import SENTENCE_START
 SHORTHAND = {
     # pronouns and "are"
     "u": "you", "r": "are", "urs": "yours", "y'all": "you all", "yall": "you all",
+    # question words typed short ("wat did i say", "wen is it")
+    "wat": "what", "wut": "what", "wht": "what", "wen": "when", "whn": "when", "whr": "where",
     # politeness
     "plz": "please", "pls": "please", "plse": "please",
     "thx": "thanks", "thnx": "thanks", "thanx": "thanks", "tysm": "thank you so much",

@@ -34,6 +34,8 @@ from pipeline.store.people import create_person
         ("whats my sons bday again", "what's my sons birthday again"),
         ("Im off tmrw", "I'm off tomorrow"),
         ("kk", "okay"),
+        ("wut was the name of that cafe", "what was the name of that cafe"),
+        ("wen did i say the boiler was serviced", "when did i say the boiler was serviced"),
     ],
 )
 def test_shorthand_is_read_as_the_words_it_stands_for(typed: str, read: str) -> None:
@@ -81,6 +83,9 @@ def test_the_reading_knows_which_typed_words_each_read_span_came_from() -> None:
         ("what do u know abt me", "what do you know about me"),
         ("did i tell u where my sister lives", "did i tell you where my sister lives"),
         ("ur the best", "you're the best"),
+        ("remind me wat i said about the van", "remind me what i said about the van"),
+        ("wht did i tell u about my landlord", "what did i tell you about my landlord"),
+        ("whr did i say i parked", "where did i say i parked"),
     ],
 )
 def test_a_message_in_shorthand_is_classified_as_written_out(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from functools import cache
 
+from pipeline.english.shorthand import SHORTHAND
 from pipeline.english.spelling import Vocabulary
 from pipeline.providers.local.onnx import TOKENIZER_DIR
 
@@ -21,5 +22,6 @@ def vocabulary() -> Vocabulary:
 
 @cache
 def known_words() -> frozenset[str]:
-    """The words of the model's vocabulary: a token among them is a word, never a typo."""
-    return frozenset(vocabulary().ranks)
+    """The words of the model's vocabulary and the texting shorthand read as words: a token
+    among them is a word, never a typo ("wht" is "what", not a slip of "why")."""
+    return frozenset(vocabulary().ranks) | SHORTHAND.keys()
