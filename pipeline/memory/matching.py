@@ -47,6 +47,12 @@ def _content_forms(content: str) -> frozenset[str]:
     return frozenset(word_form(w.strip("'")) for w in _WORD.findall(content.lower()))
 
 
+@lru_cache(maxsize=65_536)
+def _words_line(text: str) -> str:
+    """The text's words, lower-cased, one space apart: what the substring step compares."""
+    return " ".join(_WORD.findall(text.lower()))
+
+
 def keyword_score(keys: set[str], content: str) -> int:
     """How many distinct keywords match some word of the content."""
     forms = _content_forms(content)
@@ -64,11 +70,13 @@ def _decide(found: Sequence[Assertion]) -> Match:
 def match_forget(
     description: str, candidates: Sequence[Assertion], stop_words: Collection[str]
 ) -> Match:
-    """Exact substring first, then the best keyword score; ties are ambiguous."""
-    needle = " ".join(description.lower().split())
+    """Exact substring first, then the best keyword score; ties are ambiguous. The substring
+    is taken over words, so an emoji, a symbol or punctuation around them never hides a
+    description the fact holds word for word ("sister Clara 😊")."""
+    needle = _words_line(description)
     if not needle or not candidates:
         return Match("no_match", ())
-    exact = [a for a in candidates if needle in " ".join(a.content.lower().split())]
+    exact = [a for a in candidates if needle in _words_line(a.content)]
     if exact:
         return _decide(exact)
     keys = content_words(needle, stop_words)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from pipeline.converse import converse
 from pipeline.domain import ActorKind, Assertion, NormativeForce
 from pipeline.english.extract import params_for
@@ -47,6 +49,21 @@ def test_the_lent_stop_words_decide_what_a_description_names() -> None:
     bare = match_forget("the irrigation note", notes, NO_LEXICON.stop_words)
     assert [a.content for a in bare.assertions] == [NOTES[1]]
     assert match_forget("that thing", notes, ENGLISH.stop_words).action == "no_match"
+
+
+@pytest.mark.parametrize(
+    "described", ["brother Tomas 😊", "Brother Tomas!!", "(brother tomas)", "brother — Tomas"]
+)
+def test_a_description_held_word_for_word_matches_whatever_symbols_surround_it(
+    described: str,
+) -> None:
+    facts = _facts("Your brother Tomas lives in Braga", "Tomas is your brother's old friend")
+    # both share "brother" and "Tomas": only the substring over words tells them apart
+    found = match_forget(described, facts, NO_LEXICON.stop_words)
+    assert (found.action, [a.content for a in found.assertions]) == (
+        "confirm_retraction",
+        ["Your brother Tomas lives in Braga"],
+    )
 
 
 def test_facts_compare_without_reading_words() -> None:
