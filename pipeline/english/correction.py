@@ -37,8 +37,9 @@ _TRAILING_MARKERS = re.compile(
     r"[\s,]+(?:actually|instead|though|then|really|i think|i guess|sorry|please|thanks)[\s.!]*$", _F
 )
 _CLAUSE_SPLIT = re.compile(
-    r"\s*(?:[—–;:]|\s-\s|[.!?]\s+|,\s+(?=(?:i|i'm|i've|i was|it's|it is|it was|that was|sorry"
-    r"|my bad|oops|wrong|typo|with an? \w\b|spelled|spelt|as in)\b))\s*",
+    # a colon between digits is a time ("7:45"), not a clause break
+    r"\s*(?:[—–;]|(?<!\d):|:(?!\d)|\s-\s|[.!?]\s+|,\s+(?=(?:i|i'm|i've|i was|it's|it is|"
+    r"it was|that was|sorry|my bad|oops|wrong|typo|with an? \w\b|spelled|spelt|as in)\b))\s*",
     _F,
 )
 # Clauses that explain the mistake rather than state the correction.

@@ -55,7 +55,9 @@ _TYPED = (
         _F,
     ),
     re.compile(
-        r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(?:noon|midnight)\b|\b\d{1,2}:\d\d\b", _F
+        r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(?:noon|midnight)\b"
+        r"|\b\d{1,2}[:.]\d\d\b",  # "7:45", or "7.45" as times are written in Britain
+        _F,
     ),
     # A bare ordinal ("28th" for "25th"), once a date with its month or article found none.
     re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b", _F),
@@ -323,7 +325,21 @@ def refine_fact(fact: str, reply: str) -> str:
         if same:
             return _replace(fact, same.span(), value)
         return f"{fact} {value}"
-    return _replace(fact, _object_span(fact, value), value)
+    return _replace(fact, _whole_slashed(fact, _object_span(fact, value), value), value)
+
+
+def _whole_slashed(fact: str, span: tuple[int, int], value: str) -> tuple[int, int]:
+    """A value written with a slash ("she/they") replaces the whole slash-joined token of the
+    fact that it shares a word with ("they/them"), never a part of it."""
+    if "/" not in value:
+        return span
+    start, end = span
+    while start > 0 and not fact[start - 1].isspace():
+        start -= 1
+    while end < len(fact) and not fact[end].isspace() and fact[end] not in ",;!?":
+        end += 1
+    token = fact[start:end].rstrip(".")
+    return (start, start + len(token)) if "/" in token else span
 
 
 def parallel_fact(fact: str, addition: str) -> str:

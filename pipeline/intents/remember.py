@@ -166,7 +166,7 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
             corrected = clean_fact(reading.corrected) or fact
             if corrected and not same_fact(corrected, held.content):
                 return _refined(ctx, held, corrected)
-            return _committed(held, ctx)
+            return _offered_again(held)
         # UNRELATED: a different fact is held on its own; the offer stays held
     if len(ctx.candidates) >= 2:
         many = hold_many(ctx, personal_id)
@@ -193,6 +193,20 @@ def _refined(ctx: HandlerContext, held: Assertion, fact: str) -> RouteResult:
             "assertion_display_number": refined.display_number,
         },
         changes=(MemoryChange.of(refined, NormativeForce.HELD),),
+    )
+
+
+def _offered_again(held: Assertion) -> RouteResult:
+    """A correction that changes nothing was not understood: the person said the offer is
+    wrong, so it is neither committed nor dropped, and is offered again as it stands."""
+    return RouteResult(
+        intent=INTENT,
+        operation_data={
+            "action": "held",
+            "personal_fact": held.content,
+            "assertion_display_number": held.display_number,
+            "correction_unread": True,
+        },
     )
 
 

@@ -77,6 +77,9 @@ def _remember(data: dict[str, Any]) -> str:
         return f"I already have {as_clause(fact)} — nothing new to keep."
     if data.get("action") == "refined":
         return f"Updated — I'll remember {as_clause(fact)} instead. Is that right?"
+    if data.get("correction_unread"):
+        held = fact.strip().rstrip(".")
+        return f"Sorry, I didn't catch the change. I still have “{held}” — what should it say?"
     return f"I'll remember {as_clause(fact)} — is that right?"
 
 

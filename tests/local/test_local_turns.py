@@ -109,3 +109,31 @@ def test_the_local_reading_holds_a_change_of_name_for_consent(
     assert [(p.field, p.assertion.display_number) for p in waiting] == [
         (ProfileField.PREFERRED_NAME, named.route.operation_data["assertion_display_number"])
     ]
+
+
+@pytest.mark.parametrize(
+    ("offer", "correction", "now", "gone"),
+    [
+        ("my train leaves at 8:20 on weekdays", "no 8:50", "8:50", "8:20"),
+        ("my train leaves at 8:20 on weekdays", "nope its 8.50", "8.50", "8:20"),
+        ("i pick the kids up at 3:05 every day", "3:35 not 3:05", "3:35", "3:05"),
+        ("my pronouns are he/him", "actually he/they", "he/they", "he/him"),
+    ],
+)
+def test_a_correction_of_a_time_or_a_slashed_value_replaces_it_whole(
+    sqlite_store: Store,
+    classifier: LocalClassifier,
+    offer: str,
+    correction: str,
+    now: str,
+    gone: str,
+) -> None:
+    _ana(sqlite_store)
+    _say(sqlite_store, classifier, offer)
+    fixed = _say(sqlite_store, classifier, correction)
+    assert fixed.route.operation_data["action"] == "refined"
+    with sqlite_store.read() as session:
+        ana = get_person(session, "ana")
+        (fact,) = [a for a in list_assertions(session, ana.personal_engagement_id)]
+    assert now in fact.content and gone not in fact.content
+    assert fact.force.value == "held"  # corrected, not confirmed

@@ -303,3 +303,32 @@ def test_a_value_only_correction_after_an_offer_is_a_refinement(store, make_pers
     data = say(store, provider, "actually I'm 43").route.operation_data
     assert data["action"] == "refined"
     assert [(a.content, a.force) for a in _personal(store)] == [("You're 43", NormativeForce.HELD)]
+
+
+def test_a_correction_that_changes_nothing_neither_commits_nor_drops_the_offer(
+    store, make_person, say
+):
+    make_person(store)
+    provider = script(
+        {
+            "message": "my train leaves at 8:20",
+            "intent": "remember_about_me",
+            "params": {"personal_fact": "Your train leaves at 8:20"},
+        },
+        {
+            "message": "no, 8:50",
+            "after": "remember_about_me",
+            "intent": "remember_about_me",
+            "params": {"personal_fact": "Your train leaves at 8:20"},
+            # the reader saw a correction but put nothing new in it
+            "reading": {"relation": "correct", "corrected": "Your train leaves at 8:20"},
+        },
+    )
+    say(store, provider, "my train leaves at 8:20")
+    again = say(store, provider, "no, 8:50")
+    assert again.route.operation_data["action"] == "held"
+    assert again.route.operation_data["correction_unread"] is True
+    assert "didn't catch the change" in again.reply.text
+    assert [(a.content, a.force) for a in _personal(store)] == [
+        ("Your train leaves at 8:20", NormativeForce.HELD)
+    ]
