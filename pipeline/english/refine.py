@@ -165,15 +165,31 @@ def _last_number(fact: str, value: str) -> str | None:
     return _replace(fact, last.span(), found.group("v").strip(" ,.;"))
 
 
+_DAY = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?\b", _F)
+_NAMED_MONTH = re.compile(rf"\b{_MONTH}\b", _F)
+
+
 def _typed(fact: str, value: str) -> str | None:
     for pattern in _TYPED:
         new = _run(pattern, value)
         old = _run(pattern, fact)
         if new and old:
             new_text = value[new[0] : new[1]]
-            if new_text.lower() != fact[old[0] : old[1]].lower():
-                return _replace(fact, old, new_text)
+            old_text = fact[old[0] : old[1]]
+            if new_text.lower() != old_text.lower():
+                return _replace(fact, old, _day_in_date(old_text, new_text))
     return None
+
+
+def _day_in_date(old: str, new: str) -> str:
+    """A day alone ("the 12th") corrects the day of a date that names its month ("june 11"
+    -> "june 12th"), so the month is not lost; any other value replaces the old whole."""
+    day = _DAY.search(new)
+    if day is None or _NAMED_MONTH.search(new) or not _NAMED_MONTH.search(old):
+        return new
+    if _DAY.search(old) is None:
+        return new
+    return _DAY.sub(day.group(0), old, count=1)
 
 
 _FUNCTION_STEMS = wordset(

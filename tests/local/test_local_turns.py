@@ -137,3 +137,42 @@ def test_a_correction_of_a_time_or_a_slashed_value_replaces_it_whole(
         (fact,) = [a for a in list_assertions(session, ana.personal_engagement_id)]
     assert now in fact.content and gone not in fact.content
     assert fact.force.value == "held"  # corrected, not confirmed
+
+
+@pytest.mark.parametrize(
+    "verdict", ["nah bin that", "that's not right", "hmm scrap it", "thats wrong"]
+)
+def test_a_verdict_against_the_offer_turns_it_down_and_never_becomes_its_value(
+    sqlite_store: Store, classifier: LocalClassifier, verdict: str
+) -> None:
+    _ana(sqlite_store)
+    _say(sqlite_store, classifier, "i'm learning the cello this year")
+    said = _say(sqlite_store, classifier, verdict)
+    assert said.route.operation_data.get("action") == "rejected"
+    with sqlite_store.read() as session:
+        ana = get_person(session, "ana")
+        (fact,) = list_assertions(session, ana.personal_engagement_id)
+    assert fact.content == "You're learning the cello this year"
+    assert fact.force.value == "retracted"
+
+
+def test_both_correct_confirms_an_offer_of_two_things(
+    sqlite_store: Store, classifier: LocalClassifier
+) -> None:
+    _ana(sqlite_store)
+    _say(sqlite_store, classifier, "my cats are called Pip and Moss")
+    said = _say(sqlite_store, classifier, "both correct")
+    assert said.route.operation_data["action"] == "committed"
+    with sqlite_store.read() as session:
+        ana = get_person(session, "ana")
+        (fact,) = list_assertions(session, ana.personal_engagement_id)
+    assert (fact.content, fact.force.value) == ("Your cats are called Pip and Moss", "committed")
+
+
+def test_a_day_alone_corrects_the_day_of_a_date_and_keeps_its_month(
+    sqlite_store: Store, classifier: LocalClassifier
+) -> None:
+    _ana(sqlite_store)
+    _say(sqlite_store, classifier, "my wedding anniversary is august 9")
+    fixed = _say(sqlite_store, classifier, "no, the 19th")
+    assert fixed.route.operation_data["personal_fact"] == "Your wedding anniversary is august 19th"

@@ -62,13 +62,18 @@ AFFIRM = re.compile(
     r"mhm+|uh[- ]?huh|please|please do|go ahead|go for it|do it|do that|sounds good|sounds right|"
     r"that'?s (?:right|it|correct|the one|true|fine|good|perfect|accurate)|"
     r"that is (?:right|correct)|you got it|spot on|bingo|agreed|confirm(?:ed)?|that one|"
-    r"this one|all good|yes sir|aye|totally)\b",
+    r"this one|all good|yes sir|aye|totally|"
+    # "both right" after two facts offered in one turn, or "all correct"
+    r"(?:both|all)(?: of (?:them|those|these))?(?: are| is)? (?:right|correct|true|good|fine)"
+    r")\b",
     _F,
 )
 NEGATE = re.compile(
     r"^(?:no|nope|nah|nay|not really|negative|never ?mind|nevermind|forget it|forget that|"
     r"forget i said|scratch that|cancel|ignore|don't|do not|please don't|let's not|skip|drop it|"
-    r"no need|not needed|wrong|incorrect|not now|no thanks|not necessary|leave it)\b",
+    r"no need|not needed|wrong|incorrect|not now|no thanks|not necessary|leave it|"
+    # a verdict on the offer: "that's wrong", "that's not right"
+    r"that(?:'?s| is) (?:wrong|incorrect|not (?:right|correct|true|it|quite it))|not right)\b",
     _F,
 )
 CORRECT = re.compile(
@@ -96,7 +101,8 @@ _META = wordset(
     "remove delete drop one go ahead sounds good great perfect cool across everywhere "
     "projects project them those these the a an of in for my your all good totally "
     "definitely absolutely of course k to was were be want you we us our mean meant thing "
-    "stuff anyway ignore cancel skip necessary now later maybe sorry"
+    "stuff anyway ignore cancel skip necessary now later maybe sorry wrong incorrect untrue "
+    "quite scrap ditch bin lose both either neither"
 )
 
 
@@ -285,7 +291,8 @@ REFUSAL = re.compile(
     r"|\b(?:just|only) (?:an idea|a thought|saying|thinking|kidding|joking|venting)\b"
     r"|\bwas (?:just )?(?:joking|kidding|saying|venting)\b"
     r"|\bnot (?:important|worth|relevant|needed|necessary|sure yet|certain|definite)\b"
-    r"|\bdoesn'?t matter\b|\bignore (?:that|it|me)\b|\bleave it\b|\bdrop it\b|\bskip it\b",
+    r"|\bdoesn'?t matter\b|\bignore (?:that|it|me)\b|\bleave it\b|\bdrop it\b|\bskip it\b"
+    r"|\b(?:scrap|ditch|bin|delete|lose) (?:that|it|this)\b",
     _F,
 )
 
