@@ -112,6 +112,17 @@ _JUST_ASKING = re.compile(
 )
 
 
+# "remember my locker code is 4411": a request to remember a statement about the speaker,
+# whatever topic the nearest examples file it under ("remember I told you ..." asks instead).
+_REMEMBER_ABOUT_ME = re.compile(
+    r"^(?:(?:please|pls|plz|can you|could you|also|and|oh and|btw|fyi|hey|ok so)[,\s]+)*"
+    r"(?:remember|note|keep in mind|make a note)(?: that|:|,)?\s+"
+    r"(?:my\s+\S+(?:\s+\S+){0,4}?\s+(?:is|are|was|were|has|have|'s)\b"
+    r"|(?:i'm|i am|i've|i have|i)\s+(?!told|said|mentioned|asked|wrote|gave)\w+)",
+    _F,
+)
+
+
 # Searching what was said here is recall, not a web search: "search my notes for ...".
 _SEARCH_OWN_WORDS = re.compile(
     r"^(?:(?:please|can you|could you|hey|so)[,\s]+)*"
@@ -133,6 +144,8 @@ def form_intent(message: str, has_project: bool) -> str | None:
         return "ask_about_past_input"
     if _CAPABILITY.search(text) or _asks_what_you_can_do(text):
         return "describe_capabilities"
+    if not has_project and _REMEMBER_ABOUT_ME.match(text) and not text.endswith("?"):
+        return "remember_about_me"
     if has_project and _IMPERATIVE.match(text) and not _NOT_AN_INSTRUCTION.search(text):
         return "add_knowledge" if not asks_to_forget(text) and len(words(text)) >= 4 else None
     return None

@@ -176,3 +176,31 @@ def test_a_day_alone_corrects_the_day_of_a_date_and_keeps_its_month(
     _say(sqlite_store, classifier, "my wedding anniversary is august 9")
     fixed = _say(sqlite_store, classifier, "no, the 19th")
     assert fixed.route.operation_data["personal_fact"] == "Your wedding anniversary is august 19th"
+
+
+@pytest.mark.parametrize(
+    ("message", "fact"),
+    [
+        ("remember my locker code is 4411", "Your locker code is 4411"),
+        ("pls remember my son's school is St Mary's", "Your son's school is St Mary's"),
+        ("note: my blood type is O neg", "Your blood type is O neg"),
+    ],
+)
+def test_a_request_to_remember_a_statement_about_oneself_holds_it(
+    sqlite_store: Store, classifier: LocalClassifier, message: str, fact: str
+) -> None:
+    _ana(sqlite_store)
+    said = _say(sqlite_store, classifier, message)
+    assert said.classified.intent == "remember_about_me"
+    assert said.route.operation_data["personal_fact"] == fact
+
+
+def test_a_message_that_withdraws_nothing_never_offers_to_forget(
+    sqlite_store: Store, classifier: LocalClassifier
+) -> None:
+    _ana(sqlite_store)
+    _say(sqlite_store, classifier, "my birthday is the 2nd of july")
+    _say(sqlite_store, classifier, "yes")
+    said = _say(sqlite_store, classifier, "remember my birthday")
+    assert said.classified.intent not in ("forget_about_me", "retract_knowledge")
+    assert said.route.operation_data.get("action") != "confirm_retraction"

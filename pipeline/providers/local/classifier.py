@@ -247,6 +247,12 @@ class LocalClassifier:
         if intent == "add_knowledge" and not has_project and _ABOUT_SPEAKER.search(read):
             # Outside a project a statement about the speaker's own life can only be personal.
             intent, confidence = "remember_about_me", max(confidence, probs["remember_about_me"])
+        if intent in _FORGETTING and not _WITHDRAWS.search(read):
+            # "remember my birthday" shares its words with "stop remembering my birthday",
+            # but a request to forget always says so: without a word that withdraws, the
+            # next reading stands.
+            intent = max((i for i in probs if i not in _FORGETTING), key=lambda k: probs[k])
+            confidence = probs[intent]
         if INTENTS[intent].needs_project and not has_project and detect_status(read):
             # "washing machine's leaking again" outside a project reports where a thing
             # stands: conversation (the responder notes the status), not a project note.
@@ -369,6 +375,18 @@ def _resolve(
 
 _ALL = re.compile(r"\b(?:both|all of (?:them|those|these)|all three|each of them)\b", re.I)
 _ABOUT_SPEAKER = re.compile(r"\b(?:i|i'm|i've|my|we|we're|we've|our)\b", re.IGNORECASE)
+_FORGETTING = frozenset(["forget_about_me", "retract_knowledge"])
+# Words by which a message withdraws something (a negation, a verb of removing) or puts
+# back what was withdrawn.
+_WITHDRAWS = re.compile(
+    r"\b(?:no|not|never|don't|dont|do not|doesn't|won't|shouldn't|stop|forget|drop|remove|"
+    r"delete|erase|wipe|clear|lose|scrap|ditch|bin|toss|get rid|rid of|anymore|any more|"
+    r"rather|prefer|unsee|retract|withdraw|take (?:\w+ ){0,3}(?:out|off|back|away)|"
+    r"cancel|undo|strike|cross (?:\w+ )?(?:out|off)|throw|purge|out of|"
+    # putting back what was withdrawn is the same intent's (`restore`)
+    r"back|restore|reinstate|undelete|recover)\b|n't\b",
+    re.IGNORECASE,
+)
 _ADDITION = re.compile(r"^\s*(?:oh,? )?(?:and|also|plus|as well as)\b[\s,]*(?:also\s+)?", re.I)
 
 
