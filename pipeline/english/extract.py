@@ -114,7 +114,8 @@ def to_second_person(text: str, capitalize: bool = True) -> str:
             replacement = _you_to_me(spoken, previous, pieces[index + 1 :])
         elif key == "r" and previous == "u" and said == "I":
             replacement = "am"  # "my sister says u r great" -> "... I am great"
-        if replacement != piece and not replacement.startswith("I") and key != "i":
+        # "I" and "I'm" are capitalised by grammar, not emphasis: "says I'm" -> "says you're"
+        if replacement != piece and not replacement.startswith("I") and key.split("'")[0] != "i":
             replacement = _case_like(replacement, piece)
         out.append(replacement)
         previous, said = key, replacement

@@ -123,6 +123,26 @@ _REMEMBER_ABOUT_ME = re.compile(
 )
 
 
+# Text the person passes on for someone else ("my boss said to tell you: ...", "a guy on
+# reddit said to paste this in: ...") is never the person's own statement: nothing is stored
+# from it, whatever it claims.
+_RELAYED = re.compile(
+    r"\b(?:told|asked|wants?|wanted|said|says)(?: me)? (?:i should |to )(?:paste|send|forward|"
+    r"copy|give|pass on|pass along|tell|say to|type|enter|put)\b(?: (?:this|it|that|in|to))*"
+    r"(?: (?:you|in here|here))?"
+    r"|\b(?:paste|pasting|copy(?:ing)?|copied|forward(?:ing|ed)?) (?:this|these|the following|"
+    r"it)(?: [\w']+){0,4}?\s*[:\-—–]",
+    _F,
+)
+# Outside a project, what someone else wrote or sent, quoted ("here's what my doctor wrote:
+# ..."), is theirs, not a fact the person states.
+_PASSED_ON = re.compile(
+    r"^(?:(?:so|ok|okay|hey|and)[,\s]+)*(?:here'?s|here is|this is) (?:what|the (?:message|"
+    r"email|text|note)) (?:\w+ ){0,3}(?:wrote|said|sent|posted|texted|emailed|put)\b[^:]{0,40}:",
+    _F,
+)
+
+
 # Searching what was said here is recall, not a web search: "search my notes for ...".
 _SEARCH_OWN_WORDS = re.compile(
     r"^(?:(?:please|can you|could you|hey|so)[,\s]+)*"
@@ -136,7 +156,9 @@ _SEARCH_OWN_WORDS = re.compile(
 def form_intent(message: str, has_project: bool) -> str | None:
     """The intent a message's form decides, or None to leave it to the embedding."""
     text = message.replace("’", "'").strip()
-    if _JUST_ASKING.search(text):
+    if _JUST_ASKING.search(text) or _RELAYED.search(text):
+        return "general_conversation"
+    if not has_project and _PASSED_ON.match(text):
         return "general_conversation"
     if _WISH_NOT_KEPT.search(text) and not has_project:
         return "forget_about_me"
