@@ -211,13 +211,15 @@ def _offered_again(held: Assertion) -> RouteResult:
 
 
 def reject_offer(ctx: HandlerContext, held: Assertion) -> RouteResult:
-    """Retract the offered fact the person turned down."""
+    """Retract the offered fact the person turned down, and any status note that carries its
+    words (noted from the same message): turned down, it is kept nowhere."""
     retracted = ctx.decided.set_force(
         held.id,
         NormativeForce.RETRACTED,
         "Operator declined the offer to remember it",
         by=HistoryActor.OPERATOR,
     )
+    ctx.decided.drop_notes(ctx.person.id, held.content)
     return RouteResult(
         intent="general_conversation",
         operation_data={

@@ -22,6 +22,7 @@ from pipeline.domain import ActorKind, Assertion, HistoryActor, NormativeForce, 
 from pipeline.errors import ConverseError
 from pipeline.store import assertions as repo
 from pipeline.store import embeddings as vectors_repo
+from pipeline.store import status as status_repo
 from pipeline.store.embeddings import StoredVector
 from pipeline.store.tables import EngagementRow
 
@@ -67,7 +68,16 @@ class Add:
     profile_field: ProfileField | None = None
 
 
-WriteCommand = SetForce | Amend | Add
+@dataclass(frozen=True)
+class DropNotes:
+    """Delete the person's status notes that carry a text: the words of an offer the person
+    turned down, noted as a status on the turn that offered them."""
+
+    person_id: int
+    text: str
+
+
+WriteCommand = SetForce | Amend | Add | DropNotes
 
 
 @dataclass
@@ -88,6 +98,10 @@ class Writes:
         if assertion_id in self._latest:
             return self._latest[assertion_id]
         return repo.get_assertion(self.session, assertion_id)
+
+    def drop_notes(self, person_id: int, text: str) -> None:
+        """Record that the person's status notes carrying `text` go."""
+        self.commands.append(DropNotes(person_id, text))
 
     def set_force(
         self,
@@ -184,6 +198,9 @@ def apply(session: Session, writes: Writes) -> None:
 
 def _run(session: Session, commands: Sequence[WriteCommand]) -> None:
     for command in commands:
+        if isinstance(command, DropNotes):
+            status_repo.erase_carrying(session, [command.person_id], [], [command.text])
+            continue
         if isinstance(command, Add):
             added = repo.add_assertion(
                 session,

@@ -15,6 +15,7 @@ from pipeline.providers.local import LocalClassifier, LocalResponder
 from pipeline.store import Store
 from pipeline.store.assertions import list_assertions
 from pipeline.store.people import create_person, get_person
+from pipeline.store.status import current_notes
 
 
 def _say(store: Store, classifier: LocalClassifier, message: str) -> TurnOutcome:
@@ -234,3 +235,20 @@ def test_a_reported_i_is_voiced_in_lower_case_mid_sentence(
     assert said.route.operation_data["personal_fact"] == (
         "Your brother reckons you're a terrible driver"
     )
+
+
+def test_an_offer_turned_down_leaves_no_status_note_of_its_words(
+    sqlite_store: Store, classifier: LocalClassifier
+) -> None:
+    _ana(sqlite_store)
+    _say(sqlite_store, classifier, "boiler playing up again")
+    offered = _say(sqlite_store, classifier, "my ferry is at 6:40 on sunday")
+    assert offered.route.operation_data["action"] == "held"
+    with sqlite_store.read() as session:
+        ana = get_person(session, "ana")
+        # (this bundle lends no lexicon, so a topic keeps its "my")
+        assert sorted(n.topic for n in current_notes(session, ana.id)) == ["boiler", "my ferry"]
+    _say(sqlite_store, classifier, "no, don't keep that")
+    with sqlite_store.read() as session:
+        # the declined words are kept nowhere; the other status stays
+        assert [n.topic for n in current_notes(session, ana.id)] == ["boiler"]
