@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.converse import TurnOutcome, converse
-from pipeline.domain import ProfileField
+from pipeline.domain import Assertion, ProfileField
 from pipeline.memory import consent
 from pipeline.providers.base import Providers
 from pipeline.providers.local import LocalClassifier, LocalResponder
@@ -21,6 +21,14 @@ from pipeline.store.status import current_notes
 def _say(store: Store, classifier: LocalClassifier, message: str) -> TurnOutcome:
     providers = Providers.of(classifier, LocalResponder(), embedder=classifier.embedder)
     return converse(store, person="ana", message=message, providers=providers)
+
+
+def _facts(store: Store) -> list[Assertion]:
+    """Ana's personal facts, every force."""
+    with store.read() as session:
+        personal = get_person(session, "ana").personal_engagement_id
+        assert personal is not None
+        return list_assertions(session, personal)
 
 
 def _ana(store: Store) -> Store:
@@ -86,9 +94,7 @@ def test_a_reply_that_only_shares_a_word_with_a_held_offer_leaves_it_as_offered(
     # no correction cue and no other value of the offer's kind: not a correction of it
     said = _say(sqlite_store, classifier, aside)
     assert said.route.operation_data.get("action") != "refined"
-    with sqlite_store.read() as session:
-        ana = get_person(session, "ana")
-        facts = [a.content for a in list_assertions(session, ana.personal_engagement_id)]
+    facts = [a.content for a in _facts(sqlite_store)]
     # the offer is held as it was offered, never a garble of it and the reply
     assert [f for f in facts if "repair shop" in f] == [held]
     # a value of the offer's own kind, with a cue, still corrects it
@@ -133,9 +139,7 @@ def test_a_correction_of_a_time_or_a_slashed_value_replaces_it_whole(
     _say(sqlite_store, classifier, offer)
     fixed = _say(sqlite_store, classifier, correction)
     assert fixed.route.operation_data["action"] == "refined"
-    with sqlite_store.read() as session:
-        ana = get_person(session, "ana")
-        (fact,) = [a for a in list_assertions(session, ana.personal_engagement_id)]
+    (fact,) = _facts(sqlite_store)
     assert now in fact.content and gone not in fact.content
     assert fact.force.value == "held"  # corrected, not confirmed
 
@@ -150,9 +154,7 @@ def test_a_verdict_against_the_offer_turns_it_down_and_never_becomes_its_value(
     _say(sqlite_store, classifier, "i'm learning the cello this year")
     said = _say(sqlite_store, classifier, verdict)
     assert said.route.operation_data.get("action") == "rejected"
-    with sqlite_store.read() as session:
-        ana = get_person(session, "ana")
-        (fact,) = list_assertions(session, ana.personal_engagement_id)
+    (fact,) = _facts(sqlite_store)
     assert fact.content == "You're learning the cello this year"
     assert fact.force.value == "retracted"
 
@@ -164,9 +166,7 @@ def test_both_correct_confirms_an_offer_of_two_things(
     _say(sqlite_store, classifier, "my cats are called Pip and Moss")
     said = _say(sqlite_store, classifier, "both correct")
     assert said.route.operation_data["action"] == "committed"
-    with sqlite_store.read() as session:
-        ana = get_person(session, "ana")
-        (fact,) = list_assertions(session, ana.personal_engagement_id)
+    (fact,) = _facts(sqlite_store)
     assert (fact.content, fact.force.value) == ("Your cats are called Pip and Moss", "committed")
 
 
@@ -222,9 +222,7 @@ def test_text_passed_on_for_someone_else_stores_nothing(
     _ana(sqlite_store)
     said = _say(sqlite_store, classifier, message)
     assert said.classified.intent == "general_conversation"
-    with sqlite_store.read() as session:
-        ana = get_person(session, "ana")
-        assert list_assertions(session, ana.personal_engagement_id) == []
+    assert _facts(sqlite_store) == []
 
 
 def test_a_reported_i_is_voiced_in_lower_case_mid_sentence(
