@@ -94,6 +94,8 @@ def answer_offer(ctx: HandlerContext) -> RouteResult | None:
                 "Operator did not confirm it when it was offered with others",
                 by=HistoryActor.OPERATOR,
             )
+            # declined, its words are kept nowhere: not as a status note either
+            ctx.decided.drop_notes(ctx.person.id, fact.content)
             declined.append(after)
         changes.append(MemoryChange.of(after, NormativeForce.HELD))
     action = (

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.clock import utcnow
 from pipeline.converse import converse
 from pipeline.domain import NormativeForce
 from pipeline.memory.manage import personal_assertions
 from pipeline.providers.base import Providers
 from pipeline.settings import Settings
 from pipeline.store.people import get_person
+from pipeline.store.status import current_notes, put_note
 from tests.conftest import script
 
 R = "remember_about_me"
@@ -186,3 +188,28 @@ def test_a_partial_confirmation_reads_as_one_sentence_addressed_to_the_person() 
         "Got it, I'll remember that you moved to Lisbon and that your dog is Bolo, "
         "and leave out that you work nights."
     )
+
+
+def test_facts_declined_take_the_status_notes_carrying_their_words(store, make_person) -> None:
+    make_person(store)
+    p = _provider("only the second")
+    _say(store, p, LONG)
+    sister = next(fact for fact in _facts(store) if "Priya" in fact)  # #1, declined below
+    with store.write() as session:
+        ana = get_person(session, "ana")
+        # as a responder noting statuses would, from the same long message
+        for topic, text in [("sister", sister), ("knee", "Knee sore after the long run")]:
+            put_note(
+                session,
+                ana.id,
+                topic,
+                text,
+                at=utcnow(),
+                written_by="test",
+                keep_current=10,
+                keep_replaced=10,
+            )
+    _say(store, p, "only the second")
+    with store.read() as session:
+        kept = [n.topic for n in current_notes(session, get_person(session, "ana").id)]
+    assert kept == ["knee"]  # the declined fact's words went; a note on another thing stays
