@@ -18,7 +18,6 @@ from evals.runner.sandbox import Sandbox
 from evals.runner.writing import run_writing
 from evals.targets import spec_of
 from pipeline.domain import ClassifiedIntent, HistoryTurn, Role
-from pipeline.english import ENGLISH
 from pipeline.intents import HandlerContext, route
 from pipeline.memory import load_personal_memory
 from pipeline.providers import ClassifyRequest
@@ -103,7 +102,7 @@ def run_forget_match(case: ForgetCase, bound: Bound, sandbox: Sandbox) -> Outcom
                 now=NOW,
                 embedder=embedder,
                 message=case.message,
-                lexicon=bound.providers.lexicon if bound.providers is not None else ENGLISH,
+                lexicon=bound.lexicon,
             )
         )
     elapsed = (time.perf_counter() - started) * 1000

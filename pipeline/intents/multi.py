@@ -88,14 +88,11 @@ def answer_offer(ctx: HandlerContext) -> RouteResult | None:
             )
             committed.append(after)
         else:
-            after = ctx.decided.set_force(
+            after = ctx.decided.decline(
                 fact.id,
-                NormativeForce.RETRACTED,
                 "Operator did not confirm it when it was offered with others",
-                by=HistoryActor.OPERATOR,
+                person_id=ctx.person.id,
             )
-            # declined, its words are kept nowhere: not as a status note either
-            ctx.decided.drop_notes(ctx.person.id, fact.content)
             declined.append(after)
         changes.append(MemoryChange.of(after, NormativeForce.HELD))
     action = (

@@ -111,14 +111,7 @@ def _new_fact(ctx: HandlerContext, personal_id: int, fact: str) -> RouteResult:
         if promoted and existing.force is NormativeForce.HELD:
             return _committed(existing, ctx, promoted=True)
         action = "already_known" if existing.force is NormativeForce.COMMITTED else "held"
-        return RouteResult(
-            intent=INTENT,
-            operation_data={
-                "action": action,
-                "personal_fact": existing.content,
-                "assertion_display_number": existing.display_number,
-            },
-        )
+        return _unchanged(existing, action)
     # After a cross-promotion offer the person has just said yes to this very fact, so it
     # is committed at once instead of being offered a second time.
     force = NormativeForce.COMMITTED if promoted else NormativeForce.HELD
@@ -166,7 +159,9 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
             corrected = clean_fact(reading.corrected) or fact
             if corrected and not same_fact(corrected, held.content):
                 return _refined(ctx, held, corrected)
-            return _offered_again(held)
+            # A correction that changes nothing was not understood: the person said the offer
+            # is wrong, so it is neither committed nor dropped, but offered again as it stands.
+            return _unchanged(held, "held", correction_unread=True)
         # UNRELATED: a different fact is held on its own; the offer stays held
     if len(ctx.candidates) >= 2:
         many = hold_many(ctx, personal_id)
@@ -196,30 +191,22 @@ def _refined(ctx: HandlerContext, held: Assertion, fact: str) -> RouteResult:
     )
 
 
-def _offered_again(held: Assertion) -> RouteResult:
-    """A correction that changes nothing was not understood: the person said the offer is
-    wrong, so it is neither committed nor dropped, and is offered again as it stands."""
-    return RouteResult(
-        intent=INTENT,
-        operation_data={
-            "action": "held",
-            "personal_fact": held.content,
-            "assertion_display_number": held.display_number,
-            "correction_unread": True,
-        },
-    )
+def _unchanged(fact: Assertion, action: str, **extra: object) -> RouteResult:
+    """A turn that writes nothing and names a stored fact: known already, or offered again."""
+    data: dict[str, object] = {
+        "action": action,
+        "personal_fact": fact.content,
+        "assertion_display_number": fact.display_number,
+    }
+    return RouteResult(intent=INTENT, operation_data={**data, **extra})
 
 
 def reject_offer(ctx: HandlerContext, held: Assertion) -> RouteResult:
     """Retract the offered fact the person turned down, and any status note that carries its
     words (noted from the same message): turned down, it is kept nowhere."""
-    retracted = ctx.decided.set_force(
-        held.id,
-        NormativeForce.RETRACTED,
-        "Operator declined the offer to remember it",
-        by=HistoryActor.OPERATOR,
+    retracted = ctx.decided.decline(
+        held.id, "Operator declined the offer to remember it", person_id=ctx.person.id
     )
-    ctx.decided.drop_notes(ctx.person.id, held.content)
     return RouteResult(
         intent="general_conversation",
         operation_data={

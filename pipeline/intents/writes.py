@@ -99,9 +99,15 @@ class Writes:
             return self._latest[assertion_id]
         return repo.get_assertion(self.session, assertion_id)
 
-    def drop_notes(self, person_id: int, text: str) -> None:
-        """Record that the person's status notes carrying `text` go."""
-        self.commands.append(DropNotes(person_id, text))
+    def decline(self, assertion_id: int, rationale: str, *, person_id: int) -> Assertion:
+        """Record that the person turned down an offered fact: it is retracted, and their
+        status notes carrying its words go (noted from the same message, they would outlive
+        the no); the assertion as it will be."""
+        after = self.set_force(
+            assertion_id, NormativeForce.RETRACTED, rationale, by=HistoryActor.OPERATOR
+        )
+        self.commands.append(DropNotes(person_id, after.content))
+        return after
 
     def set_force(
         self,
