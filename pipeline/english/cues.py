@@ -172,15 +172,20 @@ def limits_to_project(message: str, project_name: str = "") -> bool:
 _FORGET_FRAMING = re.compile(
     r"^(?:(?:ok(?:ay)?|hey|so|also|and|actually|oh|um+|please|pls|kindly|can you|could you|"
     r"would you|will you|i want you to|i'd like you to|you can|you should|go ahead and|"
-    r"feel free to)[,\s]+)*"
-    r"(?:forget|delete|remove|erase|drop|scrub|wipe|clear|unlearn|stop remembering|"
+    r"feel free to|no|nah|nope)[,\s]+)*"
+    r"(?:forget|delete|remove|erase|drop|scrub|wipe|clear|unlearn|"
+    # "bin that", never "bin day is thursday"
+    r"(?:bin|ditch|scrap)(?= (?:that|it|this|those|these|the|my|all|everything)\b)|"
+    r"stop remembering|"
     r"stop keeping|stop storing|stop using|no longer remember|don't remember|do not remember|"
     r"don't keep|no need to remember|you don't need to (?:remember|know)|"
     # A wish rather than an order: "I'd rather you didn't remember that ..."
     r"i(?:'d| would) (?:rather|prefer(?: it if)?) you (?:didn't|did not|not|wouldn't|don't) "
     r"(?:remember|keep|know|store|hold on to|hang on to)|"
     r"i (?:don't|do not) want you (?:to )?(?:remember|keep|know|stor(?:e|ing)|"
-    r"hold(?:ing)? on to|hang(?:ing)? on to|remembering|keeping|knowing))\b",
+    r"hold(?:ing)? on to|hang(?:ing)? on to|remembering|keeping|knowing)|"
+    # "i don't want that kept"
+    r"i (?:don't|do not) want (?:that|it|this) (?:kept|stored|saved|remembered|on file))\b",
     _F,
 )
 _REMEMBER_FRAMING = re.compile(r"\bdon'?t forget\b|\bdo not forget\b|\bnever forget\b", _F)

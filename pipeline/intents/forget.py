@@ -80,6 +80,22 @@ def _semantic(
     return semantic_forget(ctx.session, description, committed, ctx.embedder, tie=False)
 
 
+def _just_committed(ctx: HandlerContext, personal_id: int) -> Assertion | None:
+    """The personal fact the previous companion turn committed, if it is still committed."""
+    prior = ctx.prior_companion
+    if prior is None or prior.intent != "remember_about_me":
+        return None
+    data = prior.operation_data
+    number = data.get("assertion_display_number")
+    if data.get("action") != "committed" or not isinstance(number, int):
+        return None
+    try:
+        fact = repo.get_by_number(ctx.session, personal_id, number)
+    except NotFound:
+        return None
+    return fact if fact.force is NormativeForce.COMMITTED else None
+
+
 def _kept(description: str) -> RouteResult:
     return RouteResult(
         intent=INTENT, operation_data={"action": "kept", "forget_description": description}
@@ -111,6 +127,11 @@ def handle_forget(ctx: HandlerContext) -> RouteResult:
         number = pick_candidate(reading, description, candidates, ctx.stop_words)
         if number is not None:
             return _confirm(repo.get_by_number(ctx.session, personal_id, number))
+    kept_just_now = None if ctx.keywords(description) else _just_committed(ctx, personal_id)
+    if kept_just_now is not None:
+        # "forget that" right after "Got it, I'll remember that": the description names
+        # nothing, and the fact the companion has just kept is the one meant; asked first.
+        return _confirm(kept_just_now)
     if rejects and not ctx.keywords(description):
         # "Forget it" with nothing pending means "never mind", not a request to match "it".
         if data.get("action") in ("confirm_retraction", "ambiguous"):

@@ -9,6 +9,8 @@ import pytest
 
 from pipeline.converse import TurnOutcome, converse
 from pipeline.domain import Assertion, ProfileField
+from pipeline.english import ENGLISH
+from pipeline.lexicon import NO_LEXICON, Lexicon
 from pipeline.memory import consent
 from pipeline.providers.base import Providers
 from pipeline.providers.local import LocalClassifier, LocalResponder
@@ -18,8 +20,12 @@ from pipeline.store.people import create_person, get_person
 from pipeline.store.status import current_notes
 
 
-def _say(store: Store, classifier: LocalClassifier, message: str) -> TurnOutcome:
-    providers = Providers.of(classifier, LocalResponder(), embedder=classifier.embedder)
+def _say(
+    store: Store, classifier: LocalClassifier, message: str, lexicon: Lexicon = NO_LEXICON
+) -> TurnOutcome:
+    providers = Providers.of(
+        classifier, LocalResponder(), embedder=classifier.embedder, lexicon=lexicon
+    )
     return converse(store, person="ana", message=message, providers=providers)
 
 
@@ -250,3 +256,26 @@ def test_an_offer_turned_down_leaves_no_status_note_of_its_words(
     with sqlite_store.read() as session:
         # the declined words are kept nowhere; the other status stays
         assert [n.topic for n in current_notes(session, ana.id)] == ["boiler"]
+
+
+@pytest.mark.parametrize("request_", ["nah bin that", "actually i dont want that kept"])
+def test_a_forget_of_that_right_after_keeping_a_fact_asks_about_it(
+    sqlite_store: Store, classifier: LocalClassifier, request_: str
+) -> None:
+    _ana(sqlite_store)
+    # the lexicon the local bundle lends: "that" names nothing
+    for message in ("my tortoise is called Gus", "ya"):
+        _say(sqlite_store, classifier, message, ENGLISH)
+    asked = _say(sqlite_store, classifier, request_, ENGLISH)
+    assert asked.route.operation_data["action"] == "confirm_retraction"
+    _say(sqlite_store, classifier, "yes", ENGLISH)
+    (fact,) = _facts(sqlite_store)
+    assert (fact.content, fact.force.value) == ("Your tortoise is called Gus", "retracted")
+
+
+def test_a_noun_that_is_also_a_verb_of_removing_asks_to_forget_nothing(
+    sqlite_store: Store, classifier: LocalClassifier
+) -> None:
+    _ana(sqlite_store)
+    said = _say(sqlite_store, classifier, "bin day is thursday")
+    assert said.classified.intent != "forget_about_me"

@@ -332,3 +332,31 @@ def test_a_correction_that_changes_nothing_neither_commits_nor_drops_the_offer(
     assert [(a.content, a.force) for a in _personal(store)] == [
         ("Your train leaves at 8:20", NormativeForce.HELD)
     ]
+
+
+def test_a_forget_naming_nothing_right_after_a_commit_asks_about_that_fact(store, make_person, say):
+    make_person(store)
+    provider = script(
+        {
+            "message": "I'm allergic to shellfish",
+            "intent": "remember_about_me",
+            "params": {"personal_fact": ALLERGY},
+        },
+        {
+            "message": "yes",
+            "after": "remember_about_me",
+            "intent": "remember_about_me",
+            "reading": {"relation": "confirm"},
+        },
+        {
+            "message": "bin that",
+            "intent": "forget_about_me",
+            "params": {"forget_description": "that"},
+        },
+    )
+    say(store, provider, "I'm allergic to shellfish")
+    say(store, provider, "yes")
+    asked = say(store, provider, "bin that").route.operation_data
+    assert (asked["action"], asked["matched_fact"]) == ("confirm_retraction", ALLERGY)
+    # asked, not done: the fact stays until the person says yes
+    assert [(a.content, a.force) for a in _personal(store)] == [(ALLERGY, NormativeForce.COMMITTED)]
