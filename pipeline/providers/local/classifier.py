@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pipeline.domain import ClassifiedIntent, ProfileField, PromptRef
+from pipeline.domain import Act, ClassifiedIntent, ProfileField, PromptRef, StatusReport
 from pipeline.english import language
 from pipeline.english.choices import chosen_indexes, pick_one
 from pipeline.english.cues import (
@@ -183,7 +183,7 @@ class LocalClassifier:
 
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify one message in its context; never raises for an odd message."""
-        return _with_profile_field(self._classified(request))
+        return _with_status(_with_profile_field(self._classified(request)), request.message)
 
     def _classified(self, request: ClassifyRequest) -> ClassifiedIntent:
         state = self._ready()
@@ -388,6 +388,19 @@ _WITHDRAWS = re.compile(
     re.IGNORECASE,
 )
 _ADDITION = re.compile(r"^\s*(?:oh,? )?(?:and|also|plus|as well as)\b[\s,]*(?:also\s+)?", re.I)
+
+
+def _with_status(classified: ClassifiedIntent, message: str) -> ClassifiedIntent:
+    """The status reports the message makes, read by the English detector, as acts of their
+    own after the message's other acts (the core notes them)."""
+    reports = detect_status(message)
+    if not reports:
+        return classified
+    noted = (
+        Act(intent="general_conversation", status=StatusReport(topic=r.topic, text=r.text))
+        for r in reports
+    )
+    return classified.model_copy(update={"acts": (*classified.all_acts(), *noted)})
 
 
 def _with_profile_field(classified: ClassifiedIntent) -> ClassifiedIntent:

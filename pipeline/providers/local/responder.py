@@ -9,7 +9,6 @@ from pipeline.domain import Reply, RouteResult
 from pipeline.english.extract import to_second_person
 from pipeline.english.shorthand import read_shorthand
 from pipeline.english.spelling import spelled
-from pipeline.english.status import detect_status
 from pipeline.providers.base import RespondRequest
 from pipeline.providers.local.words import vocabulary
 from pipeline.providers.replies import as_clause, compose_reply
@@ -105,9 +104,6 @@ def _tool_sentences(request: RespondRequest) -> list[str]:
     tools = request.tools
     assert tools is not None
     said: list[str] = []
-    for report in detect_status(request.message):
-        if not tools.note(report.topic, report.text).is_error:
-            said.append(f"Noted: {report.text}.")
     said.extend(which_to_forget(request.route, tools))
     found = request.route.operation_data.get("action") == "found"
     if not found and _ASKS_PAST.search(request.message):
