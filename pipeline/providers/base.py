@@ -238,9 +238,11 @@ def validated_acts(
             errors.append(f"act {index} is not an object")
             continue
         reading = {k: item[k] for k in READING_KEYS if k in item}
+        # parameters nested (a suite's gold reading) or beside the intent (a model's answer)
+        params = item["params"] if "params" in item else dict(item)
         one = validated(
             item.get("intent"),
-            item.get("params"),
+            params,
             reading=reading if "relation" in reading else None,
             restore=item.get("restore"),
             question=item.get("question"),
