@@ -52,7 +52,8 @@ from pipeline.english.surface import contracted, plain
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, LOW_CONFIDENCE
 from pipeline.memory.embeddings import Embedder, Vectors
 from pipeline.memory.profile_fields import read_field
-from pipeline.providers.base import ClassifyRequest, validated
+from pipeline.providers.answers import validated
+from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.local import probe
 from pipeline.providers.local.continuation import (
     Offer,
