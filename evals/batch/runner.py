@@ -32,6 +32,7 @@ from evals.runner.run import RunOutcome, run_eval
 from evals.runner.shards import Shard
 from pipeline.providers import REGISTRY
 from pipeline.providers.claude import BatchClient, BatchStatus, chunks, parse_prompts_header
+from pipeline.redact import unredacted
 
 DEFAULT_POLL_SECONDS = 60.0
 # A conversation of T turns takes about 2T steps; past this many the run is not converging
@@ -51,7 +52,7 @@ def _claude_options(config: RunConfig | None, run: RunDir | None) -> dict[str, s
         return dict(config.provider_options.get("claude", {}))
     assert run is not None
     options = run.read_meta()["config"].get("provider_options", {})
-    return dict(options.get("claude", {}))
+    return unredacted(options.get("claude", {}))  # a hidden key comes from the environment
 
 
 class BatchSteps:

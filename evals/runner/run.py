@@ -41,6 +41,7 @@ from evals.runner.summary import GroupResult, summarize
 from evals.targets import targets_where
 from pipeline.errors import ConverseError
 from pipeline.providers import REGISTRY
+from pipeline.redact import unredacted
 
 if TYPE_CHECKING:
     from pipeline.providers.claude import Budget
@@ -107,7 +108,8 @@ def config_from_meta(meta: dict[str, Any]) -> RunConfig:
         concurrency=int(data["concurrency"]),
         use_cache=bool(data["use_cache"]),
         script=Path(data["script"]) if data.get("script") else None,
-        provider_options={k: dict(v) for k, v in data.get("provider_options", {}).items()},
+        # run.json hides keys and passwords: a resumed run reads them from the environment
+        provider_options={k: unredacted(v) for k, v in data.get("provider_options", {}).items()},
         cassette=Path(data["cassette"]) if data.get("cassette") else None,
         replay=bool(data.get("replay", False)),
         perturb=None if data.get("perturb") is None else tuple(data["perturb"]),
