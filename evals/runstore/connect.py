@@ -1,15 +1,19 @@
-"""Opening the run store's engine: the URL read as a browser reads it."""
+"""Opening the run store's engine: the URL read as a browser reads it, a mistyped SQLite path
+refused, and a PostgreSQL server that never answers given up on within the memory database's
+own bound (CONVERSE_DB_CONNECT_TIMEOUT_S, pipeline/store/engine.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
-from evals.runner.results import RunError
+from evals.runner.results import RunError, reports_dir
 from pipeline.redact import redact
+from pipeline.store.engine import db_settings
 
 FIX = (
     "set CONVERSE_RUNS_URL to sqlite:///PATH or postgresql+psycopg://..., "
@@ -48,13 +52,36 @@ def _cannot_open(url: str, reason: str) -> RunError:
     return RunError(f"cannot open the run store {shown(url)}: {reason}", FIX)
 
 
+def _sqlite_folder(url: str, database: str) -> None:
+    """Refuse a SQLite file in a folder that does not exist; only the default one (the
+    reports folder) is made. A mistyped path would otherwise grow folders and an empty store
+    that hides the real one."""
+    folder = Path(database).parent
+    if folder.is_dir():
+        return
+    if folder.resolve() == reports_dir().resolve():
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            return
+        except OSError as exc:
+            raise _cannot_open(url, f"cannot create {folder} ({exc.strerror})") from exc
+    raise RunError(
+        f"the folder of the run store {database!r} does not exist",
+        "create it first, or set CONVERSE_RUNS_URL to a file in an existing folder",
+    )
+
+
 def store_engine(url: str) -> Engine:
     """An engine for the run store at `url`, or a one-line RunError."""
     parsed = parse(url)
     backend = parsed.get_backend_name()
     if backend == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        Path(str(parsed.database)).parent.mkdir(parents=True, exist_ok=True)
+        _sqlite_folder(url, str(parsed.database))
+    connect_args: dict[str, Any] = {}
+    if backend == "postgresql":
+        # A server that accepts and never answers would hang `runs list` and `eval` without end.
+        connect_args["connect_timeout"] = db_settings().connect_timeout_s
     try:
-        return create_engine(parsed, future=True)
+        return create_engine(parsed, future=True, connect_args=connect_args)
     except (ArgumentError, NoSuchModuleError, ImportError) as exc:
         raise _cannot_open(url, "not a database URL this install can open") from exc

@@ -35,7 +35,7 @@ from sqlalchemy.exc import (
 )
 
 from evals.runner.results import RunError, redact_meta, redact_row, reports_dir, row_key
-from evals.runstore.connect import shown, store_engine
+from evals.runstore.connect import parse, shown, store_engine
 from evals.runstore.rows import (
     ROW_COLUMNS,
     RowTally,
@@ -49,6 +49,7 @@ from evals.runstore.rows import (
 from evals.runstore.tables import rows_table, runs
 from evals.settings import run_store_settings
 from pipeline.redact import redact
+from pipeline.store.engine import db_settings
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 VERSION_TABLE = "runstore_alembic_version"  # as migrations/env.py names it
@@ -356,6 +357,11 @@ def _exists(exc: SQLAlchemyError) -> bool:
 
 def _unavailable(url: str, exc: SQLAlchemyError) -> RunError:
     reason = redact(str(getattr(exc, "orig", None) or exc).strip().splitlines()[0])
+    if "timeout" in reason.lower() and parse(url).get_backend_name() == "postgresql":
+        reason += (
+            f" (gave up after {db_settings().connect_timeout_s} s, "
+            "CONVERSE_DB_CONNECT_TIMEOUT_S, as the memory database does)"
+        )
     return RunError(
         f"cannot open the run store {shown(url)}: {reason}",
         "check CONVERSE_RUNS_URL (or set it to none to record runs only in their folders)",
