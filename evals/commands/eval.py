@@ -35,7 +35,7 @@ from evals.runner.shards import parse_shard
 from pipeline.cli.common import default_script, shown
 from pipeline.cli.params import bounded_option
 from pipeline.errors import ConverseError
-from pipeline.files import existing_file
+from pipeline.files import existing_file, output_path
 from pipeline.providers import (
     PROVIDER_NAMES,
     anthropic_key_set,
@@ -239,10 +239,8 @@ def eval_command(
         existing_file(cassette, "cassette", "name a cassette `converse record` wrote")
     if script is not None:
         existing_file(script, "script", "pass an existing fixture file")
-    if junit is not None and not junit.parent.is_dir():  # a mistyped path grows no folders
-        raise ConverseError(
-            f"the folder of --junit {junit} does not exist", "create it first, or name another file"
-        )
+    if junit is not None:  # refused before anything runs: a folder, a device, a missing folder
+        output_path(junit, "JUnit XML")
     existing = resume or retry_errors
     if existing is not None:
         check_run_id(existing)

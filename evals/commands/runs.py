@@ -12,6 +12,7 @@ from rich.table import Table
 from evals.commands.common import handles_errors, stdout
 from evals.runner.results import RunError, check_run_id, reports_dir
 from pipeline.cli.common import shown
+from pipeline.files import output_path, write_output
 
 runs_app = typer.Typer(
     help="Stored runs: list, show, trend and push (CONVERSE_RUNS_URL); merge shards.",
@@ -124,6 +125,10 @@ def trend_command(
     with an SVG plot (default reports/trend.html)."""
     from evals.runstore.trend import html, points
 
+    if out is None:  # the default folder is made; a folder named on the command line is not
+        out = reports_dir() / "trend.html"
+        out.parent.mkdir(parents=True, exist_ok=True)
+    output_path(out, "trend page")  # refused before the store is read
     store = _store()
     try:
         runs = list(reversed(store.list_runs(limit=limit, suite=suite)))
@@ -134,11 +139,9 @@ def trend_command(
         raise RunError("the run store holds no runs" + (f" of suite {suite}" if suite else ""),
                        "run `converse eval` first")  # fmt: skip
     found = points(runs, rows, suite)
-    path = out or reports_dir() / "trend.html"
-    path.parent.mkdir(parents=True, exist_ok=True)
     title = f"Accuracy across runs{f' — {suite}' if suite else ''}"
-    path.write_text(html(runs, found, title), encoding="utf-8")
-    stdout().print(f"{len(runs)} runs, {len(found)} points: {shown(str(path))}", highlight=False,
+    write_output(out, html(runs, found, title), "trend page")
+    stdout().print(f"{len(runs)} runs, {len(found)} points: {shown(str(out))}", highlight=False,
                    soft_wrap=True)  # fmt: skip
 
 
