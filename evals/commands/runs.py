@@ -9,10 +9,11 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from evals.commands.common import handles_errors, stdout
+from evals.commands.common import handles_errors, stderr, stdout
 from evals.runner.results import RunError, check_run_id, reports_dir
 from pipeline.cli.common import shown
 from pipeline.files import output_path, write_output
+from pipeline.redact import redact
 
 runs_app = typer.Typer(
     help="Stored runs: list, show, trend and push (CONVERSE_RUNS_URL); merge shards.",
@@ -169,20 +170,55 @@ def merge_command(
     sources: list[Path] = typer.Argument(
         ..., help="Each shard's run folder, or the reports folder it was written to."
     ),
+    allow_mismatch: bool = typer.Option(
+        False,
+        "--allow-mismatch",
+        help="Merge shards made at different commits, from different suite contents or by "
+        "differently labelled providers (run.json names the differences).",
+    ),
 ) -> None:
     """Merge the N shards of a run (`converse eval --shard K/N --run-id ID`) into one run under
-    the reports folder; `converse report ID` then reports it whole."""
+    the reports folder and the run store; `converse report ID` then reports it whole."""
+    from evals.runner.merge import merge_shards
     from evals.runner.run import gates_of
-    from evals.runner.shards import merge_shards
     from evals.runner.summary import summarize
 
-    run = merge_shards(check_run_id(run_id), sources)
+    run = merge_shards(check_run_id(run_id), sources, allow_mismatch=allow_mismatch)
     meta = run.read_meta()
     rows = run.latest_rows()
     meta["gates_passed"] = all(g.gate_passed for g in summarize(rows, gates_of(meta)))
     run.write_meta(meta)
-    stdout().print(
+    out = stdout()
+    out.print(
         f"merged {len(meta['merged_from'])} shards, {len(rows)} rows: {shown(str(run.path))}",
         highlight=False,
         soft_wrap=True,
     )
+    for difference in meta.get("mismatches", []):
+        stderr().print(f"warning: merged despite {shown(difference)}", highlight=False)
+    _store_merged(run_id, run.read_meta(), rows)
+
+
+def _store_merged(run_id: str, meta: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    """Put the merged run in the run store, so `runs show` finds it; a store that is off or
+    fails leaves the merged folder as it is and says how to copy it later."""
+    from evals.runstore import runs_url
+
+    if runs_url() is None:
+        return
+    try:
+        store = _store()
+        try:
+            added = store.sync(meta, rows)
+        finally:
+            store.close()
+    except Exception as exc:  # the merged folder is written; the store can catch up later
+        reason = redact(f"{type(exc).__name__}: {exc}".splitlines()[0])
+        stderr().print(
+            f"warning: the run store did not take run {run_id} ({shown(reason)}); "
+            f"`converse runs push {run_id}` copies it later",
+            highlight=False,
+            soft_wrap=True,
+        )
+        return
+    stdout().print(f"run {run_id}: in the run store ({added} rows added)", highlight=False)

@@ -90,6 +90,24 @@ class RunError(ConverseError):
     """A run cannot be found, resumed or reported."""
 
 
+def read_meta_file(path: Path) -> dict[str, Any]:
+    """A run.json, or a RunError naming it when it cannot be read or is not a run's."""
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else exc.__class__.__name__
+        raise RunError(
+            f"{path} cannot be read ({reason})",
+            "restore it from a backup, or start a new run",
+        ) from None
+    if not isinstance(data, dict):
+        raise RunError(
+            f"{path} is not a run description (a JSON object)",
+            "restore it from a backup, or start a new run",
+        )
+    return checked_meta(path, data, RunError)
+
+
 def new_run_id() -> str:
     """A sortable, unique run id: UTC time plus a random suffix."""
     return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
@@ -159,21 +177,7 @@ class RunDir:
 
     def read_meta(self) -> dict[str, Any]:
         """run.json, or a RunError when it cannot be read."""
-        path = self.path / RUN_META
-        try:
-            data = json.loads(path.read_bytes().decode("utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) else exc.__class__.__name__
-            raise RunError(
-                f"{path} cannot be read ({reason})",
-                "restore it from a backup, or start a new run",
-            ) from None
-        if not isinstance(data, dict):
-            raise RunError(
-                f"{path} is not a run description (a JSON object)",
-                "restore it from a backup, or start a new run",
-            )
-        return checked_meta(path, data, RunError)
+        return read_meta_file(self.path / RUN_META)
 
     def repair(self) -> int:
         """Cut a torn last line left by a killed run; returns the bytes removed."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -139,6 +140,10 @@ def _suite_info(suites: list[Suite]) -> list[dict[str, Any]]:
             "cases": len(s.cases),
             "gate": s.gate.model_dump() if s.gate else None,
             "perturb": list(s.perturb),
+            # the cases' contents: shards merged must have run the same suite
+            "sha256": hashlib.sha256(
+                "\n".join(f"{k}={v}" for k, v in sorted(s.case_hashes.items())).encode()
+            ).hexdigest(),
             **({"sample": s.sample.as_json()} if s.sample else {}),
         }
         for s in suites
@@ -315,6 +320,7 @@ def run_eval(
     )
     if shard is not None:
         items = [i for i in items if shard.holds(i.key)]
+        meta.setdefault("planned", len(items))  # a merge refuses a shard with fewer rows
     done = {row_key(r): r for r in run.latest_rows()}
     todo: list[WorkItem]
     if retry_errors:
