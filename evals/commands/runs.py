@@ -12,8 +12,13 @@ from rich.table import Table
 from evals.commands.common import handles_errors, stderr, stdout
 from evals.runner.results import RunError, check_run_id, reports_dir
 from pipeline.cli.common import shown
+from pipeline.cli.params import bounded_option
 from pipeline.files import output_path, write_output
 from pipeline.redact import redact
+from pipeline.text import text_problem
+
+# More runs than any store holds, and well inside a 64-bit LIMIT.
+MAX_LIMIT = 1_000_000
 
 runs_app = typer.Typer(
     help="Stored runs: list, show, trend and push (CONVERSE_RUNS_URL); merge shards.",
@@ -33,6 +38,13 @@ def _store() -> Any:
     return RunStore(url)
 
 
+def _check_suite(suite: str | None) -> None:
+    """A suite name the database driver can take: bad bytes are one line, not a traceback."""
+    problem = text_problem(suite) if suite is not None else None
+    if problem:
+        raise RunError(f"--suite {problem}", "name a suite as `converse runs list` shows it")
+
+
 def _cost(value: float | None, unpriced: int) -> str:
     if value is None:
         return "unpriced"
@@ -43,9 +55,12 @@ def _cost(value: float | None, unpriced: int) -> str:
 @handles_errors
 def list_command(
     suite: str | None = typer.Option(None, "--suite", help="Only runs with rows of this suite."),
-    limit: int = typer.Option(20, "--limit", min=1, help="How many runs, newest first."),
+    limit: int = bounded_option(
+        20, 1, MAX_LIMIT, "--limit", what="--limit", help="How many runs, newest first."
+    ),
 ) -> None:
     """The newest stored runs: when, which commit, providers, models, prompts, rows, cost."""
+    _check_suite(suite)
     store = _store()
     try:
         found = store.list_runs(limit=limit, suite=suite)
@@ -119,13 +134,16 @@ def show_command(run_id: str = typer.Argument(..., help="A stored run.")) -> Non
 @handles_errors
 def trend_command(
     suite: str | None = typer.Option(None, "--suite", help="One suite (default: every suite)."),
-    limit: int = typer.Option(30, "--limit", min=1, help="The newest N runs."),
+    limit: int = bounded_option(
+        30, 1, MAX_LIMIT, "--limit", what="--limit", help="The newest N runs."
+    ),
     out: Path | None = typer.Option(None, "--out", help="Where to write the HTML."),
 ) -> None:
     """Accuracy per suite and provider across stored runs, with 95% intervals: an HTML page
     with an SVG plot (default reports/trend.html)."""
     from evals.runstore.trend import html, points
 
+    _check_suite(suite)
     if out is None:  # the default folder is made; a folder named on the command line is not
         out = reports_dir() / "trend.html"
         out.parent.mkdir(parents=True, exist_ok=True)

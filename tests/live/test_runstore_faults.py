@@ -75,3 +75,47 @@ def test_the_default_store_folder_is_still_made(
     result = CliRunner().invoke(app, ["runs", "list"])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "reports" / "runs.sqlite").is_file()
+
+
+@pytest.fixture
+def a_stored_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    import yaml
+
+    monkeypatch.setenv("CONVERSE_REPORTS_DIR", str(tmp_path / "reports"))
+    monkeypatch.delenv("CONVERSE_RUNS_URL", raising=False)
+    suite = {"name": "s", "target": "classify", "description": "x",
+             "cases": [{"id": "c", "message": "m", "expect": {"intent": "general_conversation"}}]}  # fmt: skip
+    script = {"turns": [{"message": "m", "intent": "general_conversation"}]}
+    (tmp_path / "suite.yaml").write_text(yaml.safe_dump(suite), "utf-8")
+    (tmp_path / "script.yaml").write_text(yaml.safe_dump(script), "utf-8")
+    result = CliRunner().invoke(
+        app,
+        ["eval", "--provider", "scripted", "--script", str(tmp_path / "script.yaml"),
+         "--suite", str(tmp_path / "suite.yaml"), "--no-report", "--no-progress"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["runs", "list", "--limit", str(10**20)],
+         "error: --limit is 100,000,000,000,000,000,000; it must be 1 to 1,000,000"),
+        (["runs", "trend", "--limit", str(10**20)],
+         "error: --limit is 100,000,000,000,000,000,000; it must be 1 to 1,000,000"),
+        (["runs", "list", "--suite", "\udcff\udcfe"],
+         "error: --suite is not valid UTF-8 — name a suite as `converse runs list` shows it"),
+        (["runs", "trend", "--suite", "\udcff"],
+         "error: --suite is not valid UTF-8 — name a suite as `converse runs list` shows it"),
+        (["runs", "trend", "--out", "/dev/full"],
+         "error: /dev/full is not a regular file (a device, pipe or socket); nothing was "
+         "written — name a file on disk for the trend page"),
+    ],
+)  # fmt: skip
+def test_what_used_to_be_a_traceback_is_one_line(
+    a_stored_run: Path, argv: list[str], said: str
+) -> None:
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 2, result.output
+    assert result.output == said + "\n"
