@@ -13,7 +13,7 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
 from evals.runner.results import RunError, reports_dir
 from pipeline.redact import redact
-from pipeline.store.engine import db_settings
+from pipeline.store import db_settings
 
 FIX = (
     "set CONVERSE_RUNS_URL to sqlite:///PATH or postgresql+psycopg://..., "

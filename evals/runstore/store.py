@@ -49,7 +49,7 @@ from evals.runstore.rows import (
 from evals.runstore.tables import rows_table, runs
 from evals.settings import run_store_settings
 from pipeline.redact import redact
-from pipeline.store.engine import db_settings
+from pipeline.store import db_settings
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 VERSION_TABLE = "runstore_alembic_version"  # as migrations/env.py names it
