@@ -156,7 +156,8 @@ def eval_command(
     provider_option: list[str] = typer.Option(
         [],
         "--provider-option",
-        help="PROVIDER.KEY=VALUE passed to a provider's constructor.",
+        help="PROVIDER.KEY=VALUE passed to a provider's constructor; with --resume or "
+        "--retry-errors, gives again a key or password run.json hides.",
     ),
     cassette: Path | None = typer.Option(
         None,
@@ -311,6 +312,8 @@ def eval_command(
             budget=budget,
             shard=slice_,
             on_row=recorder.on_row if recorder is not None else None,
+            # run.json hides keys and passwords: a resumed run is given them again here
+            secrets=parse_provider_options(provider_option) if existing else None,
         )
     except KeyboardInterrupt:
         if (RunDir(run_id).path / RUN_META).is_file():

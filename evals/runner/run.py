@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -118,6 +118,16 @@ def config_from_meta(meta: dict[str, Any]) -> RunConfig:
         sample=int(sample["n"]) if sample else None,
         seed=int(sample["seed"]) if sample else 0,
     )
+
+
+def with_options(config: RunConfig, given: dict[str, dict[str, str]] | None) -> RunConfig:
+    """`config` with provider options given again laid over its own (a resumed run's keys)."""
+    if not given:
+        return config
+    merged = {k: dict(v) for k, v in config.provider_options.items()}
+    for provider, options in given.items():
+        merged.setdefault(provider, {}).update(options)
+    return replace(config, provider_options=merged)
 
 
 def gates_of(meta: dict[str, Any]) -> dict[str, Any]:
@@ -277,17 +287,20 @@ def run_eval(
     middleware: Sequence[Any] = (),
     deferral: Deferral | None = None,
     meta_extra: dict[str, Any] | None = None,
+    secrets: dict[str, dict[str, str]] | None = None,
 ) -> RunOutcome:
     """Start a run from `config`, or continue the run named by `resume` / `retry_errors`.
 
     `middleware` goes to the SDK clients of providers on the Anthropic wire, outside the
     spending bound's; `deferral` may hold cases back (no row) and adjust rows before they are
-    written; `meta_extra` is added to a new run's run.json (a batch run says so there)."""
+    written; `meta_extra` is added to a new run's run.json (a batch run says so there);
+    `secrets` are provider options a resumed run cannot read back, run.json having hidden
+    them (keys, passwords: pipeline/redact.py), given again."""
     existing_id = resume or retry_errors
     if existing_id:
         run = RunDir.existing(existing_id, root)
         meta = run.read_meta()
-        config = config_from_meta(meta)
+        config = with_options(config_from_meta(meta), secrets)
         shard = shard_of(meta)
         run.repair()
     else:

@@ -6,6 +6,7 @@ hides such a password whole; a cassette hides a URL's password."""
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from typer.testing import CliRunner
 
 from evals.cassettes.serializer import _request_out
 from evals.cli import app
-from evals.loopback.openai_server import OpenAILoopback, intent
+from evals.loopback.openai_server import OpenAILoopback, error, intent
 from evals.runner.results import RunDir
 from evals.runner.run import config_from_meta
 from evals.runstore.tables import rows_table, runs
@@ -105,6 +106,37 @@ def test_a_resumed_run_takes_a_hidden_key_from_the_environment(tmp_path: Path) -
         "openai-compatible": {"api_key": "***", "model": "m"}
     }
     assert config_from_meta(stored).provider_options == {"openai-compatible": {"model": "m"}}
+
+
+def test_a_resumed_run_is_given_its_hidden_key_again(
+    suite: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CONVERSE_REPORTS_DIR", str(tmp_path / "reports"))
+    monkeypatch.setenv("CONVERSE_RUNS_URL", "none")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    fails = [error(500)] * 3  # the SDK's two retries, then an error row
+    answers = [
+        intent("remember_about_me", personal_fact="x"),
+        *fails,
+        intent("general_conversation"),
+    ]
+    key = ["--provider-option", f"openai-compatible.api_key={KEY}"]
+    with OpenAILoopback(answers, lifetime=60.0) as server:
+        common = ["--openai-base-url", server.url, "--openai-model", "m", "eval"]
+        first = CliRunner().invoke(
+            app,
+            [*common, "--provider", "openai-compatible", "--suite", str(suite), "--no-progress",
+             "--no-report", "--concurrency", "1", *key],
+        )  # fmt: skip
+        assert first.exit_code == 1, first.output  # case b errored: the gate fails
+        run_id = next(p.name for p in (tmp_path / "reports" / "runs").iterdir())
+        again = CliRunner().invoke(
+            app, [*common, "--retry-errors", run_id, "--no-progress", "--no-report", *key]
+        )
+    assert again.exit_code == 0, again.output
+    assert [h["authorization"] for h in server.headers] == [f"Bearer {KEY}"] * 5
+    meta = json.loads((tmp_path / "reports" / "runs" / run_id / "run.json").read_text())
+    assert meta["config"]["provider_options"] == {"openai-compatible": {"api_key": "***"}}
 
 
 def test_a_run_store_error_hides_a_password_holding_an_at_whole(
