@@ -28,10 +28,14 @@ REDACTED = "***"
 _SECRET_WORDS = frozenset({"key", "apikey", "token", "secret", "password", "passwd", "pwd"})
 _SECRET_PARTS = ("secret", "password", "passwd", "apikey", "api_key", "api-key")
 
-# scheme://user:PASSWORD@host — the password runs to the last "@" before the path, so an
-# unescaped "@" inside it is hidden too; a URL with a port and no user (http://h:8080/a@b)
-# does not match, as "/" ends the candidate before any "@".
-_URL_PASSWORD = re.compile(r"(?P<head>\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/?#@]*):[^\s/?#]*@")
+# scheme://user:PASSWORD@host — the password runs to the last "@" before the next space or
+# the next URL ("://"), so an unescaped "@", "/" or "#" inside it is hidden too. A candidate
+# that starts as a port followed by a path (http://h:8080/a@b) is a host and a path, not a
+# password, and is left alone.
+# Found by a scan, not one pattern: a pattern for "the last @" backtracks quadratically.
+_URL_HEAD = re.compile(r"\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s:/?#@]*:")
+_URL_END = re.compile(r"\s|[A-Za-z][A-Za-z0-9+.\-]*://")
+_PORT_AND_PATH = re.compile(r"\d+(?:[/?#]|$)")
 # NAME= after a separator: an option (`openai-compatible.api_key=`, `--api-key=`) or a query
 # parameter (`?token=`, `&key=`), whose value runs to the next space (or `&`/`#` in a query).
 _OPTION = re.compile(r"(?:^|(?<=[\s.\-,;?&]))(?P<name>[A-Za-z][\w\-]*)=")
@@ -47,6 +51,22 @@ def is_secret_name(name: str) -> bool:
     if any(part in lowered for part in _SECRET_PARTS):
         return True
     return any(word in _SECRET_WORDS for word in re.split(r"[^a-z0-9]+", lowered))
+
+
+def _urls(text: str) -> str:
+    """Each URL's password hidden, up to the last "@" of the URL (linear in the text)."""
+    out: list[str] = []
+    pos = 0
+    for head in _URL_HEAD.finditer(text):
+        if head.start() < pos:
+            continue
+        end = _URL_END.search(text, head.end())
+        at = text.rfind("@", head.end(), end.start() if end else len(text))
+        if at == -1 or _PORT_AND_PATH.match(text, head.end(), at):
+            continue
+        out += [text[pos : head.end()], REDACTED]
+        pos = at
+    return "".join(out) + text[pos:]
 
 
 def _options(text: str) -> str:
@@ -69,7 +89,8 @@ def redact(text: str) -> str:
     """`text` with every password, key and token replaced by REDACTED."""
     if not text:
         return text
-    text = _URL_PASSWORD.sub(rf"\g<head>:{REDACTED}@", text)
+    if "://" in text:
+        text = _urls(text)
     if "=" in text:
         text = _options(text)
     if "sk-" in text:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -159,6 +160,8 @@ def test_a_cassette_keeps_a_url_without_its_password() -> None:
     [
         (f"http://u:{PASSWORD}@h:8/v1", "http://u:***@h:8/v1"),
         ("http://h:8080/a@b", "http://h:8080/a@b"),  # a port, no user: nothing to hide
+        ("http://u:pa/ss#w@h/v1", "http://u:***@h/v1"),  # "/" and "#" in a password
+        ("http://u:p@ss@a/v1 http://b/@x", "http://u:***@a/v1 http://b/@x"),
         ("http://u:p@a/v1,http://u:q@b/v1", "http://u:***@a/v1,http://u:***@b/v1"),
         ("http://h/v1?api_key=zz&model=m", "http://h/v1?api_key=***&model=m"),
         ("--provider-option=claude.api_key=abcdefg x", "--provider-option=claude.api_key=*** x"),
@@ -178,3 +181,10 @@ def test_options_are_judged_by_name() -> None:
                                           "client_secret": "***", "db_password": "***",
                                           "max_tokens": "5", "model": "m"}}  # fmt: skip
     assert redact_argv(["--api-key", "k", "--model", "m"]) == ["--api-key", "***", "--model", "m"]
+
+
+def test_redaction_is_linear_in_hostile_text() -> None:
+    started = time.perf_counter()
+    hidden = redact("http://u:" + "a@" * 100_000 + " and " + "http://u:p@h " * 20_000)
+    assert time.perf_counter() - started < 2.0  # a backtracking "last @" took minutes
+    assert hidden.startswith("http://u:***@ and http://u:***@h ")
