@@ -96,6 +96,43 @@ def test_an_eval_with_a_password_and_a_key_records_neither(
         assert _leaks(repr(tuple(row))) == [], row
 
 
+def test_a_folder_written_before_redaction_is_pushed_without_its_secrets(
+    db_url: str, suite: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`runs push` of a run folder an older version wrote, secrets and all."""
+    reports = tmp_path / "reports"
+    monkeypatch.setenv("CONVERSE_REPORTS_DIR", str(reports))
+    monkeypatch.setenv("CONVERSE_RUNS_URL", db_url)
+    run_id = "20261128-000000-0001"
+    folder = reports / "runs" / run_id
+    folder.mkdir(parents=True)
+    url = f"http://user:{PASSWORD}@127.0.0.1:9/v1"
+    meta = {"run_id": run_id, "created_at": "2026-11-28T00:00:00+00:00",
+            "argv": ["--openai-base-url", url, "--provider-option",
+                     f"openai-compatible.api_key={KEY}"],
+            "config": {"suites": [str(suite)], "providers": ["openai-compatible"],
+                       "variants": [{}], "epochs": 1, "concurrency": 1, "use_cache": False,
+                       "provider_options": {"openai-compatible": {"api_key": KEY}}}}  # fmt: skip
+    (folder / "run.json").write_text(json.dumps(meta))
+    row = {"run_id": run_id, "suite": "tiny", "target": "classify", "case_id": "a",
+           "provider": "openai-compatible", "provider_label": f"openai-compatible (m at {url})",
+           "variant": "active", "epoch": 0, "status": "error", "error": f"cannot reach {url}",
+           "finished_at": "2026-11-28T00:00:01+00:00"}  # fmt: skip
+    (folder / "results.jsonl").write_text(json.dumps(row) + "\n")
+    pushed = CliRunner().invoke(app, ["runs", "push", run_id])
+    assert pushed.exit_code == 0, pushed.output
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            stored = [*conn.execute(select(runs)), *conn.execute(select(rows_table))]
+    finally:
+        engine.dispose()
+    assert len(stored) == 2
+    for found in stored:
+        assert _leaks(repr(tuple(found))) == [], found
+    assert "http://user:***@127.0.0.1:9/v1" in repr(tuple(stored[1]))
+
+
 def test_a_resumed_run_takes_a_hidden_key_from_the_environment(tmp_path: Path) -> None:
     meta = {"config": {"suites": [], "providers": ["openai-compatible"], "variants": [{}],
                        "epochs": 1, "concurrency": 1, "use_cache": False,
