@@ -35,7 +35,7 @@ from evals.runner.shards import parse_shard
 from pipeline.cli.common import default_script, shown
 from pipeline.cli.params import bounded_option
 from pipeline.errors import ConverseError
-from pipeline.files import existing_file
+from pipeline.files import existing_file, output_path
 from pipeline.providers import (
     PROVIDER_NAMES,
     anthropic_key_set,
@@ -156,7 +156,8 @@ def eval_command(
     provider_option: list[str] = typer.Option(
         [],
         "--provider-option",
-        help="PROVIDER.KEY=VALUE passed to a provider's constructor.",
+        help="PROVIDER.KEY=VALUE passed to a provider's constructor; with --resume or "
+        "--retry-errors, gives again a key or password run.json hides.",
     ),
     cassette: Path | None = typer.Option(
         None,
@@ -239,10 +240,8 @@ def eval_command(
         existing_file(cassette, "cassette", "name a cassette `converse record` wrote")
     if script is not None:
         existing_file(script, "script", "pass an existing fixture file")
-    if junit is not None and not junit.parent.is_dir():  # a mistyped path grows no folders
-        raise ConverseError(
-            f"the folder of --junit {junit} does not exist", "create it first, or name another file"
-        )
+    if junit is not None:  # refused before anything runs: a folder, a device, a missing folder
+        output_path(junit, "JUnit XML")
     existing = resume or retry_errors
     if existing is not None:
         check_run_id(existing)
@@ -313,6 +312,8 @@ def eval_command(
             budget=budget,
             shard=slice_,
             on_row=recorder.on_row if recorder is not None else None,
+            # run.json hides keys and passwords: a resumed run is given them again here
+            secrets=parse_provider_options(provider_option) if existing else None,
         )
     except KeyboardInterrupt:
         if (RunDir(run_id).path / RUN_META).is_file():

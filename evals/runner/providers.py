@@ -24,6 +24,7 @@ from pipeline.providers import (
     ProviderSpec,
     Responder,
 )
+from pipeline.redact import redact
 
 if TYPE_CHECKING:
     from pipeline.memory.embeddings import Embedder
@@ -193,7 +194,7 @@ class ProviderPool:
         providers = self._make(spec, library, variant, cassette)
         if providers.warm_up is not None:
             providers.warm_up()  # load a model now, not inside the first case's latency
-        label = _label(name, providers.label, providers.model)
+        label = redact(_label(name, providers.label, providers.model))
         if cassette is not None:
             synthetic = "synthetic" in cassette.parts or "synthetic" in cassette.name
             label += (

@@ -14,6 +14,7 @@ from evals.dataset.conversation import ConversationCase
 from evals.runner.gitinfo import git_state
 from evals.runner.outcome import Outcome
 from evals.runner.providers import Bound, variant_label
+from evals.runner.results import redact_row
 from evals.scorers import SCORERS
 from evals.targets import spec_of
 from pipeline.errors import ConverseError
@@ -95,38 +96,40 @@ def build_row(
     score = scorer(item.case.expect, outcome.got)
     status = "error" if outcome.error is not None else ("pass" if score.passed else "fail")
     prompt = _prompt_label(item, bound, outcome)
-    return {
-        "run_id": run_id,
-        "suite": item.suite.name,
-        "target": item.suite.target,
-        "case_id": item.case.id,
-        "case_hash": item.case_hash,
-        "tags": list(item.case.tags),
-        "input": case_input(item.case),
-        "provider": item.provider,
-        "provider_label": bound.label,
-        "model": outcome.model or bound.model,
-        "variant": variant_label(item.variant),
-        "prompt": prompt,
-        "prompts": [ref.model_dump() for ref in outcome.prompt_refs],
-        "epoch": item.epoch,
-        # only perturbed rows name their perturbation, so rows of a plain run keep their shape
-        **({"perturbation": item.perturbation} if item.perturbation else {}),
-        "expected": score.expected,
-        "got": score.got,
-        "status": status,
-        "pass": status == "pass",
-        "error": outcome.error,
-        "why": outcome.error if status == "error" else score.why,
-        "checks": [c.as_dict() for c in score.checks],
-        "scorer": {"name": score.scorer, "version": score.version},
-        "latency_ms": round(outcome.latency_ms, 3),
-        "tokens": _tokens(outcome),
-        "truncated": outcome.truncated,
-        "cost_usd": None if outcome.cost_usd is None else round(outcome.cost_usd, 8),
-        "cassette": outcome.cassette,
-        "cached": cached,
-        **({"sample": item.suite.sample.as_json()} if item.suite.sample else {}),
-        "git": git_state(),
-        "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
-    }
+    return redact_row(
+        {
+            "run_id": run_id,
+            "suite": item.suite.name,
+            "target": item.suite.target,
+            "case_id": item.case.id,
+            "case_hash": item.case_hash,
+            "tags": list(item.case.tags),
+            "input": case_input(item.case),
+            "provider": item.provider,
+            "provider_label": bound.label,
+            "model": outcome.model or bound.model,
+            "variant": variant_label(item.variant),
+            "prompt": prompt,
+            "prompts": [ref.model_dump() for ref in outcome.prompt_refs],
+            "epoch": item.epoch,
+            # only perturbed rows name their perturbation, so rows of a plain run keep their shape
+            **({"perturbation": item.perturbation} if item.perturbation else {}),
+            "expected": score.expected,
+            "got": score.got,
+            "status": status,
+            "pass": status == "pass",
+            "error": outcome.error,
+            "why": outcome.error if status == "error" else score.why,
+            "checks": [c.as_dict() for c in score.checks],
+            "scorer": {"name": score.scorer, "version": score.version},
+            "latency_ms": round(outcome.latency_ms, 3),
+            "tokens": _tokens(outcome),
+            "truncated": outcome.truncated,
+            "cost_usd": None if outcome.cost_usd is None else round(outcome.cost_usd, 8),
+            "cassette": outcome.cassette,
+            "cached": cached,
+            **({"sample": item.suite.sample.as_json()} if item.suite.sample else {}),
+            "git": git_state(),
+            "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
+        }
+    )
