@@ -143,6 +143,10 @@ def conversation_section(df: pd.DataFrame) -> Section | None:
             if row.review
             else "Not reviewed."
         )
+        if row.failed_by:
+            verdict += f" Failed on: {row.failed_by}" + (
+                f" ({row.reading_why})." if row.failed_by == "reading" and row.reading_why else "."
+            )
         section.blocks += [
             Text(f"**{title}**"),
             Text(f"{_seeds(got)} {verdict}"),
