@@ -13,6 +13,7 @@ from evals.report.compare import compare
 from evals.report.gates import gate_verdicts
 from evals.report.grouped import worst_first
 from evals.report.heatmap import confusion
+from evals.report.reading import causes_frame, not_runnable_frame, reading_frame
 from evals.report.transcript import transcript_table
 from evals.targets import is_transcript
 from evals.view.prompt_diff import prompt_changes
@@ -104,6 +105,8 @@ def failure_list(found: LoadedRun) -> list[dict[str, Any]]:
                 "expected": row.expected_text,
                 "got": row.got_text,
                 "why": row.why,
+                # the reading or the decision (empty when the run cannot tell)
+                "failed_on": tables.failed_on(pd.Series(row._asdict())) if row.failed_by else "",
                 "review": row.review,
                 "kind": kind_of(row.review_note),
                 "note": row.review_note,
@@ -135,6 +138,10 @@ def _run_page(found: LoadedRun) -> dict[str, Any]:
             "providers": sorted(df["provider_label"].unique()),
             "gates": gate_verdicts(found.groups),
             "summary": grid(tables.summary(found.groups)),
+            "reading": grid(reading_frame(found.groups)),
+            "causes": grid(causes_frame(found.groups)),
+            "not_runnable": grid(not_runnable_frame(found.meta)),
+            "reading_mode": (found.meta.get("config") or {}).get("reading") or "provider",
             "per_tag": _per_tag(df),
             "confusions": _confusions(df),
             "errors": grid(tables.errors(df)),
@@ -202,6 +209,7 @@ def compare_page(found: LoadedRun, base: LoadedRun) -> dict[str, Any]:
         "per_tag": grid(result.per_tag),
         "regressions": grid(result.regressions),
         "fixes": grid(result.fixes),
+        "attribution": grid(result.attribution),
         "prompts": prompt_changes(
             base.rows, found.rows, commit_of(base.meta)[0], commit_of(found.meta)[0]
         ),
