@@ -12,7 +12,7 @@ from rich.console import Console
 from evals.commands.batch_mode import batch_mode, batch_runner
 from evals.commands.common import EXIT_GATE, EXIT_INTERRUPTED, handles_errors, stderr, stdout
 from evals.commands.eval_tables import closure_table, frame_table, summary_table
-from evals.commands.reading import check_reading, print_reading
+from evals.commands.reading import READING_HELP, check_reading, print_reading, reading_payload
 from evals.commands.spend import announce_budget_stop, make_budget
 from evals.dataset import load_suites, sample_suite
 from evals.perturb import parse_perturbations, split_rows
@@ -219,13 +219,7 @@ def eval_command(
         "24 h); --resume RUN polls and collects from any process.",
         envvar="CONVERSE_EVAL_BATCH",
     ),
-    reading: str = typer.Option(
-        "provider",
-        "--reading",
-        help="provider: each provider reads the messages; gold: the suites' gold readings do, "
-        "with template replies (classify and conversation suites).",
-        envvar="CONVERSE_EVAL_READING",
-    ),
+    reading: str = typer.Option("provider", "--reading", help=READING_HELP),
     batch_poll: float | None = typer.Option(
         None,
         "--batch-poll",
@@ -255,25 +249,16 @@ def eval_command(
     existing = resume or retry_errors
     if existing is not None:
         check_run_id(existing)
-    gold = check_reading(
-        reading,
-        provider=provider,
-        prompt=prompt,
-        cassette=cassette,
-        replay=replay,
-        perturb=perturb,
-        provider_option=provider_option,
-        batch=batch,
-        max_cost=max_cost,
-        script=script,
-    )
+    gold = check_reading(reading, {
+        "--provider": provider, "--prompt": prompt, "--cassette": cassette, "--script": script,
+        "--replay/--live": replay, "--perturb": perturb, "--provider-option": provider_option,
+        "--batch": batch, "--max-cost": max_cost})  # fmt: skip
     config: RunConfig | None = None
     if existing is None:
         parse_perturbations(perturb)  # a bad name stops the run before anything is read
         providers = [GOLD] if gold else list(dict.fromkeys(provider)) or [default_provider()]
         variants = parse_prompt_options(prompt)
-        if not gold:
-            _check_providers(providers, variants)
+        _check_providers([] if gold else providers, variants)
         options = parse_provider_options(provider_option)
         replays = not gold and _replays(providers, cassette, replay)
         suites = load_suites(suite)
@@ -357,12 +342,7 @@ def eval_command(
     _print_summary(tables, outcome.run, outcome.groups, outcome.ran, outcome.skipped, report_path)
     print_reading(tables, outcome.groups, outcome.not_runnable)
     payload = result_object(outcome.run.run_id, report_path, outcome.groups)
-    if gold or any(g.reading_mode == GOLD for g in outcome.groups):
-        payload["reading"] = GOLD
-        payload["not_runnable"] = {
-            "n": len(outcome.not_runnable),
-            "cases": list(outcome.not_runnable),
-        }
+    payload.update(reading_payload(gold, outcome.groups, outcome.not_runnable))
     if outcome.budget is not None:
         payload["budget"] = outcome.budget
     if as_json:

@@ -3,8 +3,8 @@ summary prints (docs/evals.md, "Gold readings" and "Reading accuracy")."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rich.console import Console
 
@@ -15,24 +15,14 @@ from evals.runner.gold import GOLD, READINGS
 from pipeline.cli.common import shown
 from pipeline.errors import ConverseError
 
+READING_HELP = "provider (each provider reads) or gold (the suites' gold readings replayed)."
 _HINT = "drop it: --reading gold replays the suites' gold readings with template replies"
 
 
-def check_reading(
-    reading: str,
-    *,
-    provider: Sequence[str],
-    prompt: Sequence[str],
-    cassette: Path | None,
-    replay: bool | None,
-    perturb: Sequence[str],
-    provider_option: Sequence[str],
-    batch: bool,
-    max_cost: float | None,
-    script: Path | None,
-) -> bool:
+def check_reading(reading: str, given: Mapping[str, object]) -> bool:
     """Whether the run replays gold readings; a ConverseError for an unknown --reading, or an
-    option that means nothing beside gold readings."""
+    option in `given` (option -> its value; None, False or empty: not given) that means
+    nothing beside gold readings."""
     if reading not in READINGS:
         raise ConverseError(
             f"--reading {reading!r} is not one of {', '.join(READINGS)}",
@@ -40,21 +30,20 @@ def check_reading(
         )
     if reading != GOLD:
         return False
-    given = {
-        "--provider": bool(provider),
-        "--prompt": bool(prompt),
-        "--cassette": cassette is not None,
-        "--replay/--live": replay is not None,
-        "--perturb": bool(perturb),
-        "--provider-option": bool(provider_option),
-        "--batch": batch,
-        "--max-cost": max_cost is not None,
-        "--script": script is not None,
-    }
-    for option, set_ in given.items():
-        if set_:
+    for option, value in given.items():
+        if value is not None and value is not False and value != [] and value != ():
             raise ConverseError(f"--reading gold takes no {option}: no model reads", _HINT)
     return True
+
+
+def reading_payload(
+    gold: bool, groups: list[GroupResult], not_runnable: Sequence[dict[str, str]]
+) -> dict[str, Any]:
+    """What `--json` adds for a gold run (a resumed one included): the reading, and the
+    cases left out for want of a gold reading."""
+    if not gold and not any(g.reading_mode == GOLD for g in groups):
+        return {}
+    return {"reading": GOLD, "not_runnable": {"n": len(not_runnable), "cases": list(not_runnable)}}
 
 
 def print_reading(

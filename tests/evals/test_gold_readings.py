@@ -15,6 +15,7 @@ from evals.dataset import SuiteError, load_suite
 from evals.dataset.conversation import MessageTurn
 from evals.runner import RunConfig, run_eval
 from evals.runner.gold import GOLD, GoldClassifier
+from evals.runner.run import config_from_meta
 from evals.scorers.conversation import status_checks
 from pipeline.domain import Act, Relation
 from pipeline.providers import ClassifyRequest
@@ -227,6 +228,11 @@ def test_a_gold_run_replays_the_readings_and_leaves_out_cases_it_cannot(make_sui
     ]
     meta = json.loads((out.run.path / "run.json").read_text())
     assert meta["config"]["reading"] == GOLD and meta["not_runnable"] == list(out.not_runnable)
+    assert config_from_meta(meta).reading == GOLD  # --resume replays gold readings again
+    again = run_eval(resume=out.run.run_id, progress=False)
+    assert (
+        again.ran == 0 and again.skipped == 2 and list(again.not_runnable) == meta["not_runnable"]
+    )
     assert {g.n for g in out.groups} == {1} and {g.reading_mode for g in out.groups} == {GOLD}
 
 
