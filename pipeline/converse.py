@@ -172,6 +172,7 @@ def converse(
                 candidates=extraction.candidates,
                 max_new_facts=extraction.room,
                 lexicon=providers.lexicon,
+                history=loaded.history,
             )
             return ctx, route(ctx)
 
@@ -225,6 +226,8 @@ def converse(
             embedder=embedder,
             lexicon=providers.lexicon,
         )
+        for status in classified.status:  # the reading's status reports, noted by the core
+            tools.note(status.topic, status.noted)
         reply, reply_error = _respond(
             responder,
             RespondRequest(
@@ -268,7 +271,7 @@ def converse(
                         Role.COMPANION,
                         reply.text,
                         stored.intent,
-                        operation_data=stored.operation_data,
+                        operation_data=stored_data(stored),
                         prompt_refs=classified.prompt_refs + prompt.refs,
                         channel=channel,
                         meta={
@@ -348,6 +351,15 @@ def converse(
         recalled=recalled,
         shown=tuple(shown),
     )
+
+
+def stored_data(result: RouteResult) -> dict[str, Any]:
+    """What the companion turn keeps of the decision: the first act's operation data, and the
+    later acts' under `also` (the next turns read what they left pending)."""
+    if not result.also:
+        return result.operation_data
+    later = [{"intent": r.intent, **r.operation_data} for r in result.also]
+    return {**result.operation_data, "also": later}
 
 
 def _compacted(

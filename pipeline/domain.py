@@ -262,6 +262,13 @@ class StatusReport(Frozen):
     text: str = Field(min_length=1)
     until: str = ""
 
+    @property
+    def noted(self) -> str:
+        """The note's text, with the time it holds until when the text does not say it."""
+        if self.until and self.until.casefold() not in self.text.casefold():
+            return f"{self.text} (until {self.until})"
+        return self.text
+
 
 class Act(Frozen):
     """One thing a message does: its intent and parameters, whether it asks, and how it

@@ -11,7 +11,6 @@ one conversation the person answers into.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -22,6 +21,7 @@ from pipeline.errors import ProviderError
 from pipeline.memory.working import readable
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers.base import Responder, RespondRequest
+from pipeline.providers.summarize import without_speaker
 from pipeline.settings import Settings, settings
 from pipeline.store import Store
 from pipeline.store.sessions import working_document
@@ -75,7 +75,7 @@ def newest_thread(summary: str) -> str:
     summary's bullet and speaker ("- Ana said: ")."""
     lines = [line.strip() for line in summary.splitlines() if line.strip()]
     last = lines[-1] if lines else ""
-    return re.sub(r"^(?:[-*•]\s*)?(?:[^:]{1,60} said:\s*)?", "", last)
+    return without_speaker(last)
 
 
 def heartbeat(

@@ -11,8 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from pydantic import ValidationError
+
 from pipeline.assemble import AssembledPrompt
 from pipeline.domain import (
+    Act,
     ClassifiedIntent,
     HistoryTurn,
     MemoryNote,
@@ -22,6 +25,7 @@ from pipeline.domain import (
     Relation,
     Reply,
     RouteResult,
+    StatusReport,
     Usage,
 )
 from pipeline.errors import ConverseError
@@ -195,12 +199,94 @@ def checked_reading(raw: Any) -> Reading | None:
     corrected = raw.get("corrected") or ""
     if not isinstance(corrected, str):
         return None
-    return Reading(
+    reading = Reading(
         relation=relation,
         corrected=" ".join(corrected.split()),
         chosen=tuple(chosen),
         project_only=raw.get("project_only") is True,
     )
+    try:  # an item that is no display number is dropped: the act answers the latest item
+        named = Reading(relation=relation, answers=raw.get("answers")).answers
+    except ValidationError:
+        return reading
+    return reading.model_copy(update={"answers": named})
+
+
+# A message does a few things at most; an answer listing more is cut here.
+MAX_ACTS = 6
+READING_KEYS = ("relation", "corrected", "chosen", "project_only", "answers")
+
+
+def validated_acts(
+    raw: Any,
+    *,
+    provider: str,
+    model: str = "",
+    confidence: float | None = None,
+    prompt_refs: tuple[PromptRef, ...] = (),
+    usage: Usage | None = None,
+) -> ClassifiedIntent:
+    """A provider's list of acts checked one by one as `validated` checks one: an unusable act
+    is dropped (its error kept), and an answer with no usable act degrades."""
+    meta: dict[str, Any] = {"provider": provider, "model": model, "prompt_refs": prompt_refs}
+    if not isinstance(raw, list | tuple) or not raw:
+        return degraded(f"the answer lists no acts: {raw!r}"[:300], usage=usage, **meta)
+    acts: list[Act] = []
+    errors: list[str] = []
+    for index, item in enumerate(raw[:MAX_ACTS], start=1):
+        if not isinstance(item, Mapping):
+            errors.append(f"act {index} is not an object")
+            continue
+        reading = {k: item[k] for k in READING_KEYS if k in item}
+        # parameters nested (a suite's gold reading) or beside the intent (a model's answer)
+        params = item["params"] if "params" in item else dict(item)
+        one = validated(
+            item.get("intent"),
+            params,
+            reading=reading if "relation" in reading else None,
+            restore=item.get("restore"),
+            question=item.get("question"),
+            profile_field=item.get("profile_field"),
+            **meta,
+        )
+        status = checked_status(item.get("status"))
+        if one.error is not None:
+            errors.append(f"act {index}: {one.error}")
+            continue
+        acts.append(
+            Act(
+                intent=one.intent,
+                params=one.params,
+                reading=one.reading,
+                restore=one.restore,
+                question=one.question,
+                profile_field=one.profile_field,
+                status=status,
+            )
+        )
+    if not acts:
+        return degraded("; ".join(errors), usage=usage, **meta)
+    return ClassifiedIntent(
+        acts=tuple(acts),
+        confidence=confidence,
+        error="; ".join(errors) or None,
+        usage=usage or Usage(),
+        **meta,
+    )
+
+
+def checked_status(raw: Any) -> StatusReport | None:
+    """A provider's status report, or None when absent or malformed (nothing is noted)."""
+    if isinstance(raw, StatusReport) or raw is None:
+        return raw
+    if not isinstance(raw, Mapping):
+        return None
+    try:
+        return StatusReport.model_validate(
+            {k: " ".join(str(raw[k]).split()) for k in ("topic", "text", "until") if raw.get(k)}
+        )
+    except ValidationError:
+        return None
 
 
 @dataclass(frozen=True)

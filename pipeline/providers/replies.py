@@ -196,7 +196,24 @@ _ERRORS = {
 
 
 def compose_reply(route: RouteResult) -> str:
-    """The reply for a route result."""
+    """The reply for a route result: its first act's, then each later act's."""
+    return " ".join([_composed(route), *(_later(r) for r in route.also)])
+
+
+def _later(route: RouteResult) -> str:
+    if route.operation_data.get("action") == "status_noted":
+        return f"Noted: {route.operation_data['text']}."
+    return _composed(route)
+
+
+def _which(data: dict[str, Any]) -> str:
+    items = " or ".join(
+        f"{PERSONAL}{i['display_number']} {as_clause(str(i['content']))}" for i in data["items"]
+    )
+    return f"Which one do you mean: {items}? I've left both as they were."
+
+
+def _composed(route: RouteResult) -> str:
     data = route.operation_data
     if "error" in data:
         return _ERRORS.get(str(data["error"]), "Sorry, I couldn't do that — nothing was changed.")
@@ -216,6 +233,10 @@ def compose_reply(route: RouteResult) -> str:
         if data.get("action") == "heartbeat":
             follow = str(data.get("follow_up") or "").rstrip(".")
             return f"Just checking in — last time you said: {follow}. How is it going?"
+        if data.get("action") == "which_item":
+            return _which(data)
+        if data.get("action") == "status_noted":
+            return f"Noted: {data['text']}."
         if data.get("action") == "kept_in_project":
             return (
                 "Okay — I'll keep that to this project only, as "
