@@ -271,3 +271,33 @@ def test_the_cli_runs_gold_readings_and_refuses_options_no_reader_needs(make_sui
         not (Path(tmp_path) / "reports" / "runs").exists()
         or len(list((Path(tmp_path) / "reports" / "runs").iterdir())) == 1
     )  # the refused runs left no folder
+
+
+COMPOUND = {
+    "id": "compound",
+    "turns": [
+        {"message": "I'm learning Welsh",
+         "reading": [{"intent": "remember_about_me",
+                      "params": {"personal_fact": "You're learning Welsh"}}],
+         "expect": {"action": "held"}},
+        {"message": "yes that's right, and my laptop's in for repair till friday",
+         "reading": [
+             {"intent": "remember_about_me", "relation": "confirm"},
+             {"intent": "general_conversation",
+              "status": {"topic": "my laptop", "text": "Your laptop is in for repair until Friday",
+                         "until": "friday"}}],
+         "expect": {"memory": [{"state": "committed", "text": {"contains": ["welsh"]}}],
+                    "status": [{"topic": "laptop", "text": {"contains": ["friday"]}}]}},
+    ],
+}  # fmt: skip
+
+
+def test_a_gold_run_decides_every_act_of_a_message_and_notes_its_status(make_suite):
+    out = gold_run(make_suite, conversations(COMPOUND))
+    (row,) = out.rows
+    assert row["status"] == "pass", row["why"]
+    second = row["got"]["turns"][1]
+    assert [a["intent"] for a in second["acts"]] == ["remember_about_me", "general_conversation"]
+    assert second["status"] == [
+        {"topic": "laptop", "text": "Your laptop is in for repair until Friday"}
+    ]
