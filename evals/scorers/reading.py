@@ -17,10 +17,12 @@ message, each field is one verdict: right when every aligned pair agrees on it.
   repeats the offered fact there is not wrong).
 - `spans` are the act's parameters and its `corrected` text. Two spans agree by containment:
   the content words of one all appear in the other (either way round), case-insensitively.
-  Content words are the runs of letters, digits and apostrophes, less the English words that
-  name nothing (pipeline/english/lexicon.py, `stop_words`) and the person's pronouns ("you",
-  "your", "I'm", ...), since gold facts are addressed to the person and a provider may keep
-  the first person. A span with no content word agrees only with another such span.
+  Content words are the runs of letters, digits and apostrophes, each without a trailing
+  "'s", "'re", "'ve", "'d", "'ll" or "'m" ("birthday's" is "birthday"; "doesn't" stays), less
+  the English words that name nothing (pipeline/english/lexicon.py, `stop_words`) and the
+  person's pronouns ("you", "your", "I'm", ...), since gold facts are addressed to the person
+  and a provider may keep the first person. A span with no content word agrees only with
+  another such span.
 
 A field that neither side sets on a message (or, for `profile_field` and `spans`, that the gold
 reading does not set) is not scored there, so a rarely used field's accuracy is not inflated
@@ -58,12 +60,15 @@ _PERSON = frozenset(
         *("you", "you're", "you've", "you'd", "you'll", "your", "yours", "yourself"),
     }
 )
+_CLITIC = re.compile(r"'(?:s|re|ve|d|ll|m)$")
 _EMPTY = Act(intent="")
 
 
 def content_words(text: str) -> frozenset[str]:
     """The words of a span that carry its content (see the module's docstring)."""
-    words = (w.replace("’", "'") for w in _WORD.findall(text.casefold()))
+    words = [w.replace("’", "'") for w in _WORD.findall(text.casefold())]
+    # "birthday's" is "birthday" (is, or whose); a negation ("doesn't") stays a word of its own
+    words = [w if w in _PERSON else _CLITIC.sub("", w) for w in words]
     return frozenset(w for w in words if w not in ENGLISH.stop_words and w not in _PERSON)
 
 

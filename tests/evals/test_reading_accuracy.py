@@ -28,6 +28,9 @@ from tests.evals.conftest import stand_in
         ("You're allergic to shrimp", "You're allergic to crab", False),
         ("You cycle 15 km each way", "You cycle 12 km each way", False),
         ("my birthday", "the birthday thing", True),  # stop words name nothing
+        ("Your birthday is March 15th", "Your birthday's March 15th", True),  # a clitic goes
+        ("You eat beef", "You don't eat beef", True),  # contained: "don't" names nothing
+        ("You eat beef at home", "You never eat beef", False),
         ("that", "it", True),  # no content word on either side
         ("that", "my birthday", False),  # nothing agrees only with nothing
     ],
@@ -42,6 +45,9 @@ def test_content_words_drop_pronouns_and_words_that_name_nothing():
         "allergic",
         "shellfish",
     }
+    assert content_words("Your son's nut allergy doesn't worry him") == {
+        "son", "nut", "allergy", "doesn't", "worry", "him"
+    }  # fmt: skip
 
 
 def act(intent: str, **fields: Any) -> Act:
