@@ -219,7 +219,9 @@ def eval_command(
         "24 h); --resume RUN polls and collects from any process.",
         envvar="CONVERSE_EVAL_BATCH",
     ),
-    reading: str = typer.Option("provider", "--reading", help=READING_HELP),
+    reading: str = typer.Option(
+        "provider", "--reading", help=READING_HELP, envvar="CONVERSE_EVAL_READING"
+    ),
     batch_poll: float | None = typer.Option(
         None,
         "--batch-poll",
