@@ -155,6 +155,7 @@ def frame(
                 "failed_by": row.get("failed_by") or "",
                 "reading_sig": reading_signature(row.get("reading_scores")),
                 "reading_why": reading_why(row.get("reading_scores")),
+                "reading_scores": row.get("reading_scores") or [],
             }
         )
     columns = [
@@ -164,5 +165,6 @@ def frame(
         "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "cost_usd",
         "truncated", "cached", "cassette", "sample", "review", "review_note", "reviewer",
         "reviewed_at", "review_history", "failed_by", "reading_sig", "reading_why",
+        "reading_scores",
     ]  # fmt: skip
     return pd.DataFrame.from_records(records, columns=columns)

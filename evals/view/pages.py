@@ -178,7 +178,8 @@ def case_page(found: LoadedRun, key: tuple[str, str, str]) -> dict[str, Any]:
             "sent": sent_prompt(row) if not is_transcript(row["target"]) else None,
         }
         if is_transcript(row["target"]) and isinstance(got, dict) and got.get("turns"):
-            entry["transcript"] = grid(transcript_table(got, entry["checks"]))
+            reading = row.get("reading_scores")
+            entry["transcript"] = grid(transcript_table(got, entry["checks"], reading))
             entry["prompt_texts"] = [
                 (t.get("turn"), t["prompt"])
                 for t in got.get("turns") or []

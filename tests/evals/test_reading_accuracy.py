@@ -167,6 +167,9 @@ def test_the_report_shows_reading_accuracy_and_what_each_failure_failed_on(make_
     assert "Failed on: reading (turn 2: intent: ['general_conversation']" in text
     assert "Failed on: decision." in text
     assert "Reading: provider (each provider's own)." in text
+    # each failed conversation's transcript says how each turn was read
+    assert "Reading (against gold)" in text and "✗ relation: None, gold 'confirm'" in text
+    assert "| no gold reading |" in text  # the unread case's first turn
 
 
 def test_rows_without_gold_readings_carry_no_reading_fields(make_suite):

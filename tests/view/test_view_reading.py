@@ -35,6 +35,11 @@ def test_run_page_shows_reading_accuracy_and_what_each_failure_failed_on(client,
     assert 'id="reading"' in text and "reading: provider." in text
     assert "<td>relation</td>" in text and "Decision failed" in text
     assert "reading: turn 2: intent: [&#39;general_conversation&#39;]" in text
+    case = client.get(
+        f"/runs/{out.run.run_id}/case",
+        params={"suite": "talks", "case": "misread", "provider": "scripted"},
+    )
+    assert "Reading (against gold)" in case.text and "gold &#39;confirm&#39;" in case.text
     gold = run_eval(RunConfig([suite], [GOLD], concurrency=1, reading=GOLD), progress=False)
     page = client.get(f"/runs/{gold.run.run_id}").text
     assert "reading: gold (the suites' gold readings replayed, template replies)" in page
