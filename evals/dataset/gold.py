@@ -25,7 +25,7 @@ from evals.dataset.conversation import ConversationCase, MessageTurn
 from evals.dataset.models import ClassifyCase
 from evals.dataset.reading import GoldAct
 from pipeline.domain import Relation
-from pipeline.intents.taxonomy import INTENTS
+from pipeline.intents.taxonomy import INTENTS, REQUIRED_PARAMS
 
 REMEMBER = "remember_about_me"
 ADD_NOTE = "add_knowledge"
@@ -47,8 +47,9 @@ class _Bounds:
 
 
 def act_problems(where: str, act: GoldAct) -> list[Problem]:
-    """What is wrong with one act on its own: parameters its intent does not take, answer
-    fields without a relation, a profile field on an act that stores no personal fact."""
+    """What is wrong with one act on its own: parameters its intent does not take (or needs),
+    answer fields without a relation, a profile field on an act that stores no personal
+    fact."""
     problems: list[Problem] = []
     allowed = INTENTS[act.intent].params
     for name in act.params:
@@ -61,6 +62,16 @@ def act_problems(where: str, act: GoldAct) -> list[Problem]:
                 )
             )
     if act.relation is None:
+        # a provider's answer without them is unusable (pipeline/providers/base.py, validated)
+        for name in REQUIRED_PARAMS.get(act.intent, ()):
+            if not act.params.get(name, "").strip():
+                problems.append(
+                    (
+                        f"{where}.params",
+                        f"{act.intent} needs `{name}` unless it answers something pending "
+                        "(then set `relation`)",
+                    )
+                )
         for name in _ANSWER_ONLY:
             if name in act.model_fields_set:
                 problems.append(

@@ -86,6 +86,10 @@ def _turn(reading: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
         ({"turns": [_turn([{"intent": "remember_about_me", "params": {"fact": "x"}}])]},
          "turns.0.message.reading.0.params.fact",
          "remember_about_me takes no parameter 'fact' (it takes: personal_fact)"),
+        ({"turns": [_turn([{"intent": "add_knowledge"}], project="Garden")]},
+         "turns.0.message.reading.0.params",
+         "add_knowledge needs `knowledge` unless it answers something pending (then set "
+         "`relation`)"),
         ({"turns": [_turn([{"intent": "general_conversation", "relation": "maybe"}])]},
          "turns.0.message.reading.0.relation",
          "Input should be 'confirm', 'reject', 'correct', 'choose' or 'unrelated'"),
