@@ -196,10 +196,14 @@ def failures(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def failed_on(row: pd.Series) -> str:
-    """Whether a failed case failed on its reading (and how) or its decision."""
-    cause = row.get("failed_by") or "unknown"
-    why = row.get("reading_why") or ""
-    return f"{cause}: {why}" if cause == "reading" and why else str(cause)
+    """Whether a failed case (a frame row) failed on its reading (and how) or its decision."""
+    return failed_on_text(str(row.get("failed_by") or ""), str(row.get("reading_why") or ""))
+
+
+def failed_on_text(cause: str, why: str) -> str:
+    """ "reading: what it got wrong", "decision", or "unknown"."""
+    cause = cause or "unknown"
+    return f"{cause}: {why}" if cause == "reading" and why else cause
 
 
 def errors(df: pd.DataFrame) -> pd.DataFrame:

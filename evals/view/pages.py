@@ -10,6 +10,7 @@ import pandas as pd
 
 from evals.report import tables
 from evals.report.compare import compare
+from evals.report.frame import reading_why
 from evals.report.gates import gate_verdicts
 from evals.report.grouped import worst_first
 from evals.report.heatmap import confusion
@@ -166,6 +167,12 @@ def case_page(found: LoadedRun, key: tuple[str, str, str]) -> dict[str, Any]:
             "variant": row.get("variant"),
             "status": row["status"],
             "why": row.get("why") or "",
+            # the reading (with what it got wrong) or the decision
+            "failed_on": tables.failed_on_text(
+                row.get("failed_by") or "", reading_why(row.get("reading_scores"))
+            )
+            if row.get("failed_by")
+            else "",
             "error": row.get("error") or "",
             "prompts": [p for p in row.get("prompts") or [] if isinstance(p, dict)],
             "input": json.dumps(row.get("input") or {}, indent=2, ensure_ascii=False),

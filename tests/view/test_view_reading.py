@@ -40,6 +40,7 @@ def test_run_page_shows_reading_accuracy_and_what_each_failure_failed_on(client,
         params={"suite": "talks", "case": "misread", "provider": "scripted"},
     )
     assert "Reading (against gold)" in case.text and "gold &#39;confirm&#39;" in case.text
+    assert "<b>Failed on:</b> reading: turn 2: intent:" in case.text
     gold = run_eval(RunConfig([suite], [GOLD], concurrency=1, reading=GOLD), progress=False)
     page = client.get(f"/runs/{gold.run.run_id}").text
     assert "reading: gold (the suites' gold readings replayed, template replies)" in page
