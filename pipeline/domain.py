@@ -229,24 +229,16 @@ class Reading(Frozen):
     @field_validator("answers", mode="before")
     @classmethod
     def _item(cls, value: object) -> object:
-        if isinstance(value, bool):
-            raise ValueError("answers is a display number such as 3, '#3' or 'notes#2'")
-        if isinstance(value, int):
-            value = f"#{value}"
-        if isinstance(value, str) and value.strip().isdigit():
-            value = f"#{value.strip()}"
-        if value is not None and not (isinstance(value, str) and ITEM_REF.fullmatch(value)):
-            raise ValueError(
-                f"answers {value!r} names no item: use a display number (3, '#3', 'notes#2')"
-            )
-        return value
+        text = str(value).strip() if isinstance(value, int | str) and value is not True else ""
+        text = f"#{text}" if text.isdigit() else text
+        if value is not None and not ITEM_REF.fullmatch(text):
+            raise ValueError(f"answers {value!r} names no item: use 3, '#3' or 'notes#2'")
+        return text or None
 
     def answered_number(self, kind: str = "#") -> int | None:
         """The display number `answers` names for `kind` ("#": a personal fact, "notes#": a
         project note); None when it names none, or an item of the other kind."""
-        if self.answers is None or not self.answers.startswith(kind):
-            return None
-        rest = self.answers[len(kind) :]
+        rest = (self.answers or "").removeprefix(kind)
         return int(rest) if rest.isdigit() else None
 
 
@@ -304,8 +296,7 @@ class ClassifiedIntent(Frozen):
     model: str = ""
     prompt_refs: tuple[PromptRef, ...] = ()
     usage: Usage = Usage()
-    # Every act of the message, in the order said; the fields above are the first act's. Empty
-    # when the provider read one act (an older classifier prompt version): see `all_acts`.
+    # Every act of the message, in order; the fields above are the first's (see `all_acts`).
     acts: tuple[Act, ...] = ()
 
     @model_validator(mode="before")

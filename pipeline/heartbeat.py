@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from pipeline.actions import Action
 from pipeline.assemble import AssembledPrompt
 from pipeline.converse import COMPANION_NAME
 from pipeline.domain import HistoryTurn, Person, Role, RouteResult, Turn
@@ -104,7 +105,7 @@ def heartbeat(
     )
     route = RouteResult(
         intent="general_conversation",
-        operation_data={"action": "heartbeat", "follow_up": newest_thread(decision.follow_up)},
+        operation_data={"action": Action.HEARTBEAT, "follow_up": newest_thread(decision.follow_up)},
     )
     history = tuple(
         HistoryTurn(

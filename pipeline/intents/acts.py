@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from pipeline.actions import Action
 from pipeline.domain import (
     Act,
     ActorKind,
@@ -41,8 +42,8 @@ from pipeline.store import assertions as repo
 PENDING_WINDOW = 10
 REMEMBER = "remember_about_me"
 FORGET = "forget_about_me"
-STATUS_NOTED = "status_noted"
-WHICH_ITEM = "which_item"
+STATUS_NOTED = Action.STATUS_NOTED
+WHICH_ITEM = Action.WHICH_ITEM
 
 Route = Callable[[HandlerContext], RouteResult]
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from sqlalchemy.orm import Session
 
+from pipeline.actions import Action
 from pipeline.domain import HistoryActor, NormativeForce, Relation, RouteResult
 from pipeline.intents import conversation, forget, knowledge, multi, recall, remember, restore
 from pipeline.intents.acts import route_acts
@@ -127,7 +128,7 @@ def _handled(ctx: HandlerContext) -> RouteResult:
     spec = INTENTS[name]
     if not spec.live:
         return conversation.handle_stub(ctx)
-    if ctx.classified.restore and (name in _WRITES or _prior_action(ctx)[1] == "retracted"):
+    if ctx.classified.restore and (name in _WRITES or _prior_action(ctx)[1] == Action.RETRACTED):
         return restore.handle_restore(ctx, name)
     if spec.needs_project and ctx.project is None:
         return RouteResult(intent=name, operation_data={"error": "needs_project"})

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from pipeline.domain import ClassifiedIntent, ProfileField, PromptRef, Relation
 from pipeline.intents.taxonomy import INTENTS
-from pipeline.providers.base import validated
+from pipeline.providers.answers import validated
 
 SCHEMA_NAME = "classify_intent"
 SCHEMA_DESCRIPTION = "Record the intent of the person's last message and its parameters."

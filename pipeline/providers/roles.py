@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from pipeline.domain import ClassifiedIntent, PromptRef, Usage
 from pipeline.errors import ProviderError
 from pipeline.prompting import PromptLibrary
-from pipeline.providers.base import degraded, validated_acts
+from pipeline.providers.answers import degraded, validated_acts
 from pipeline.providers.intent_schema import IntentAnswer, classification, first_error
 
 ClientT = TypeVar("ClientT")

@@ -34,14 +34,8 @@ from pipeline.domain import ClassifiedIntent, Reply
 from pipeline.english import ENGLISH
 from pipeline.errors import ConverseError
 from pipeline.files import read_bounded
-from pipeline.providers.base import (
-    ClassifyRequest,
-    Providers,
-    RespondRequest,
-    degraded,
-    validated,
-    validated_acts,
-)
+from pipeline.providers.answers import degraded, validated, validated_acts
+from pipeline.providers.base import ClassifyRequest, Providers, RespondRequest
 from pipeline.providers.replies import compose_reply
 
 NAME = "scripted"

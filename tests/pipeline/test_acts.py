@@ -9,7 +9,7 @@ from typing import Any
 
 from pipeline.converse import TurnOutcome
 from pipeline.domain import ClassifiedIntent, NormativeForce
-from pipeline.providers.base import validated_acts
+from pipeline.providers.answers import validated_acts
 from pipeline.store import Store, people
 from pipeline.store import assertions as repo
 from pipeline.store.status import current_notes

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pipeline.domain import Act, ClassifiedIntent, ProfileField, PromptRef, StatusReport
+from pipeline.domain import ClassifiedIntent, PromptRef
 from pipeline.english import language
 from pipeline.english.choices import chosen_indexes, pick_one
 from pipeline.english.cues import (
@@ -42,7 +42,7 @@ from pipeline.english.language import (
     cue_matrix,
     is_question,
 )
-from pipeline.english.lexicon import ENGLISH, keywords
+from pipeline.english.lexicon import keywords
 from pipeline.english.reading import ABOUT_SPEAKER, ADDITION, EVERY_OFFER, WITHDRAWS
 from pipeline.english.refine import parallel_fact, refine_fact
 from pipeline.english.shorthand import unabbreviated
@@ -51,9 +51,10 @@ from pipeline.english.status import detect_status
 from pipeline.english.surface import contracted, plain
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, LOW_CONFIDENCE
 from pipeline.memory.embeddings import Embedder, Vectors
-from pipeline.memory.profile_fields import read_field
-from pipeline.providers.base import ClassifyRequest, validated
+from pipeline.providers.answers import validated
+from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.local import probe
+from pipeline.providers.local.acts import with_profile_field, with_status
 from pipeline.providers.local.continuation import (
     Offer,
     ReplyKind,
@@ -183,7 +184,7 @@ class LocalClassifier:
 
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify one message in its context; never raises for an odd message."""
-        return _with_status(_with_profile_field(self._classified(request)), request.message)
+        return with_status(with_profile_field(self._classified(request)), request.message)
 
     def _classified(self, request: ClassifyRequest) -> ClassifiedIntent:
         state = self._ready()
@@ -374,30 +375,3 @@ def _resolve(
 
 
 _FORGETTING = frozenset(["forget_about_me", "retract_knowledge"])
-
-
-def _with_status(classified: ClassifiedIntent, message: str) -> ClassifiedIntent:
-    """The status reports the message makes, read by the English detector, as acts of their
-    own after the message's other acts (the core notes them)."""
-    reports = detect_status(message)
-    if not reports:
-        return classified
-    noted = (
-        Act(intent="general_conversation", status=StatusReport(topic=r.topic, text=r.text))
-        for r in reports
-    )
-    return classified.model_copy(update={"acts": (*classified.all_acts(), *noted)})
-
-
-def _with_profile_field(classified: ClassifiedIntent) -> ClassifiedIntent:
-    """The reading of which sensitive profile field a stated fact changes, by the English
-    wording patterns (NONE when they name none); a confirmation states no fact of its own, so
-    the offer keeps the field it was held with."""
-    if classified.intent != "remember_about_me":
-        return classified
-    reading = classified.reading
-    fact = classified.params.get("personal_fact") or (reading.corrected if reading else "")
-    if not fact:
-        return classified
-    field = read_field(fact, ENGLISH) or ProfileField.NONE
-    return classified.model_copy(update={"profile_field": field})

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from pipeline.actions import Action
 from pipeline.domain import HistoryTurn, Role
 from pipeline.english.correction import correction_body, without_interjections
 from pipeline.english.cues import asks_something_else, is_correction, limits_to_project
@@ -102,7 +103,7 @@ def pending_offer(request: ClassifyRequest) -> Offer | None:
     text = prior.content
     asks = bool(ASKS.search(text))
     if prior.intent in ("forget_about_me", "retract_knowledge"):
-        if action == "confirm_retraction" or (
+        if action == Action.CONFIRM_RETRACTION or (
             action is None and asks and not CANDIDATES.search(text)
         ):
             matched = str(data.get("matched_fact") or "")
@@ -121,7 +122,7 @@ def pending_offer(request: ClassifyRequest) -> Offer | None:
                 intent=str(prior.intent),
                 number=number if isinstance(number, int) else None,
             )
-        if action == "ambiguous" or (action is None and CANDIDATES.search(text)):
+        if action == Action.AMBIGUOUS or (action is None and CANDIDATES.search(text)):
             return Offer(
                 "ambiguous",
                 description=str(data.get("forget_description") or ""),
@@ -134,7 +135,7 @@ def pending_offer(request: ClassifyRequest) -> Offer | None:
         # about the project ("keep the runs flat, my hip flares up on hills").
         restated = _restated_fact(text)
         return Offer("cross_promotion", fact=restated or _offered_fact(prior, request.history))
-    offered = action in ("held", "refined") or (action is None and asks)
+    offered = action in (Action.HELD, Action.REFINED) or (action is None and asks)
     if prior.intent == "remember_about_me" and offered:
         return Offer("remember", fact=_offered_fact(prior, request.history))
     return _earlier_offer(request)
@@ -171,7 +172,7 @@ def _listed(raw: object) -> tuple[tuple[int, str], ...]:
 def offered_many(request: ClassifyRequest) -> tuple[tuple[int, str], ...]:
     """The facts the prior companion turn offered together (several at once), if it did."""
     prior = request.prior_companion
-    if prior is None or prior.operation_data.get("action") != "held_many":
+    if prior is None or prior.operation_data.get("action") != Action.HELD_MANY:
         return ()
     return _listed(prior.operation_data.get("facts"))
 
@@ -185,7 +186,10 @@ def earlier_offers(request: ClassifyRequest) -> tuple[int, ...]:
         number = data.get("assertion_display_number")
         if turn.role is not Role.COMPANION or not isinstance(number, int):
             continue
-        if turn.intent == "remember_about_me" and data.get("action") in ("held", "refined"):
+        if turn.intent == "remember_about_me" and data.get("action") in (
+            Action.HELD,
+            Action.REFINED,
+        ):
             offered[number] = None
         else:  # committed, rejected, or a note's number: never confirmed by a later "both"
             offered.pop(number, None)

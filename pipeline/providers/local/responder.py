@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pipeline.actions import Action
 from pipeline.domain import Reply, RouteResult
 from pipeline.english.extract import to_second_person
 from pipeline.english.notes import ASKS_PAST, CLAUSE_BREAK, FIRST_PERSON, PERSONAL_NOTE
@@ -56,7 +57,9 @@ def offers_cross_promotion(request: RespondRequest) -> bool:
     route = request.route
     if not has_instruction or route.intent != "add_knowledge":
         return False
-    return route.operation_data.get("action") == "held" and bool(personal_clause(request.message))
+    return route.operation_data.get("action") == Action.HELD and bool(
+        personal_clause(request.message)
+    )
 
 
 class LocalResponder:
@@ -81,7 +84,7 @@ def _tool_sentences(request: RespondRequest) -> list[str]:
     assert tools is not None
     said: list[str] = []
     said.extend(which_to_forget(request.route, tools))
-    found = request.route.operation_data.get("action") == "found"
+    found = request.route.operation_data.get("action") == Action.FOUND
     if not found and ASKS_PAST.search(request.message):
         lines = tools.search(request.message, include_context=True)
         if lines:
@@ -94,7 +97,7 @@ def which_to_forget(route: RouteResult, tools: Toolbox) -> list[str]:
     when the fact says "You work at a bakery in Leeds"), what memory holds nearest to it, so
     the person can say which one to forget instead of being told there is nothing."""
     data = route.operation_data
-    if route.intent != "forget_about_me" or data.get("action") != "no_match":
+    if route.intent != "forget_about_me" or data.get("action") != Action.NO_MATCH:
         return []
     described = str(data.get("forget_description") or "")
     if not data.get("stored_count") or not described:

@@ -10,7 +10,8 @@ from typing import Any
 from pipeline.domain import ClassifiedIntent, HistoryTurn
 from pipeline.intents.taxonomy import INTENTS, REQUIRED_PARAMS
 from pipeline.prompting import PromptLibrary
-from pipeline.providers.base import ClassifyRequest, degraded
+from pipeline.providers.answers import degraded
+from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.classifier_system import classifier_system_prompt
 from pipeline.providers.claude.wire import history_messages
 from pipeline.providers.intent_schema import (
