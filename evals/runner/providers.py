@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evals.runner.gold import GOLD, GOLD_LABEL, GOLD_MODEL, gold_fingerprint
 from evals.targets import spec_of
 from pipeline.english import ENGLISH
 from pipeline.errors import ConverseError
@@ -188,6 +189,8 @@ class ProviderPool:
         library = default_library(variant)
         if name == DETERMINISTIC:
             return Bound(name, DETERMINISTIC_LABEL, "", "", None, None, library, variant)
+        if name == GOLD:  # each case gets its own gold classifier when it runs (gold_bound)
+            return Bound(GOLD, GOLD_LABEL, GOLD_MODEL, gold_fingerprint(), None, None, library)
         spec = self.spec(name)
         spec.check_prompt_families(variant)
         cassette = self._cassette if spec.uses_cassettes else None

@@ -57,6 +57,9 @@ _OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
     "truncated": (int,),
     "cost_usd": (int, float),
     "perturbation": (str,),
+    "reading": (str,),
+    "reading_scores": (list,),
+    "failed_by": (str,),
 }
 _STATUSES = ("pass", "fail", "error")
 _LINES_NAMED = 5

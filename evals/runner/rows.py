@@ -12,10 +12,12 @@ from evals.dataset.closure import ClosureCase
 from evals.dataset.compaction import CompactionCase
 from evals.dataset.conversation import ConversationCase
 from evals.runner.gitinfo import git_state
+from evals.runner.gold import GOLD
 from evals.runner.outcome import Outcome
 from evals.runner.providers import Bound, variant_label
 from evals.runner.results import redact_row
 from evals.scorers import SCORERS
+from evals.scorers.reading_case import DECISION, case_reading, failed_by
 from evals.targets import spec_of
 from pipeline.errors import ConverseError
 
@@ -88,6 +90,23 @@ def _prompt_label(item: WorkItem, bound: Bound, outcome: Outcome) -> dict[str, s
     return {"prompts": f"active set {digest}"} | item.variant
 
 
+def reading_fields(
+    item: WorkItem, outcome: Outcome, status: str, checks: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """What a row says of the reading: `reading: gold` when gold readings were replayed; else,
+    for a case with gold readings, the provider's reading verdicts per message
+    (`reading_scores`); and for a failed case whether the reading or the decision failed."""
+    if item.provider == GOLD:
+        return {"reading": GOLD, **({"failed_by": DECISION} if status == "fail" else {})}
+    scores = case_reading(item.case, outcome.got) if outcome.error is None else None
+    if scores is None:
+        return {}
+    found: dict[str, Any] = {"reading_scores": scores}
+    if status == "fail":
+        found["failed_by"] = failed_by(item.case, checks, scores)
+    return found
+
+
 def build_row(
     run_id: str, item: WorkItem, bound: Bound, outcome: Outcome, cached: bool
 ) -> dict[str, Any]:
@@ -96,6 +115,7 @@ def build_row(
     score = scorer(item.case.expect, outcome.got)
     status = "error" if outcome.error is not None else ("pass" if score.passed else "fail")
     prompt = _prompt_label(item, bound, outcome)
+    checks = [c.as_dict() for c in score.checks]
     return redact_row(
         {
             "run_id": run_id,
@@ -120,7 +140,8 @@ def build_row(
             "pass": status == "pass",
             "error": outcome.error,
             "why": outcome.error if status == "error" else score.why,
-            "checks": [c.as_dict() for c in score.checks],
+            "checks": checks,
+            **reading_fields(item, outcome, status, checks),
             "scorer": {"name": score.scorer, "version": score.version},
             "latency_ms": round(outcome.latency_ms, 3),
             "tokens": _tokens(outcome),

@@ -25,6 +25,7 @@ from evals.runner.engine import (
     plan,
 )
 from evals.runner.gitinfo import git_state
+from evals.runner.gold import GOLD, split_runnable
 from evals.runner.providers import DETERMINISTIC, ProviderPool, Registry, variant_label
 from evals.runner.results import (
     RESULTS,
@@ -62,6 +63,8 @@ class RunOutcome:
     rows: list[dict[str, Any]]
     # The spending bound's account (`--max-cost`), when the run had one.
     budget: dict[str, Any] | None = None
+    # `--reading gold`: the cases left out for want of a gold reading (suite, case_id, reason)
+    not_runnable: tuple[dict[str, str], ...] = ()
 
     @property
     def stopped_by_budget(self) -> bool:
@@ -85,6 +88,7 @@ def config_meta(config: RunConfig) -> dict[str, Any]:
         "perturb": None if config.perturb is None else list(config.perturb),
         "perturb_seed": config.perturb_seed,
         **({"sample": {"n": config.sample, "seed": config.seed}} if config.sample else {}),
+        "reading": config.reading,
     }
 
 
@@ -117,6 +121,7 @@ def config_from_meta(meta: dict[str, Any]) -> RunConfig:
         perturb_seed=int(data.get("perturb_seed", 0)),
         sample=int(sample["n"]) if sample else None,
         seed=int(sample["seed"]) if sample else 0,
+        reading=str(data.get("reading") or "provider"),
     )
 
 
@@ -333,6 +338,11 @@ def run_eval(
     )
     if shard is not None:
         items = [i for i in items if shard.holds(i.key)]
+    left_out: list[dict[str, str]] = []
+    if config.reading == GOLD:
+        items, left_out = split_runnable(items)
+        meta["not_runnable"] = left_out
+    if shard is not None:
         meta.setdefault("planned", len(items))  # a merge refuses a shard with fewer rows
     done = {row_key(r): r for r in run.latest_rows()}
     todo: list[WorkItem]
@@ -386,4 +396,6 @@ def run_eval(
     ran = len(todo)
     if account is not None and account["stopped"]:
         ran -= len(items) - len(rows)  # the cases the bound left for --resume
-    return RunOutcome(run, ran, len(items) - len(todo), tally, groups, rows, account)
+    return RunOutcome(
+        run, ran, len(items) - len(todo), tally, groups, rows, account, tuple(left_out)
+    )
