@@ -21,6 +21,7 @@ from pipeline.config import DEFAULT_DB_URL, database_url
 from pipeline.errors import SchemaOutdated, StoreUnavailable
 from pipeline.settings import checked_settings
 from pipeline.store.db_errors import store_error
+from pipeline.store.person_locks import sqlite_person_lock
 from pipeline.store.revisions import MIGRATIONS_DIR, head_from_files
 
 if TYPE_CHECKING:
@@ -240,14 +241,16 @@ class Store:
     def person_lock(self, person_id: int) -> Iterator[None]:
         """Serialize turns of one person; other persons are not blocked.
 
-        A thread lock covers this process; on PostgreSQL an advisory lock covers other
-        processes too.
+        A thread lock covers this process; other processes (and other stores opened in this
+        one) are held off by an advisory lock on PostgreSQL, a lock file on SQLite
+        (pipeline/store/person_locks.py).
         """
         with self._locks_guard:
             lock = self._locks.setdefault(person_id, threading.Lock())
         with lock:
             if self.dialect != "postgresql":
-                yield
+                with sqlite_person_lock(self.engine.url.database, person_id):
+                    yield
                 return
             key = zlib.crc32(f"converse-person-{person_id}".encode())
             with self.engine.connect() as conn:
