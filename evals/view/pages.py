@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from evals.prompt_refs import prompt_refs
 from evals.report import tables
 from evals.report.compare import compare
 from evals.report.gates import gate_verdicts
@@ -160,7 +161,7 @@ def case_page(found: LoadedRun, key: tuple[str, str, str]) -> dict[str, Any]:
             "status": row["status"],
             "why": row.get("why") or "",
             "error": row.get("error") or "",
-            "prompts": [p for p in row.get("prompts") or [] if isinstance(p, dict)],
+            "prompts": prompt_refs(row),
             "input": json.dumps(row.get("input") or {}, indent=2, ensure_ascii=False),
             "expected": json.dumps(row.get("expected"), indent=2, ensure_ascii=False),
             "got": json.dumps(got, indent=2, ensure_ascii=False),
