@@ -23,8 +23,10 @@ except ImportError:  # pragma: no cover - not POSIX: this process's thread lock 
 
 
 def lock_folder(database: str) -> Path:
-    """Where a SQLite database's person locks live: `<file>-locks`, beside it."""
-    return Path(f"{database}-locks")
+    """Where a SQLite database's person locks live: `.<file name>.locks`, beside it (hidden,
+    and not matched by `<file name>*`, which names the database and its -wal and -shm)."""
+    path = Path(database)
+    return path.with_name(f".{path.name}.locks")
 
 
 @contextmanager
