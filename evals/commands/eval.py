@@ -11,7 +11,7 @@ from rich.console import Console
 
 from evals.commands.batch_mode import batch_mode, batch_runner
 from evals.commands.common import EXIT_GATE, EXIT_INTERRUPTED, handles_errors, stderr, stdout
-from evals.commands.eval_tables import closure_table, frame_table, summary_table
+from evals.commands.eval_tables import closure_table, frame_table, summary_legend, summary_table
 from evals.commands.spend import announce_budget_stop, make_budget
 from evals.dataset import load_suites, sample_suite
 from evals.perturb import parse_perturbations, split_rows
@@ -353,6 +353,8 @@ def _print_summary(
     report: str | None,
 ) -> None:
     console.print(summary_table(groups, f"converse eval — run {run.run_id}"))
+    for line in summary_legend(groups):
+        console.print(shown(line), highlight=False, soft_wrap=True)
     if any(g.sample for g in groups):
         console.print(
             "[bold]a sample[/]: each suite's cases were drawn stratified by tag (--sample); the "
