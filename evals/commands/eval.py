@@ -355,9 +355,11 @@ def _print_summary(
     console.print(summary_table(groups, f"converse eval — run {run.run_id}"))
     for line in summary_legend(groups):
         console.print(shown(line), highlight=False, soft_wrap=True)
-    if any(g.sample for g in groups):
+    seeds = sorted({g.sample.get("seed") for g in groups if g.sample}, key=str)
+    if seeds:
         console.print(
-            "[bold]a sample[/]: each suite's cases were drawn stratified by tag (--sample); the "
+            f"[bold]a sample[/] (seed {', '.join(map(str, seeds))}): each suite's cases were "
+            "drawn stratified by tag (--sample); the "
             "accuracy, interval and gate are the sample's, an estimate of the whole suite",
             highlight=False,
         )

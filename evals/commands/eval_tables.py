@@ -18,8 +18,8 @@ PROVIDER_WIDTH = 10
 
 def summary_table(groups: list[GroupResult], title: str) -> Table:
     """The per-group summary: suite, provider name, passed of n, errors, critical failures,
-    accuracy and its 95% interval, gate. A suite run with several prompt variants names its
-    variant under the suite."""
+    accuracy and its 95% interval, gate. A sample, and the prompt variant of a suite run with
+    several, are named under the suite."""
     table = Table(
         title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1, 0, 0)
     )
@@ -29,7 +29,8 @@ def summary_table(groups: list[GroupResult], title: str) -> Table:
     variants = Counter((g.suite, g.provider) for g in groups)
     for g in groups:
         acc = "—" if g.accuracy is None else f"{g.accuracy * 100:.1f}"
-        suite = g.suite + (f" ({g.sample_label()})" if g.sample else "")
+        # a sample's size under the suite (its seed: the note under the table)
+        suite = g.suite + (f"\n  sample {g.sample['n']} of {g.sample['of']}" if g.sample else "")
         if variants[(g.suite, g.provider)] > 1:
             suite += "\n  " + _prompt(g)
         lo, hi = g.ci95

@@ -45,7 +45,11 @@ def test_fifteen_suites_are_fifteen_lines_in_80_columns() -> None:
     assert LABEL in legend and "classifier=v3" in legend and "qwen2.5-coder" in legend
 
 
-def test_prompt_variants_of_one_suite_are_told_apart() -> None:
+def test_prompt_variants_and_samples_are_told_apart_within_80_columns() -> None:
     groups = [_group("prompt_smoke", prompt={"classifier": v}) for v in ("v2", "v3")]
-    text = "\n".join(_lines(groups))
+    groups.append(_group("intent_boundaries", sample={"n": 40, "of": 218, "seed": 1}))
+    lines = _lines(groups)
+    text = "\n".join(lines)
     assert "classifier=v2" in text and "classifier=v3" in text
+    assert "  sample 40 of 218" in text
+    assert max(len(line.rstrip()) for line in lines) <= 80
