@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The quality bar and the tests: ruff, mypy, then pytest (no network; cassettes replay).
-# Store tests also run on PostgreSQL when CONVERSE_TEST_PG_URL is set (see .ci/run).
+# Store tests also run on PostgreSQL when CONVERSE_TEST_PG_URL is set (see .ci/run). Which test
+# groups will skip here (no Chromium, no PostgreSQL, ...) is said first; under CI that fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v ruff >/dev/null || ! command -v mypy >/dev/null \
@@ -8,6 +9,8 @@ if ! command -v ruff >/dev/null || ! command -v mypy >/dev/null \
     echo "the dev tools are not installed: run bash scripts/setup.sh --dev" >&2
     exit 2
 fi
+echo "== what will skip"
+bash scripts/skips.sh
 echo "== ruff"
 ruff check pipeline evals tests
 ruff format --check pipeline evals tests

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from evals.commands.batch_mode import batch_mode, batch_runner
 from evals.commands.common import EXIT_GATE, EXIT_INTERRUPTED, handles_errors, stderr, stdout
-from evals.commands.eval_tables import closure_table, frame_table, summary_table
+from evals.commands.eval_tables import closure_table, frame_table, summary_legend, summary_table
 from evals.commands.reading import READING_HELP, check_reading, print_reading, reading_payload
 from evals.commands.spend import announce_budget_stop, make_budget
 from evals.dataset import load_suites, sample_suite
@@ -366,9 +366,13 @@ def _print_summary(
     report: str | None,
 ) -> None:
     console.print(summary_table(groups, f"converse eval — run {run.run_id}"))
-    if any(g.sample for g in groups):
+    for line in summary_legend(groups):
+        console.print(shown(line), highlight=False, soft_wrap=True)
+    seeds = sorted({g.sample.get("seed") for g in groups if g.sample}, key=str)
+    if seeds:
         console.print(
-            "[bold]a sample[/]: each suite's cases were drawn stratified by tag (--sample); the "
+            f"[bold]a sample[/] (seed {', '.join(map(str, seeds))}): each suite's cases were "
+            "drawn stratified by tag (--sample); the "
             "accuracy, interval and gate are the sample's, an estimate of the whole suite",
             highlight=False,
         )

@@ -102,8 +102,21 @@ def abbreviate(text: str, limit: int = 36) -> str:
     return (cut.rsplit(" ", 1)[0] if " " in cut else cut) + "…"
 
 
+# What opens raw HTML in Markdown (CommonMark: a tag, a closing tag, a comment, a declaration
+# or a processing instruction): "<" before a letter, "/", "!" or "?".
+_HTML_OPENER = re.compile(r"<(?=[A-Za-z/!?])")
+
+
+def md_text(text: str) -> str:
+    """Text for Markdown with its HTML made inert, so a case id, a note or a model's answer
+    holding `<script>` or `<img onerror>` is shown, never run, where the Markdown is rendered:
+    every "<" that could open a tag becomes `&lt;` (code spans too: which backticks open one
+    is Markdown's call). A "<" that opens nothing ("50% < 90%") stays as it is."""
+    return _HTML_OPENER.sub("&lt;", text)
+
+
 def _md_cell(value: object) -> str:
-    text = "" if value is None else str(value)
+    text = md_text("" if value is None else str(value))
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", "<br>")
 
 
@@ -127,16 +140,19 @@ def _md_blocks(blocks: Sequence[Block]) -> list[str]:
     out: list[str] = []
     for block in blocks:
         if isinstance(block, Text):
-            out += [block.text, ""]
+            out += [md_text(block.text), ""]
         elif isinstance(block, Table):
             if block.caption:
-                out += [f"**{block.caption}**", ""]
+                out += [f"**{md_text(block.caption)}**", ""]
             out += [markdown_table(block.frame), ""]
         elif isinstance(block, Verdicts):
-            out += [f"- **{v.gate}**: {_STATE_TEXT[v.state]} — {v.detail}" for v in block.items]
+            out += [
+                f"- **{md_text(v.gate)}**: {_STATE_TEXT[v.state]} — {md_text(v.detail)}"
+                for v in block.items
+            ]
             out.append("")
         elif isinstance(block, Details):
-            out += [f"**{block.summary}**", "", *_md_blocks(block.blocks)]
+            out += [f"**{md_text(block.summary)}**", "", *_md_blocks(block.blocks)]
         else:
             out += [f"![{block.alt}]({block.path.name})", ""]
     return out
@@ -144,10 +160,10 @@ def _md_blocks(blocks: Sequence[Block]) -> list[str]:
 
 def render_markdown(title: str, sections: list[Section]) -> str:
     """The report as Markdown (images linked by file name)."""
-    links = " · ".join(f"[{name}](#{anchor})" for anchor, name in _contents(sections))
-    out = [f"# {title}", "", f"Sections: {links}", ""]
+    links = " · ".join(f"[{md_text(name)}](#{anchor})" for anchor, name in _contents(sections))
+    out = [f"# {md_text(title)}", "", f"Sections: {links}", ""]
     for section in sections:
-        out += ["#" * section.level + " " + section.title, "", *_md_blocks(section.blocks)]
+        out += ["#" * section.level + " " + md_text(section.title), "", *_md_blocks(section.blocks)]
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -22,7 +22,7 @@ def _label(target: str, side: Mapping[str, Any] | None) -> str | None:
     """The class a row falls into for a confusion matrix (None when the target has none)."""
     spec = spec_if_known(target)
     field = spec.confusion if spec is not None else None
-    if not side or field is None:
+    if not isinstance(side, Mapping) or field is None:  # a list: a conversation's turns
         return None
     value = side.get(field)
     return str(value) if value is not None else None

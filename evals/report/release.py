@@ -9,6 +9,7 @@ from typing import Any
 
 import pandas as pd
 
+from evals.prompt_refs import prompt_refs
 from evals.report import tables
 from evals.report.build import LABEL_NOTE, load_run
 from evals.report.document import Section, Table, Text, render_markdown
@@ -19,10 +20,8 @@ def templates_used(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """family, version, sha256 and the number of rows of each template the rows name."""
     counts: Counter[tuple[str, str, str]] = Counter()
     for row in rows:
-        for ref in row.get("prompts") or []:
-            if isinstance(ref, dict):
-                key = (str(ref.get("family")), str(ref.get("version")), str(ref.get("sha256")))
-                counts[key] += 1
+        for ref in prompt_refs(row):
+            counts[(ref["family"], ref["version"], ref["sha256"])] += 1
     found = [
         {"family": f, "version": v, "sha256": h, "rows": n}
         for (f, v, h), n in sorted(counts.items())

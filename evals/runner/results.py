@@ -60,7 +60,16 @@ _OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
     "reading": (str,),
     "reading_scores": (list,),
     "failed_by": (str,),
+    "model": (str,),
+    "provider_label": (str,),
+    "why": (str,),
+    "error": (str,),
+    "checks": (list,),
 }
+# What a list field's items must be (the report's frame and the viewer's pages read them so).
+_LIST_ITEMS: dict[str, type] = {"tags": str, "checks": dict, "expected": dict}
+# A check's fields, when present.
+_CHECK_FIELDS: dict[str, tuple[type, ...]] = {"name": (str,), "turn": (int,), "why": (str,)}
 _STATUSES = ("pass", "fail", "error")
 _LINES_NAMED = 5
 
@@ -247,6 +256,15 @@ def row_problem(row: Any) -> str | None:
         value = row.get(name)
         if value is not None and (not isinstance(value, types) or isinstance(value, bool)):
             return f"field {name} is not of type {types[0].__name__}"
+    for name, item_type in _LIST_ITEMS.items():
+        value = row.get(name)
+        if isinstance(value, list) and not all(isinstance(v, item_type) for v in value):
+            return f"field {name} holds an item that is not of type {item_type.__name__}"
+    for check in row.get("checks") or []:
+        for name, types in _CHECK_FIELDS.items():
+            value = check.get(name)
+            if value is not None and (not isinstance(value, types) or isinstance(value, bool)):
+                return f"field checks.{name} is not of type {types[0].__name__}"
     if row["status"] not in _STATUSES:
         return f"field status is {row['status']!r}"
     tokens = row.get("tokens") or {}

@@ -32,6 +32,8 @@ from pipeline.errors import ConverseError
 TEMPLATES = Path(__file__).parent / "templates"
 # Header carrying how long the server took to build a page (read by `converse bench view`).
 TIMING_HEADER = "x-render-ms"
+# Every answer forbids framing, in the header every browser reads and the older one.
+NO_FRAMING = {"content-security-policy": "frame-ancestors 'none'", "x-frame-options": "DENY"}
 # Form fields are short: a note, a version. Anything longer is refused before it is parsed.
 MAX_FORM_BYTES = 64_000
 
@@ -207,6 +209,15 @@ class Viewer:
         )
 
 
+def host_name(header: str) -> str:
+    """The name a Host header addresses, without its port: `[::1]:8766`, `[::1]` and `::1`
+    are all `::1`; `localhost:8766` is `localhost`."""
+    value = header.strip().lower()
+    if value.startswith("["):
+        return value[1 : value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
 async def _form(request: Request) -> dict[str, str]:
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_FORM_BYTES):
@@ -236,11 +247,15 @@ def create_app(root: Path, *, allowed_hosts: tuple[str, ...] | None = None) -> S
     def refused(status: int, message: str, hint: str = "") -> HTMLResponse:
         return viewer.page("error.html", status=status, message=message, hint=hint)
 
-    async def guard(request: Request, call_next: Any) -> Response:
-        started = time.perf_counter()
-        host = (request.headers.get("host") or "").rsplit(":", 1)[0].strip("[]")
+    async def answer(request: Request, call_next: Any) -> Response:
+        host = host_name(request.headers.get("host") or "")
         if allowed_hosts is not None and host not in allowed_hosts:
-            return refused(403, f"host {host!r} is not served", "open the address printed")
+            return refused(
+                403,
+                f"host {host!r} is not served",
+                "open the address printed, or start the viewer with --allowed-host "
+                f"{host or 'NAME'}",
+            )
         origin = request.headers.get("origin")
         foreign = (origin and urlsplit(origin).netloc != request.url.netloc) or (
             request.headers.get("sec-fetch-site") == "cross-site"
@@ -252,6 +267,13 @@ def create_app(root: Path, *, allowed_hosts: tuple[str, ...] | None = None) -> S
         except Exception as exc:  # a bug: one line in the log, a short page in the browser
             print(f"converse view: {type(exc).__name__}: {exc}", file=sys.stderr)
             response = refused(500, "the page could not be built", "see the server's log")
+        return response
+
+    async def guard(request: Request, call_next: Any) -> Response:
+        started = time.perf_counter()
+        response = await answer(request, call_next)
+        # No other site may frame a page (a hidden review form under a decoy: clickjacking).
+        response.headers.update(NO_FRAMING)
         response.headers[TIMING_HEADER] = f"{(time.perf_counter() - started) * 1000:.2f}"
         return response
 

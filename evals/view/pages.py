@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from evals.prompt_refs import prompt_refs
 from evals.report import tables
 from evals.report.compare import compare
 from evals.report.frame import reading_why
@@ -174,7 +175,7 @@ def case_page(found: LoadedRun, key: tuple[str, str, str]) -> dict[str, Any]:
             if row.get("failed_by")
             else "",
             "error": row.get("error") or "",
-            "prompts": [p for p in row.get("prompts") or [] if isinstance(p, dict)],
+            "prompts": prompt_refs(row),
             "input": json.dumps(row.get("input") or {}, indent=2, ensure_ascii=False),
             "expected": json.dumps(row.get("expected"), indent=2, ensure_ascii=False),
             "got": json.dumps(got, indent=2, ensure_ascii=False),

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import re
 import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from evals.prompt_refs import prompt_refs
 from pipeline.config import PROJECT_ROOT
 from pipeline.errors import PromptError
 from pipeline.prompting import default_library
@@ -36,20 +38,22 @@ def used_refs(rows: Iterable[dict[str, Any]]) -> dict[str, set[Ref]]:
     """Family -> every (version, sha256) the rows record."""
     found: dict[str, set[Ref]] = {}
     for row in rows:
-        for ref in row.get("prompts") or []:
-            if isinstance(ref, dict) and {"family", "version", "sha256"} <= ref.keys():
-                found.setdefault(str(ref["family"]), set()).add(
-                    (str(ref["version"]), str(ref["sha256"]))
-                )
+        for ref in prompt_refs(row):
+            found.setdefault(ref["family"], set()).add((ref["version"], ref["sha256"]))
     return found
 
 
+# A commit as run.json records it: hex only, so a crafted one (`--output=x`) is never an option.
+_COMMIT = re.compile(r"[0-9a-f]{7,64}")
+
+
 def _git_text(commit: str, family: str, version: str) -> str | None:
-    if not commit:
+    if not _COMMIT.fullmatch(commit):
         return None
     try:
+        # --end-of-options: what follows is a revision, whatever it starts with
         done = subprocess.run(
-            ["git", "show", f"{commit}:prompts/{family}/{version}.j2"],
+            ["git", "show", "--end-of-options", f"{commit}:prompts/{family}/{version}.j2"],
             cwd=PROJECT_ROOT,
             capture_output=True,
             timeout=10,

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evals.prompt_refs import prompt_refs
 from evals.reports_path import reports_dir
 from evals.view.errors import ViewError
 
@@ -135,10 +136,7 @@ def _summarise(run_id: str, path: Path) -> RunSummary:
         prompt = row.get("prompt")
         if isinstance(prompt, dict):
             prompts.update(f"{k}={v}" for k, v in prompt.items())
-        refs = row.get("prompts")
-        for ref in refs if isinstance(refs, list) else []:
-            if isinstance(ref, dict):
-                templates.add(f"{ref.get('family')}/{ref.get('version')}")
+        templates.update(f"{ref['family']}/{ref['version']}" for ref in prompt_refs(row))
         cost = row.get("cost_usd")
         if isinstance(cost, int | float) and not isinstance(cost, bool):
             costs.append(float(cost))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from evals.prompt_refs import prompt_refs
 from pipeline.assemble import CLASSIFIER_FAMILY, classifier_prompt
 from pipeline.errors import ConverseError
 from pipeline.prompting import default_library
@@ -14,11 +15,11 @@ from pipeline.prompting import default_library
 
 def sent_prompt(row: Mapping[str, Any]) -> tuple[str, str] | None:
     """(what it is, its text), or None when the row's provider read no classifier template."""
-    refs = [p for p in row.get("prompts") or [] if isinstance(p, dict)]
+    refs = prompt_refs(row)
     ref = next((p for p in refs if p.get("family") == CLASSIFIER_FAMILY), None)
     if ref is None:
         return None
-    version, sha = str(ref.get("version")), str(ref.get("sha256") or "")
+    version, sha = ref["version"], ref["sha256"]
     where = f"{CLASSIFIER_FAMILY}/{version}"
     try:
         library = default_library({CLASSIFIER_FAMILY: version})

@@ -22,9 +22,10 @@ from pipeline.cli.common import (
     shown,
     store_for,
 )
+from pipeline.cli.exits import EXIT_PROVIDER
 from pipeline.cli.render import show_turn
 from pipeline.config import MAX_MESSAGE_CHARS
-from pipeline.converse import check_message
+from pipeline.converse import TurnOutcome, check_message
 from pipeline.errors import InvalidMessage
 from pipeline.providers.registry import PROVIDER_NAMES
 from pipeline.store.people import get_person, get_project
@@ -86,8 +87,13 @@ def chat(
         # is that message, answered once.
         future = queue.submit(person, message, project=project, channel=channel)
         queue.resume(person)
-        future.result()
+        outcome = future.result()
         queue.join()
+        unreached = unreached_model(outcome)
+        if unreached:
+            # A script reading the exit status must not take the offline reply for the model's.
+            err_console.print(f"warning: {shown(unreached)}", highlight=False, soft_wrap=True)
+            raise typer.Exit(EXIT_PROVIDER)
         return
     queue.resume(person)
     queue.join()
@@ -108,6 +114,18 @@ def chat(
             say(check_text(line))
         except InvalidMessage as exc:
             err_console.print(f"[red]{shown(exc.one_line())}[/]", highlight=False)
+
+
+def unreached_model(outcome: TurnOutcome) -> str | None:
+    """Why the reply is not the model's (its responder failed or could not be reached), or
+    None when the model answered."""
+    if outcome.reply.provider != "fallback":
+        return None
+    error = outcome.companion_turn.meta.get("responder", {}).get("error") or "no answer"
+    return (
+        f"the model did not answer: {error}. Check that the provider's server is up and its "
+        "settings (e.g. --openai-base-url), then say it again"
+    )
 
 
 def read_line() -> str | None:

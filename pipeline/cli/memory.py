@@ -22,7 +22,7 @@ from pipeline.cli.common import (
 )
 from pipeline.cli.history_table import SET_ASIDE
 from pipeline.cli.memory_query import query_command
-from pipeline.cli.params import id_argument
+from pipeline.cli.params import id_argument, optional_ids
 from pipeline.cli.shelf_commands import ShelfKind, add_shelf_commands, where_option
 from pipeline.clock import utcnow
 from pipeline.config import database_url
@@ -143,9 +143,10 @@ def _personal(session: Session, person: str) -> manage.Shelf:
 
 
 def _erase(store: Store, numbers: list[int], mentions: list[str], person: str) -> manage.Erasure:
+    from pipeline.english.lexicon import ENGLISH  # the CLI speaks English
     from pipeline.memory import manage
 
-    return manage.erase_numbers(store, person, numbers, mentions=mentions)
+    return manage.erase_numbers(store, person, numbers, mentions, ENGLISH.stop_words)
 
 
 def _mentioned(
@@ -168,6 +169,9 @@ PERSONAL = ShelfKind(
     erase=_erase,
     number=NumberArgument,
     numbers=NumbersArgument,
+    optional_numbers=optional_ids(
+        "#", _SHOWN_BY, "The numbers `memory list` shows (none: only the --mentions turns)."
+    ),
     count_mentions=_mentioned,
 )
 add_shelf_commands(memory_app, PERSONAL, "forget", "restore", "pin", "unpin")

@@ -35,6 +35,11 @@ def id_argument(what: str, where: str, help_: str) -> Any:
     return typer.Argument(..., help=help_, callback=_checker(what, where))
 
 
+def optional_ids(what: str, where: str, help_: str) -> Any:
+    """Several ids, or none, checked like id_argument."""
+    return typer.Argument(None, help=help_, callback=_checker(what, where), show_default=False)
+
+
 def id_option(what: str, where: str, help_: str, *names: str) -> Any:
     """An optional id option (default None), checked like id_argument."""
     return typer.Option(None, *names, help=help_, callback=_checker(what, where))

@@ -10,6 +10,7 @@ and how an erasure is applied. `add_shelf_commands` registers the seven on a Typ
 from __future__ import annotations
 
 import inspect
+import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -67,6 +68,7 @@ class ShelfKind:
     number: Any  # the typer Argument of one number
     numbers: Any  # the typer Argument of several
     count_mentions: CountMentions | None = None  # set when erase takes --mentions
+    optional_numbers: Any = None  # erase's numbers when it takes --mentions (may be none)
 
 
 def change_each(
@@ -105,16 +107,28 @@ def confirm_erase(targets: list[Assertion], tag: str) -> None:
         raise fail("erase needs confirmation — run it in a terminal or pass --yes")
     # The prompt is click's, not Rich's: no markup to escape, but control characters still.
     listing = "; ".join(f"{tag}{a.display_number} {printable(a.content)}" for a in targets)
+    listing = listing or "the turns above"
     if not typer.confirm(f"Permanently erase {listing}? This cannot be undone"):
         console.print("Nothing erased.")
         raise typer.Exit(EXIT_CHECK)
 
 
-def report_erasure(done: manage.Erasure) -> None:
-    """How many were erased, and whether old copies may linger in the SQLite WAL."""
-    console.print(f"Erased {len(done.erased)} assertion(s) permanently.")
+def report_erasure(done: manage.Erasure, person: str = "") -> None:
+    """How many were erased, what turns still hold words of the erased facts (and the command
+    that erases them), and whether old copies may linger in the SQLite WAL."""
+    if done.erased or not done.mentions:
+        console.print(f"Erased {len(done.erased)} assertion(s) permanently.")
     if done.mentions:
         console.print(f"Erased {done.mentions} turn(s) that mentioned the text as well.")
+    for word, turn_ids in done.left:
+        listed = ", ".join(f"#{t}" for t in turn_ids)
+        console.print(
+            f"Left: {len(turn_ids)} turn(s) not linked to it still mention {shown(repr(word))} "
+            f"({listed}); erase them too with `converse memory erase --mentions "
+            f"{shlex.quote(word)} --person {shlex.quote(person)} --yes`.",
+            highlight=False,
+            soft_wrap=True,
+        )
     if not done.checkpointed:
         console.print(
             "Another connection was reading, so old copies may stay in the -wal file until "
@@ -194,6 +208,11 @@ class _Commands:
     ) -> None:
         from pipeline.memory import manage
 
+        numbers = list(numbers or [])
+        if not numbers and not mentions:
+            raise fail(
+                f"name the {self.kind.noun} to erase, e.g. 3 5, or the words with --mentions"
+            )
         for text in mentions:
             check_text(text, "the --mentions text")
             if not text.strip():
@@ -215,7 +234,9 @@ class _Commands:
             )
         if not yes:
             confirm_erase(targets, self.kind.tag)
-        report_erasure(self.kind.erase(store, numbers, list(mentions), **where))
+        report_erasure(
+            self.kind.erase(store, numbers, list(mentions), **where), where.get("person", "")
+        )
 
 
 def _param(name: str, default: Any, annotation: Any) -> inspect.Parameter:
@@ -252,6 +273,9 @@ def add_shelf_commands(app: typer.Typer, kind: ShelfKind, *names: str) -> None:
     tag = kind.tag
     db = _param("db_url", DbOption, str | None)
     numbers = _param("numbers", kind.numbers, list[int])
+    # With --mentions, erase may name no number: the turns that still mention a word of a
+    # fact erased before (the erase says which, and this command).
+    erased = _param("numbers", kind.optional_numbers, list[int]) if kind.count_mentions else numbers
     number = _param("number", kind.number, int)
     erase_options = [_param("yes", YesOption, bool)]
     if kind.count_mentions is not None:
@@ -290,7 +314,7 @@ def add_shelf_commands(app: typer.Typer, kind: ShelfKind, *names: str) -> None:
         ),
         "erase": (
             body.erase,
-            [numbers],
+            [erased],
             f"Delete {kind.noun} PERMANENTLY, with every turn that stated them "
             "(asks first unless --yes).",
         ),

@@ -43,6 +43,7 @@ from pipeline.store import conversations as conv_repo
 from pipeline.store import memories as repo
 from pipeline.store.conversation_rows import MemoryEntityRow, MemoryRow, StateDeltaRow
 from pipeline.store.people import get_engagement, get_person_by_id
+from pipeline.text import check_text
 
 S = ConversationStatus
 MAX_NARRATIVE = 2_000
@@ -196,7 +197,9 @@ def _draft(session: Session, person_id: int, memory_id: int) -> MemoryRow:
 
 
 def _narrative(text: str) -> str:
-    clean = " ".join(text.split())
+    # Cleaned as a chat message is (direction overrides, zero-width characters), whoever
+    # wrote it: the CLI, an MCP client, Python.
+    clean = " ".join(check_text(text, "the narrative").split())
     if not clean:
         raise ConverseError("the narrative is empty", "write what should be remembered")
     if len(clean) > MAX_NARRATIVE:

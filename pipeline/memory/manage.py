@@ -3,7 +3,7 @@ and, through the same functions on another shelf, a project's notes (`converse n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
@@ -19,7 +19,7 @@ from pipeline.domain import (
 from pipeline.errors import InvalidMessage, NotFound
 from pipeline.store import Store
 from pipeline.store import assertions as repo
-from pipeline.store.erasure import erase_assertions, erase_mentions
+from pipeline.store.erasure import erase_assertions, erase_mentions, left_mentions
 from pipeline.store.history import history_of
 from pipeline.store.people import get_person, get_project
 
@@ -234,19 +234,28 @@ class Erasure:
     erased: list[Assertion]
     checkpointed: bool
     mentions: int = 0  # turns erased because they mentioned a text asked for
+    # each word of an erased fact that turns still hold, with those turns' ids
+    left: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
 
 def erase_numbers(
-    store: Store, person: str, numbers: list[int], mentions: Sequence[str] = ()
+    store: Store,
+    person: str,
+    numbers: list[int],
+    mentions: Sequence[str] = (),
+    stop_words: Collection[str] = frozenset(),
 ) -> Erasure:
     """Erase #numbers of the person's personal memory, and with `mentions` every turn of the
-    person that mentions one of those texts, in one transaction; then checkpoint the SQLite
-    WAL."""
+    person that mentions one of those texts (numbers may then be none), in one transaction;
+    then checkpoint the SQLite WAL. The result names the words of the erased facts that other
+    turns still hold (`left`; `stop_words`, the lexicon's, are never reported)."""
     with store.write() as session:
         found = get_person(session, person)
-        erased = erase(session, found, numbers)
+        erased = erase(session, found, numbers) if numbers or not mentions else []
         scrubbed = erase_mentions(session, found.id, mentions) if mentions else 0
-    return Erasure(erased, store.checkpoint(), scrubbed)
+        left = left_mentions(session, found.id, [a.content for a in erased], stop_words)
+    kept = tuple((word, tuple(ids)) for word, ids in left)
+    return Erasure(erased, store.checkpoint(), scrubbed, kept)
 
 
 def erase_notes(store: Store, person: str, project: str, numbers: list[int]) -> Erasure:

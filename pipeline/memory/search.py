@@ -183,7 +183,9 @@ class MemoryIndex:
         k: int = DEFAULT_K,
         min_similarity: float = MIN_SIMILARITY,
     ) -> list[tuple[int, float, float]]:
-        """Up to k (row, similarity, final) above the similarity threshold, best final first.
+        """Up to k (row, similarity, final) above the similarity threshold, best final first;
+        equal finals in row order, whichever k are kept (the caller's rows are in id order, so
+        ties go to the older fact, through the index or without it).
 
         Only rows over the threshold get a final score and enter the top-k selection.
         """
@@ -194,11 +196,9 @@ class MemoryIndex:
         if eligible.size == 0:
             return []
         final = self.final(similarity, now, eligible)
-        if eligible.size > k:
-            picked = np.argpartition(final, eligible.size - k)[eligible.size - k :]
-        else:
-            picked = np.arange(eligible.size)
-        picked = picked[np.argsort(-final[picked], kind="stable")]
+        # by final, best first, then by row: an argpartition would keep an arbitrary few of
+        # the rows tied at the k-th score
+        picked = np.lexsort((eligible, -final))[:k]
         return [(int(eligible[i]), float(similarity[eligible[i]]), float(final[i])) for i in picked]
 
 
@@ -247,6 +247,7 @@ def search_memory(
         rows += repo.embedded_by_id(session, found, list(indexed), embedder.model_name)
     if not rows:
         return []
+    rows.sort(key=lambda r: r.assertion_id)  # ties in score go to the older fact
     stored = {r.assertion_id: r.stored for r in rows if r.stored is not None}
     vectors = complete(session, [(r.assertion_id, r.content) for r in rows], stored, embedder)
     index = MemoryIndex(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import zlib
@@ -21,6 +22,7 @@ from pipeline.config import DEFAULT_DB_URL, database_url
 from pipeline.errors import SchemaOutdated, StoreUnavailable
 from pipeline.settings import checked_settings
 from pipeline.store.db_errors import store_error
+from pipeline.store.person_locks import sqlite_person_lock
 from pipeline.store.revisions import MIGRATIONS_DIR, head_from_files
 
 if TYPE_CHECKING:
@@ -240,14 +242,16 @@ class Store:
     def person_lock(self, person_id: int) -> Iterator[None]:
         """Serialize turns of one person; other persons are not blocked.
 
-        A thread lock covers this process; on PostgreSQL an advisory lock covers other
-        processes too.
+        A thread lock covers this process; other processes (and other stores opened in this
+        one) are held off by an advisory lock on PostgreSQL, a lock file on SQLite
+        (pipeline/store/person_locks.py).
         """
         with self._locks_guard:
             lock = self._locks.setdefault(person_id, threading.Lock())
         with lock:
             if self.dialect != "postgresql":
-                yield
+                with sqlite_person_lock(self.engine.url.database, person_id):
+                    yield
                 return
             key = zlib.crc32(f"converse-person-{person_id}".encode())
             with self.engine.connect() as conn:
@@ -324,6 +328,14 @@ def _checked_revision(engine: Engine, url: str) -> str | None:
         return current_revision(engine)
     except OperationalError as exc:
         reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+        read_only = _read_only_sqlite(engine)
+        if read_only:
+            raise StoreUnavailable(
+                f"the database {read_only} is read-only (SQLite writes beside the file too, "
+                "even to read it)",
+                "make the file and its folder writable, or copy it to a writable folder and "
+                "set CONVERSE_DB_URL to the copy",
+            ) from exc
         raise StoreUnavailable(
             f"cannot open the database {engine.url.render_as_string(hide_password=True)}: {reason}",
             "check CONVERSE_DB_URL and that the database server is running",
@@ -333,6 +345,19 @@ def _checked_revision(engine: Engine, url: str) -> str | None:
             f"cannot open the database {url!r}: {exc.__class__.__name__}",
             "check CONVERSE_DB_URL",
         ) from exc
+
+
+def _read_only_sqlite(engine: Engine) -> str | None:
+    """The SQLite file's path when it exists but it or its folder cannot be written (file
+    modes, a read-only mount): opening it then fails as "unable to open database file"."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
+        return None
+    path = Path(database)
+    if not path.is_file():
+        return None
+    writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    return None if writable else str(path)
 
 
 def open_store(url: str | None = None) -> Store:

@@ -8,6 +8,7 @@ data and metadata is replaced too, and its operation's action becomes ERASED_ACT
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -218,3 +219,23 @@ def erase_mentions(session: Session, person_id: int, texts: Iterable[str]) -> in
         _forget_summaries(session, [person_id], moment)
         erase_carrying(session, [person_id], turn_ids, wanted)
     return len(turn_ids)
+
+
+# A word of an erased fact shorter than this is too common to say a turn is about the fact.
+_MIN_WORD = 4
+
+
+def left_mentions(
+    session: Session, person_id: int, contents: Iterable[str], stop_words: Collection[str]
+) -> list[tuple[str, list[int]]]:
+    """What an erasure left: each word of the erased facts' text (stop words and words under
+    four letters aside) that turns of the person still hold, with those turns' ids, so the
+    command can say exactly what remains and how to erase it (`erase_mentions`)."""
+    words = dict.fromkeys(
+        w
+        for text in contents
+        for w in re.findall(r"\w+", text.casefold())
+        if len(w) >= _MIN_WORD and w not in stop_words
+    )
+    left = [(w, mentioning(session, person_id, [w])) for w in words]
+    return [(w, ids) for w, ids in left if ids]

@@ -54,8 +54,8 @@ def test_sampled_runs_say_so_in_rows_run_json_results_and_report(classify_suite,
     assert entry["n"] == 2
     # first tags: personal-fact, continuation, other-person, cooking
     assert entry["sample"] == {"n": 2, "of": 4, "seed": 5, "strata": 4}
-    assert "(sample 2" in result.stderr  # the summary table's suite cell (wrapped)
-    assert "a sample: each suite's cases were drawn stratified by tag" in result.stderr
+    assert "sample 2 of 4" in result.stderr  # the summary table's suite cell
+    assert "a sample (seed 5): each suite's cases were drawn stratified by tag" in result.stderr
     run = RunDir.existing(payload["run_id"])
     rows = run.latest_rows()
     assert len(rows) == 2 and all(r["sample"] == entry["sample"] for r in rows)

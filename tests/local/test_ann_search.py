@@ -257,3 +257,28 @@ def test_erasing_without_the_index_library_deletes_the_engagements_index_files(
             by=HistoryActor.CLI,
         )
     assert not path.exists() and not path.with_suffix(".json").exists()
+
+
+def test_facts_of_equal_score_come_in_id_order_through_the_index_and_without(
+    store: Store, make_person, fake_embedder: CountingEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ties are broken by id, so the index and exact search agree on every order."""
+    engagement = _person(store, make_person, "ana")
+    twins = ["You keep bees on the roof", "You keep bees on the roof"]
+    with store.write() as session:
+        ids = [
+            repo.add_assertion(
+                session, engagement, t, ActorKind.COMPANION, NormativeForce.COMMITTED
+            ).id
+            for t in twins
+        ]
+    through_index = _hits(store, engagement, "bees", fake_embedder)
+    monkeypatch.setenv("CONVERSE_ANN_MIN_VECTORS", "1000")
+    ann.forget_open()
+    exact = _hits(store, engagement, "bees", fake_embedder)
+    assert through_index[:2] == exact[:2] == sorted(ids)
+
+
+def _hits(store: Store, engagement: int, query: str, embedder: CountingEmbedder) -> list[int]:
+    with store.write() as session:
+        return [h.assertion_id for h in search_memory(session, [engagement], query, embedder)]

@@ -65,3 +65,24 @@ def test_chat_remembers_through_a_compatible_server(env) -> None:
             ]
     finally:
         store.dispose()
+
+
+def test_a_closed_port_is_a_warning_and_exit_3_not_a_silent_offline_answer(env, monkeypatch):
+    """`chat -m` against a server that is not there: the turn is answered and stored offline
+    as before, and one warning line says the model did not answer; exit 3 (a provider failed),
+    so a script never takes the offline reply for the model's."""
+    import socket
+
+    from pipeline.cli.exits import EXIT_PROVIDER
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed once the block ends: nothing listens there
+    monkeypatch.setenv("CONVERSE_OPENAI_MAX_RETRIES", "0")
+    args = ["--openai-base-url", f"http://127.0.0.1:{port}/v1", "--openai-model", "m"]
+    result = runner.invoke(app, [*args, "chat", "--person", "Ana", "--provider",
+                                 "openai-compatible", "-m", "hello there"])  # fmt: skip
+    assert result.exit_code == EXIT_PROVIDER, result.output
+    warning = [line for line in result.output.splitlines() if line.startswith("warning: ")]
+    assert len(warning) == 1
+    assert "the model did not answer" in warning[0] and "could not reach" in warning[0]

@@ -4,6 +4,7 @@ person's other turns that mention the words are erased too only when named with 
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -46,11 +47,32 @@ def _bytes(db: Path) -> bytes:
     return b"".join(p.read_bytes() for p in db.parent.glob(db.name + "*"))
 
 
-def test_an_unlinked_mention_survives_a_plain_erase(told):
+def test_a_plain_erase_names_what_it_leaves_and_the_command_that_erases_it(told):
+    """What erase promises is the fact and its turns; a turn that repeats a word of the fact
+    unlinked is named after the erase, with the command that erases it, and that command
+    leaves no byte of the word in the file (database and -wal)."""
     db, _ = told
     done = runner.invoke(app, ["memory", "erase", "1", "-p", "Ana", "--yes"])
     assert done.exit_code == 0, done.output
-    assert WORD in _bytes(db).lower()  # what erase promises: the fact and its turns, no more
+    assert WORD in _bytes(db).lower()
+    with sqlite3.connect(db) as conn:
+        holding = [i for (i,) in conn.execute(
+            "SELECT id FROM conversation_turns WHERE lower(content) LIKE '%rambutan%' ORDER BY id"
+        )]  # fmt: skip
+    assert holding
+    listed = ", ".join(f"#{i}" for i in holding)
+    left = (
+        f"Left: {len(holding)} turn(s) not linked to it still mention 'rambutans' ({listed}); "
+        "erase them too with `converse memory erase --mentions rambutans --person Ana --yes`."
+    )
+    assert left in done.output.replace("\n", " ")
+    again = runner.invoke(app, ["memory", "erase", "--mentions", "rambutans", "--person", "Ana",
+                                "--yes"])  # fmt: skip
+    assert again.exit_code == 0, again.output
+    assert f"Erased {len(holding)} turn(s) that mentioned the text as well." in again.output
+    assert WORD not in _bytes(db).lower()
+    nothing = runner.invoke(app, ["memory", "erase", "-p", "Ana", "--yes"])
+    assert nothing.exit_code == 2 and "--mentions" in nothing.output
 
 
 def test_mentions_named_are_shown_then_erased_to_the_last_byte(told):
