@@ -106,6 +106,7 @@ def build_row(
         "provider": item.provider,
         "provider_label": bound.label,
         "model": outcome.model or bound.model,
+        **({"weights_sha256": bound.weights} if bound.weights else {}),
         "variant": variant_label(item.variant),
         "prompt": prompt,
         "prompts": [ref.model_dump() for ref in outcome.prompt_refs],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -135,6 +136,10 @@ def _suite_info(suites: list[Suite]) -> list[dict[str, Any]]:
             "path": str(s.path),
             "description": s.description,
             "cases": len(s.cases),
+            # the cases' content: two runs of "the same suite" on different files differ here
+            "cases_sha256": hashlib.sha256(
+                "\n".join(f"{k}={v}" for k, v in sorted(s.case_hashes.items())).encode()
+            ).hexdigest(),
             "gate": s.gate.model_dump() if s.gate else None,
             "perturb": list(s.perturb),
             **({"sample": s.sample.as_json()} if s.sample else {}),

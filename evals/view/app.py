@@ -178,7 +178,13 @@ class Viewer:
         every = list_runs(self.root)
         if not a or not b:
             return self.page("compare_pick.html", runs=every, a=a, b=b)
-        context = pages.compare_page(loaded(a, self.root), loaded(b, self.root))
+        from evals.report.provenance import check_allowed
+
+        try:
+            allow = check_allowed(request.query_params.getlist("allow"))
+        except ValueError as exc:
+            raise ViewError(400, str(exc), "tick the dimensions on the page") from None
+        context = pages.compare_page(loaded(a, self.root), loaded(b, self.root), allow)
         return self.page("compare.html", **context)
 
     async def release_page(self, request: Request) -> Response:

@@ -9,10 +9,12 @@ from typing import Any
 import pandas as pd
 
 from evals.report import tables
+from evals.report.build import models_of
 from evals.report.compare import compare
 from evals.report.gates import gate_verdicts
 from evals.report.grouped import worst_first
 from evals.report.heatmap import confusion
+from evals.report.provenance import DIMENSIONS, run_provenance
 from evals.report.transcript import transcript_table
 from evals.targets import is_transcript
 from evals.view.prompt_diff import prompt_changes
@@ -133,6 +135,7 @@ def _run_page(found: LoadedRun) -> dict[str, Any]:
             "dirty": dirty,
             "untracked_prompts": untracked_prompts(found.meta),
             "providers": sorted(df["provider_label"].unique()),
+            "models": models_of(df),
             "gates": gate_verdicts(found.groups),
             "summary": grid(tables.summary(found.groups)),
             "per_tag": _per_tag(df),
@@ -192,12 +195,31 @@ def case_page(found: LoadedRun, key: tuple[str, str, str]) -> dict[str, Any]:
     }
 
 
-def compare_page(found: LoadedRun, base: LoadedRun) -> dict[str, Any]:
-    """This run against a baseline: per suite with McNemar, tags, regressions, fixes, prompts."""
-    result = compare(found.df, base.df, base.run.run_id)
+def compare_page(
+    found: LoadedRun, base: LoadedRun, allow: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """This run against a baseline: what else changed, per suite with McNemar, tags,
+    regressions, fixes, prompts."""
+    provenance = (
+        run_provenance(found.meta, found.rows),
+        run_provenance(base.meta, base.rows),
+    )
+    result = compare(found.df, base.df, base.run.run_id, provenance=provenance, allow=allow)
     return {
         "run_id": found.run.run_id,
         "base_id": base.run.run_id,
+        "allow": sorted(allow),
+        "dimensions": [d for d in DIMENSIONS if d not in ("prompt", "perturbation")],
+        "verdicts": [
+            {
+                "suite": r["suite"],
+                "provider": r["provider_label"],
+                "sentence": r["sentence"],
+                "attributable": r["provenance"]["attributable"],  # type: ignore[index]
+                "differences": r["provenance"]["differences"],  # type: ignore[index]
+            }
+            for r in result.records
+        ],
         "changes": grid(result.changes),
         "per_tag": grid(result.per_tag),
         "regressions": grid(result.regressions),

@@ -74,6 +74,9 @@ class RunSummary:
     untracked_prompts: list[str] = field(default_factory=list)
     suites: list[str] = field(default_factory=list)
     providers: list[str] = field(default_factory=list)
+    models: list[str] = field(default_factory=list)  # "provider: model" of every row
+    samples: list[str] = field(default_factory=list)  # "suite: n of N, seed S" of sampled suites
+    perturbed: bool = False  # the run has perturbed rows (`--perturb`)
     prompts: list[str] = field(default_factory=list)
     templates: list[str] = field(default_factory=list)  # family/version of every template used
     gates_passed: bool | None = None
@@ -123,6 +126,8 @@ def _summarise(run_id: str, path: Path) -> RunSummary:
     gates = meta.get("gates_passed")
     found.gates_passed = gates if isinstance(gates, bool) else None
     providers: set[str] = set()
+    models: set[str] = set()
+    samples: set[str] = set()
     prompts: set[str] = set()
     templates: set[str] = set()
     costs: list[float] = []
@@ -132,6 +137,12 @@ def _summarise(run_id: str, path: Path) -> RunSummary:
         found.failed += row["status"] == "fail"
         found.errors += row["status"] == "error"
         providers.add(row["provider"])
+        model = row.get("model")
+        models.add(f"{row['provider']}: {model}" if model else row["provider"])
+        sample = row.get("sample")
+        if isinstance(sample, dict):
+            samples.add(f"{row.get('suite')}: {sample.get('n')} of {sample.get('of')}")
+        found.perturbed = found.perturbed or bool(row.get("perturbation"))
         prompt = row.get("prompt")
         if isinstance(prompt, dict):
             prompts.update(f"{k}={v}" for k, v in prompt.items())
@@ -145,6 +156,8 @@ def _summarise(run_id: str, path: Path) -> RunSummary:
         else:
             priced = False
     found.providers = sorted(providers)
+    found.models = sorted(models)
+    found.samples = sorted(samples)
     found.prompts = sorted(prompts)
     found.templates = sorted(templates)
     found.cost_usd = sum(costs) if priced and costs else None

@@ -151,7 +151,7 @@ def test_compare_lists_regressions_and_fixes_with_mcnemar(ten_cases):
     md = build_report("new", compare="base").markdown.read_text()
     # c0 regressed, c2..c9 fixed: exact McNemar p = 2 * P(X <= 1), X ~ Bin(9, 0.5) = 20/512
     assert (
-        "| ten | scripted (fixture answers, not a model) | - | 10 | 20.0% | 90.0% | +70.0% | 1 | 8 | 0.0391 | ±74.4 pts | 0 counted | finding: better |"
+        "| ten | scripted (fixture answers, not a model) | knows-fixture | - | nothing recorded | 10 | 20.0% | 90.0% | +70.0% | 1 | 8 | 0.0391 | ±74.4 pts | 0 counted | finding: better |"
         in md
     )
     regressions = md.split("### Regressions")[1].split("###")[0]
@@ -212,10 +212,10 @@ def test_report_compare_prints_the_summary_in_the_terminal(ten_cases):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "compared with baseline run 20260101-000000-0001"
-    assert lines[1].split() == ["suite", "provider", "shared", "baseline", "this", "run",
+    assert lines[1].split() == ["suite", "provider", "model", "shared", "baseline", "this", "run",
                                 "change", "McNemar", "p", "regressions", "fixes", "MDE",
                                 "verdict"]  # fmt: skip
-    assert lines[2].split() == ["ten", "scripted", "(…)", "10", "20.0%", "90.0%", "+70.0%",
+    assert lines[2].split() == ["ten", "scripted", "(…)", "knows-fixture", "10", "20.0%", "90.0%", "+70.0%",
                                 "0.0391", "1", "8", "±74.4", "pts", "finding:",
                                 "better"]  # fmt: skip
     assert lines[3] == "1 regression(s), 8 fix(es) in all"
@@ -225,7 +225,8 @@ def test_report_compare_prints_the_summary_in_the_terminal(ten_cases):
         "shared cases and observed discordance 90%, changes of 74.4 points or more are "
         "detectable (80% power, α 0.05, Connor (1987) normal approximation for McNemar's test)"
     )
-    assert lines[6].startswith("report: ")
+    assert lines[6] == "  changed besides the cases: nothing recorded"
+    assert lines[7].startswith("report: ")
 
 
 def test_a_failed_gate_heads_the_report_with_what_broke_it(make_suite):

@@ -200,3 +200,27 @@ def test_a_single_message_case_shows_the_system_prompt_it_was_sent() -> None:
     what, text = sent_prompt(row)
     assert "has changed since the run" in text
     assert sent_prompt({"prompts": [{"family": "local_model/examples", "version": "x"}]}) is None
+
+
+def _set_model(root, run_id, model):
+    path = root / "runs" / run_id / "results.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    path.write_text("".join(json.dumps({**r, "model": model}) + "\n" for r in rows))
+
+
+def test_runs_picker_and_compare_show_the_model_and_what_else_changed(client, runs, root):
+    _set_model(root, BASE, "smollm2-360m")
+    _set_model(root, RUN, "qwen2.5-1.5b")
+    listed = client.get("/").text
+    assert "synthetic: qwen2.5-1.5b" in listed and "synthetic: smollm2-360m" in listed
+    picker = client.get("/compare").text
+    assert f"{RUN} (synthetic_classify; synthetic: qwen2.5-1.5b)" in picker
+    text = client.get("/compare", params={"a": RUN, "b": BASE}).text
+    changed = text[text.index('id="what-changed"') : text.index('id="per-suite"')]
+    assert "model: smollm2-360m → qwen2.5-1.5b" in changed
+    assert "prompt: classifier=v1" in changed  # both changed: nothing is credited
+    assert "model and prompt changed: cannot attribute" in changed
+    allowed = client.get("/compare", params={"a": RUN, "b": BASE, "allow": "model"}).text
+    assert 'value="model" checked' in allowed
+    bad = client.get("/compare", params={"a": RUN, "b": BASE, "allow": "modle"})
+    assert bad.status_code == 400 and "is not a dimension" in bad.text
