@@ -14,6 +14,7 @@ from evals.report import add_review, build_report, write_release
 from evals.report.compare import FLAKY_MODES, Comparison
 from evals.report.document import abbreviate
 from evals.report.provenance import check_allowed
+from evals.report.release import check_override
 from evals.runner import RunDir
 from evals.runner.results import RunError, check_run_id
 from pipeline.cli.common import shown
@@ -34,6 +35,13 @@ def report_command(
     ),
     release: str | None = typer.Option(
         None, "--release", help="Also write reports/releases/VERSION.md from this run."
+    ),
+    override: str | None = typer.Option(
+        None,
+        "--override",
+        help="With --release: write it although something blocks it (failures without a "
+        "verdict, failed gates, a dirty tree, untracked prompts); the reason heads the report.",
+        metavar="REASON",
     ),
     flaky: str | None = typer.Option(
         None,
@@ -65,6 +73,9 @@ def report_command(
         raise RunError(f"{release!r} is not a release version", "use a version such as 0.2.0")
     if compare is not None and no_compare:
         raise RunError("--compare and --no-compare contradict each other", "pass one of them")
+    if override is not None and release is None:
+        raise RunError("--override applies to a release", 'pass --release VERSION --override "WHY"')
+    override = check_override(override)
     from evals.runstore.local import ensure_local
 
     for wanted in (run_id, compare):  # a run recorded on another machine comes from the store
@@ -94,7 +105,7 @@ def report_command(
     out.print(f"report: {shown(built.html)}", highlight=False, soft_wrap=True)
     release_path = None
     if release:
-        release_path = write_release(run_id, release)
+        release_path = write_release(run_id, release, override=override)
         out.print(f"release report: {shown(release_path)}", highlight=False, soft_wrap=True)
     if as_json:
         payload = {

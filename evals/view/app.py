@@ -204,7 +204,7 @@ class Viewer:
 
         found = loaded(request.path_params["run_id"], self.root)
         form = await _form(request)
-        path = release(found, form.get("version", "").strip(), self.root)
+        path = release(found, form.get("version", "").strip(), self.root, form.get("override", ""))
         return self.page(
             "release.html",
             run_id=found.run.run_id,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+from evals.bench.view import synthetic_run
 from evals.report import load_reviews
 from evals.runner import RunDir
 from tests.view.conftest import BASE, CONVO, RUN
@@ -224,3 +225,19 @@ def test_runs_picker_and_compare_show_the_model_and_what_else_changed(client, ru
     assert 'value="model" checked' in allowed
     bad = client.get("/compare", params={"a": RUN, "b": BASE, "allow": "modle"})
     assert bad.status_code == 400 and "is not a dimension" in bad.text
+
+
+def test_a_failed_gate_blocks_the_release_until_a_reason_is_typed(client, root):
+    synthetic_run(root, RUN, 10, fail_every=2)  # 50% against a gate of 80%
+    page = client.get(f"/runs/{RUN}/release").text
+    assert 'id="blocked"' in page and 'name="override"' in page
+    refused = client.post(f"/runs/{RUN}/release", data={"version": "2.0.0"})
+    assert refused.status_code == 409 and "gate failed: synthetic_classify" in refused.text
+    assert not (root / "releases" / "2.0.0.md").exists()
+    form = {"version": "2.0.0", "override": "ships behind a flag; gate fixed in 2.0.1"}
+    written = client.post(f"/runs/{RUN}/release", data=form)
+    assert written.status_code == 200 and "Release report written" in written.text
+    report = (root / "releases" / "2.0.0.md").read_text(encoding="utf-8")
+    first = report.split("\n## ")[1]
+    assert first.startswith("Released over blockers")
+    assert "ships behind a flag; gate fixed in 2.0.1" in first and "- gate failed:" in first
