@@ -7,6 +7,7 @@ an expectation that is silently never checked.
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import timedelta
 from typing import Annotated, Any, Literal
 
@@ -184,6 +185,19 @@ class CaseBase(Strict):
 
     id: NonEmpty
     tags: list[str] = Field(default_factory=list)
+
+    @field_validator("id")
+    @classmethod
+    def _printable_id(cls, value: str) -> str:
+        # An id names the case in reports, links and the review page's form, where a newline
+        # or NUL cannot survive (browsers rewrite line breaks and drop NUL): refused here.
+        bad = next((c for c in value if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")), None)
+        if bad is not None:
+            raise ValueError(
+                f"case id {value!r} holds the control character U+{ord(bad):04X}; "
+                "use letters, digits, spaces and punctuation"
+            )
+        return value
 
 
 class ClassifyCase(CaseBase):

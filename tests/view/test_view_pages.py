@@ -241,3 +241,44 @@ def test_a_failed_gate_blocks_the_release_until_a_reason_is_typed(client, root):
     first = report.split("\n## ")[1]
     assert first.startswith("Released over blockers")
     assert "ships behind a flag; gate fixed in 2.0.1" in first and "- gate failed:" in first
+
+
+FAILED_CASES = ("case-00007", "case-00017", "case-00027", "case-00037")
+
+
+def _verdict(client, case, i, kind="accepted", note=""):
+    form = {"suite": "synthetic_classify", "case": case, "provider": "synthetic",
+            "i": str(i), "kind": kind, "note": note}  # fmt: skip
+    return client.post(f"/runs/{RUN}/review", data=form, follow_redirects=False)
+
+
+def test_the_last_verdict_leads_to_an_all_reviewed_page_and_keys_add_no_duplicates(client, runs):
+    for i, case in enumerate(FAILED_CASES):
+        moved = _verdict(client, case, i)
+        assert moved.status_code == 303
+    assert "?i=" not in moved.headers["location"]  # nothing left to review
+    done = client.get(moved.headers["location"]).text
+    assert 'id="all-reviewed"' in done and "4 of 4 reviewed" in done
+    assert 'id="verdict-form"' not in done  # no key records anything here
+    for _ in range(3):  # the same key again on the last case: one verdict, not four
+        _verdict(client, FAILED_CASES[-1], 3)
+    lines = (RunDir.existing(RUN).path / "reviews.jsonl").read_text().splitlines()
+    assert len(lines) == 4
+    changed = _verdict(client, FAILED_CASES[-1], 3, kind="model error", note="on second look")
+    assert changed.status_code == 303
+    page = client.get(f"/runs/{RUN}/review", params={"i": 3}).text
+    assert "model error: on second look" in page and "Earlier: pass by rev-a" in page
+    assert len(load_reviews(RunDir.existing(RUN))[("synthetic_classify", FAILED_CASES[-1],
+                                                   "synthetic")]) == 2  # fmt: skip
+
+
+def test_a_verdict_goes_on_to_the_next_failure_without_one(client, runs):
+    _verdict(client, FAILED_CASES[2], 2)
+    moved = _verdict(client, FAILED_CASES[3], 3)
+    assert moved.headers["location"].endswith("?i=0")  # wraps to the first one still open
+
+
+def test_a_note_longer_than_the_field_is_refused(client, runs):
+    refused = _verdict(client, FAILED_CASES[0], 0, note="x" * 2001)
+    assert refused.status_code == 400 and "the note is 2,001 characters" in refused.text
+    assert not (RunDir.existing(RUN).path / "reviews.jsonl").exists()
