@@ -151,12 +151,26 @@ def _run_page(found: LoadedRun) -> dict[str, Any]:
     }
 
 
+def _conversation(raw: Any) -> list[tuple[str, str]]:
+    """A compaction or closure case's turns as (who, text); [] for other rows and rows of
+    runs made before they were kept."""
+    if not isinstance(raw, list):
+        return []
+    return [
+        (str(t[0]), str(t[1]))
+        for t in raw
+        if isinstance(t, list | tuple) and len(t) == 2 and all(isinstance(x, str) for x in t)
+    ]
+
+
 def case_page(found: LoadedRun, key: tuple[str, str, str]) -> dict[str, Any]:
     """Every stored row of one case: a transcript for a conversation, else prompt and answer."""
     rows = found.case_rows(key)
     shown = []
     for row in rows:
         got = row.get("got") or {}
+        raw_input = row.get("input")
+        brief: dict[str, Any] = raw_input if isinstance(raw_input, dict) else {}
         entry: dict[str, Any] = {
             "epoch": row.get("epoch"),
             "variant": row.get("variant"),
@@ -164,7 +178,13 @@ def case_page(found: LoadedRun, key: tuple[str, str, str]) -> dict[str, Any]:
             "why": row.get("why") or "",
             "error": row.get("error") or "",
             "prompts": [p for p in row.get("prompts") or [] if isinstance(p, dict)],
-            "input": json.dumps(row.get("input") or {}, indent=2, ensure_ascii=False),
+            "input": json.dumps(
+                {k: v for k, v in brief.items() if k not in ("conversation", "open_state")},
+                indent=2,
+                ensure_ascii=False,
+            ),
+            "conversation": _conversation(brief.get("conversation")),
+            "open_state": [str(x) for x in brief.get("open_state") or [] if isinstance(x, str)],
             "expected": json.dumps(row.get("expected"), indent=2, ensure_ascii=False),
             "got": json.dumps(got, indent=2, ensure_ascii=False),
             "checks": [c for c in row.get("checks") or [] if isinstance(c, dict)],
