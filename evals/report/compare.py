@@ -44,6 +44,7 @@ def _per_case(df: pd.DataFrame) -> pd.DataFrame:
         epochs=("passed", "size"),
         sample=("sample", "first"),
         passes=("passed", "sum"),
+        asked_again=("asked_again", "max"),
     )
     cases["passed"] = cases["rate"] > 0.5
     cases["flaky"] = (cases["passes"] > 0) & (cases["passes"] < cases["epochs"])
@@ -77,6 +78,11 @@ def _wilcoxon(a: pd.Series, b: pd.Series) -> float | None:
         return None if len(diffs) < 6 else 1.0
     p = wilcoxon(a.to_numpy(dtype=float).tolist(), b.to_numpy(dtype=float).tolist())
     return None if math.isnan(p) else p
+
+
+def _asked_again(now: bool, then: bool) -> str:
+    sides = [who for who, flag in (("this run", now), ("baseline", then)) if flag]
+    return f"asked again after an error ({' and '.join(sides)})" if sides else ""
 
 
 def _p(value: float | None) -> str:
@@ -258,6 +264,10 @@ def compare(
                 "McNemar exact p": _p(p) if len(worse) + len(better) else "—",
                 "MDE (80% power)": power.mde_text(),
                 "Flaky": f"{flaky_count} {'left out' if flaky == 'exclude' else 'counted'}",
+                # answers asked again after an earlier error (the cache never keeps errors):
+                # a case that differs from a run that answered it from the cache says why
+                "Asked again after an error": f"{int(a['asked_again'].sum())} / "
+                f"{int(b['asked_again'].sum())}",
                 "Verdict": verdict,
             }
         )
@@ -282,6 +292,10 @@ def compare(
                 "sample": samples[0] or None,
                 "baseline_sample": samples[1] or None,
                 "flaky": {"mode": flaky, "cases": flaky_count},
+                "asked_again_after_error": {
+                    "this_run": int(a["asked_again"].sum()),
+                    "baseline": int(b["asked_again"].sum()),
+                },
                 "tags": [
                     {
                         "tag": t["Tag"],
@@ -324,6 +338,7 @@ def compare(
                         "Baseline got": row.got_base,
                         "This run got": row.got,
                         "Why": row.why if bucket is regressions else row.why_base,
+                        "Note": _asked_again(row.asked_again, row.asked_again_base),
                     }
                 )
     per_tag = pd.DataFrame.from_records(tags)

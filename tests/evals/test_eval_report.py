@@ -151,7 +151,7 @@ def test_compare_lists_regressions_and_fixes_with_mcnemar(ten_cases):
     md = build_report("new", compare="base").markdown.read_text()
     # c0 regressed, c2..c9 fixed: exact McNemar p = 2 * P(X <= 1), X ~ Bin(9, 0.5) = 20/512
     assert (
-        "| ten | scripted (fixture answers, not a model) | knows-fixture | - | nothing recorded | 10 | 20.0% | 90.0% | +70.0% | 1 | 8 | 0.0391 | ±74.4 pts | 0 counted | finding: better |"
+        "| ten | scripted (fixture answers, not a model) | knows-fixture | - | nothing recorded | 10 | 20.0% | 90.0% | +70.0% | 1 | 8 | 0.0391 | ±74.4 pts | 0 counted | 0 / 0 | finding: better |"
         in md
     )
     regressions = md.split("### Regressions")[1].split("###")[0]
@@ -167,7 +167,7 @@ def test_compare_within_noise(ten_cases):
     run_with(ten_cases, right={0, 1, 2, 3, 4}, run_id="a")
     run_with(ten_cases, right={1, 2, 3, 4, 5}, run_id="b")
     md = build_report("b", compare="a").markdown.read_text()
-    assert "| 1 | 1 | 1.0000 | ±61.6 pts | 0 counted | within noise |" in md
+    assert "| 1 | 1 | 1.0000 | ±61.6 pts | 0 counted | 0 / 0 | within noise |" in md
 
 
 def test_the_comparison_is_remembered_until_forgotten(ten_cases, reports_root):
