@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 from rich.table import Table
 
+from evals.report.tables import reduced_text
 from evals.runner import GroupResult
 from pipeline.cli.common import shown
 
@@ -12,6 +13,7 @@ from pipeline.cli.common import shown
 def summary_table(groups: list[GroupResult], title: str) -> Table:
     """The per-group summary (provider labels included)."""
     table = Table(title=title, title_justify="left")
+    epochs = any(g.epochs > 1 for g in groups)
     for name in (
         "suite",
         "provider",
@@ -23,6 +25,7 @@ def summary_table(groups: list[GroupResult], title: str) -> Table:
         "critical",
         "accuracy",
         "95% CI",
+        *(["epochs reduced"] if epochs else []),
         "gate",
     ):
         numeric = name in ("n", "passed", "errors", "critical", "accuracy")
@@ -37,7 +40,8 @@ def summary_table(groups: list[GroupResult], title: str) -> Table:
         table.add_row(
             shown(suite), shown(g.label), shown(g.model or "—"), shown(prompt), str(g.n),
             str(g.passed), str(g.errors), str(g.critical_failures), acc,
-            f"{lo:.1%}–{hi:.1%}" if g.scored else "—", gate,
+            f"{lo:.1%}–{hi:.1%}" if g.scored else "—",
+            *([reduced_text(g) or "—"] if epochs else []), gate,
         )  # fmt: skip
     return table
 

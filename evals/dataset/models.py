@@ -240,4 +240,7 @@ class SuiteHeader(Strict):
     # Perturbations every run of the suite adds (classify, forget_match, conversation), e.g.
     # [casual, filler, typos]; `converse eval --perturb` replaces them.
     perturb: list[str] | None = None
+    # How a case's epochs (`--epochs K`) reduce to one score: mean (the default), majority,
+    # pass@k or all-k (evals/runner/reducers.py); `converse eval --reducer` replaces it.
+    epochs_reducer: Literal["mean", "majority", "pass@k", "all-k"] | None = None
     cases: list[Any]

@@ -42,7 +42,7 @@ from evals.report.transcript import conversation_section
 from evals.report.writing import TITLE as WRITING
 from evals.report.writing import writing_section
 from evals.runner.results import RUN_ID, RunDir, RunError
-from evals.runner.run import gates_of
+from evals.runner.run import gates_of, reducers_of
 from evals.runner.summary import GroupResult, summarize
 from pipeline.providers.claude import PRICES_SOURCE, PRICES_VERSION
 
@@ -239,7 +239,7 @@ def load_run(
     rows = run.latest_rows()
     if not rows:
         raise RunError(f"run {run_id} has no results yet", f"run `converse eval --resume {run_id}`")
-    groups = summarize(rows, gates_of(meta))
+    groups = summarize(rows, gates_of(meta), reducers_of(meta))
     return run, meta, frame(rows, load_reviews(run)), groups
 
 

@@ -128,6 +128,15 @@ def gates_of(meta: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def reducers_of(meta: dict[str, Any]) -> dict[str, str]:
+    """Suite name -> how its epochs reduce (run.json's suite_info; mean when not said)."""
+    return {
+        str(s["name"]): str(s.get("reducer") or "mean")
+        for s in meta.get("suite_info", [])
+        if isinstance(s, dict) and "name" in s
+    }
+
+
 def _suite_info(suites: list[Suite]) -> list[dict[str, Any]]:
     return [
         {
@@ -142,6 +151,7 @@ def _suite_info(suites: list[Suite]) -> list[dict[str, Any]]:
             ).hexdigest(),
             "gate": s.gate.model_dump() if s.gate else None,
             "perturb": list(s.perturb),
+            "reducer": s.reducer,
             **({"sample": s.sample.as_json()} if s.sample else {}),
         }
         for s in suites
@@ -360,7 +370,7 @@ def run_eval(
         if cache is not None:
             cache.close()
     rows = run.latest_rows()
-    groups = summarize(rows, gates_of(meta))
+    groups = summarize(rows, gates_of(meta), reducers_of(meta))
     meta["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
     meta["gates_passed"] = all(g.gate_passed for g in groups)
     account = budget.summary() if budget is not None else None

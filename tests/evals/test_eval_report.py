@@ -71,7 +71,7 @@ def test_report_has_every_table_with_provider_labels(ten_cases):
     assert "- **critical_failures**: no bound — no suite sets this bound" in md
     # 14 of 20 rows pass; Wilson 95% interval of 14/20 is 48.1% – 85.5%
     assert (
-        "| ten | scripted (fixture answers, not a model) | knows-fixture | - | 20 | 14 | 6 | 0 | 0 | 70.0% | 48.1% – 85.5% | pass (≥ 50%) |"
+        "| ten | scripted (fixture answers, not a model) | knows-fixture | - | 20 | 14 | 6 | 0 | 0 | 70.0% | 48.1% – 85.5% | mean of 2: 70.0% | pass (≥ 50%) |"
         in md
     )
     # per tag: one table per group, named once, worst tag first
