@@ -17,6 +17,7 @@ from evals.report.document import Section, Table, Text, render_markdown
 from evals.report.reviews import current_reviewer
 from evals.runner.results import RunError, reports_dir
 from evals.runner.summary import GroupResult
+from evals.settings import eval_settings
 from pipeline.config import PROJECT_ROOT
 from pipeline.errors import InvalidMessage
 from pipeline.text import check_text
@@ -148,7 +149,7 @@ def _plain(text: str) -> str:
 
 
 def _override_section(blockers: Blockers, reason: str) -> Section:
-    who = current_reviewer()
+    who = eval_settings().reviewer or current_reviewer()
     when = datetime.now(UTC).isoformat(timespec="seconds")
     listed = "\n".join(f"- {_plain(line)}" for line in blockers.lines())
     return Section(
