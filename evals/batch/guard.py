@@ -31,8 +31,13 @@ import httpx2
 from anthropic import APIRequest, APIResponse, CallNext
 
 from pipeline.domain import Usage
-from pipeline.providers.claude import PROMPTS_HEADER, BatchResult, cost, total_cost
-from pipeline.providers.claude.prices import one_hour_writes
+from pipeline.providers.claude import (
+    PROMPTS_HEADER,
+    BatchResult,
+    cost,
+    one_hour_writes,
+    total_cost,
+)
 
 MESSAGES_PATH = "/v1/messages"
 # Status codes of error types, as the Messages API answers them directly.

@@ -44,7 +44,7 @@ def make_budget(max_cost: float | None, estimate: str, config: RunConfig | None)
 def announce_budget_stop(outcome: RunOutcome) -> None:
     """Say that the bound stopped the run, what was spent, and how to continue."""
     from evals.commands.common import stderr
-    from pipeline.providers.claude.prices import dollars
+    from pipeline.providers.claude import dollars
 
     account = outcome.budget or {}
     left = len(outcome.rows)
