@@ -95,8 +95,8 @@ class Attribution:
         """The verdict with what it is credited to, or why it cannot be credited."""
         if self.confounders:
             what = _and(sorted(set(self.changed) - NOT_CONFOUNDING, key=DIMENSIONS.index))
-            head = "finding" if verdict.startswith("finding") else "change"
-            return f"{what} changed: cannot attribute ({head} {verdict.removeprefix('finding: ')})"
+            said = verdict.replace("finding: ", "finding ")
+            return f"{what} changed: cannot attribute ({said})"
         if not verdict.startswith("finding") or not self.differences:
             return verdict
         return f"{verdict} ({self.subject()})"
