@@ -65,8 +65,8 @@ def series_of(row: dict[str, Any]) -> tuple[str, bool]:
         parts.append(versions)
     name = " · ".join(parts)
     variant = row.get("variant")
-    if variant and variant != "active":
-        name += f" [{variant}]"
+    if variant and variant != "active" and any(v not in versions for v in variant.split(",")):
+        name += f" [{variant}]"  # a variant its prompt versions do not already name
     sample = row.get("sample")
     if isinstance(sample, dict):
         name += f" · sample {sample.get('n')} of {sample.get('of')}, seed {sample.get('seed')}"

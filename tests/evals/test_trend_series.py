@@ -24,6 +24,8 @@ def test_prompt_versions_models_samples_and_perturbations_are_series_of_their_ow
     ]
     found = points([{"run_id": "r1"}], {"r1": rows})
     names = {p.series: (p.passed, p.scored, p.marked) for p in found}
+    variant = points([{"run_id": "r1"}], {"r1": [_row(variant="classifier=v3")]})
+    assert variant[0].series == "s · local-llm · qwen · classifier=v3"  # not named twice
     assert names == {
         "s · local-llm · qwen · classifier=v3": (1, 1, False),
         "s · local-llm · qwen · classifier=v2": (0, 1, False),
