@@ -176,6 +176,8 @@ class Usage(Frozen):
     output_tokens: int = 0
     cache_read_input_tokens: int = 0
     cache_creation_input_tokens: int = 0
+    # of cache_creation_input_tokens, those written with the one-hour TTL (priced apart)
+    cache_creation_1h_input_tokens: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -184,6 +186,9 @@ class Usage(Frozen):
             cache_read_input_tokens=self.cache_read_input_tokens + other.cache_read_input_tokens,
             cache_creation_input_tokens=(
                 self.cache_creation_input_tokens + other.cache_creation_input_tokens
+            ),
+            cache_creation_1h_input_tokens=(
+                self.cache_creation_1h_input_tokens + other.cache_creation_1h_input_tokens
             ),
         )
 

@@ -31,7 +31,13 @@ import httpx2
 from anthropic import APIRequest, APIResponse, CallNext
 
 from pipeline.domain import Usage
-from pipeline.providers.claude import PROMPTS_HEADER, BatchResult, cost, total_cost
+from pipeline.providers.claude import (
+    PROMPTS_HEADER,
+    BatchResult,
+    cost,
+    one_hour_writes,
+    total_cost,
+)
 
 MESSAGES_PATH = "/v1/messages"
 # Status codes of error types, as the Messages API answers them directly.
@@ -75,6 +81,7 @@ def _usage(message: Mapping[str, Any]) -> Usage:
         output_tokens=int(usage.get("output_tokens") or 0),
         cache_read_input_tokens=int(usage.get("cache_read_input_tokens") or 0),
         cache_creation_input_tokens=int(usage.get("cache_creation_input_tokens") or 0),
+        cache_creation_1h_input_tokens=one_hour_writes(usage),
     )
 
 

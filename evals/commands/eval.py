@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import typer
@@ -130,6 +131,13 @@ def eval_command(
     seed: int | None = typer.Option(
         None, "--seed", help="Which sample --sample draws (default 0; same seed, same cases)."
     ),
+    reducer: str | None = typer.Option(
+        None,
+        "--reducer",
+        help="How a case's epochs reduce to one score: mean, majority, pass@k or all-k "
+        "(replaces each suite's epochs_reducer; default mean).",
+        envvar="CONVERSE_EVAL_REDUCER",
+    ),
     concurrency: int | None = bounded_option(
         None,
         1,
@@ -239,6 +247,13 @@ def eval_command(
             "a cassette holds one answer per request, so epochs past the first cannot replay",
             "drop --epochs, or run live with ANTHROPIC_API_KEY",
         )
+    if reducer is not None:
+        from evals.runner.reducers import check_reducer
+
+        try:
+            check_reducer(reducer)
+        except ValueError as exc:
+            raise ConverseError(str(exc), "e.g. --reducer pass@k") from None
     if seed is not None and sample is None:
         raise ConverseError("--seed chooses which sample --sample draws", "pass --sample N with it")
     if cassette is not None:
@@ -265,6 +280,8 @@ def eval_command(
         suites = load_suites(suite)
         if sample is not None:
             suites = [sample_suite(s, sample, seed or 0) for s in suites]
+        if reducer is not None:
+            suites = [replace(s, reducer=reducer) for s in suites]
         config = RunConfig(
             suites=suites,
             providers=providers,

@@ -8,6 +8,7 @@ import pandas as pd
 from rich import box
 from rich.table import Table
 
+from evals.report.tables import reduced_text
 from evals.runner import GroupResult
 from pipeline.cli.common import shown
 
@@ -18,12 +19,14 @@ PROVIDER_WIDTH = 10
 
 def summary_table(groups: list[GroupResult], title: str) -> Table:
     """The per-group summary: suite, provider name, passed of n, errors, critical failures,
-    accuracy and its 95% interval, gate. A sample, and the prompt variant of a suite run with
-    several, are named under the suite."""
+    accuracy and its 95% interval, the epochs' reduced score when a case ran several, gate. A
+    sample, and the prompt variant of a suite run with several, are named under the suite."""
     table = Table(
         title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1, 0, 0)
     )
-    for name in ("suite", "provider", "passed", "err", "crit", "acc %", "95% CI", "gate"):
+    epochs = any(g.epochs > 1 for g in groups)
+    names = ("suite", "provider", "passed", "err", "crit", "acc %", "95% CI")
+    for name in (*names, *(["reduced"] if epochs else []), "gate"):
         numeric = name in ("passed", "err", "crit", "acc %")
         table.add_column(name, justify="right" if numeric else "left", no_wrap=name != "suite")
     variants = Counter((g.suite, g.provider) for g in groups)
@@ -39,7 +42,8 @@ def summary_table(groups: list[GroupResult], title: str) -> Table:
         table.add_row(
             shown(suite), shown(abbreviate(g.provider, PROVIDER_WIDTH)), f"{g.passed}/{g.n}",
             str(g.errors), str(g.critical_failures), acc,
-            f"{lo * 100:.1f}–{hi * 100:.1f}" if g.scored else "—", gate,
+            f"{lo * 100:.1f}–{hi * 100:.1f}" if g.scored else "—",
+            *([reduced_text(g) or "—"] if epochs else []), gate,
         )  # fmt: skip
     return table
 

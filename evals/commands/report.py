@@ -13,6 +13,8 @@ from evals.commands.common import handles_errors, stderr, stdout
 from evals.report import add_review, build_report, write_release
 from evals.report.compare import FLAKY_MODES, Comparison
 from evals.report.document import abbreviate
+from evals.report.provenance import check_allowed
+from evals.report.release import check_override
 from evals.runner import RunDir
 from evals.runner.results import RunError, check_run_id
 from pipeline.cli.common import shown
@@ -34,6 +36,13 @@ def report_command(
     release: str | None = typer.Option(
         None, "--release", help="Also write reports/releases/VERSION.md from this run."
     ),
+    override: str | None = typer.Option(
+        None,
+        "--override",
+        help="With --release: write it although something blocks it (failures without a "
+        "verdict, failed gates, a dirty tree, untracked prompts); the reason heads the report.",
+        metavar="REASON",
+    ),
     flaky: str | None = typer.Option(
         None,
         "--flaky",
@@ -44,15 +53,29 @@ def report_command(
     as_json: bool = typer.Option(
         False, "--json", help="Print the comparison (power, verdicts, tags) as JSON on stdout."
     ),
+    allow_change: list[str] = typer.Option(
+        [],
+        "--allow-change",
+        help="Compare runs that differ in this on purpose (model, weights, settings, suite, "
+        "sample, commit, provider): a finding names it instead of 'cannot attribute'.",
+        metavar="DIMENSION",
+    ),
 ) -> None:
     """Write report.md and report.html for a run (and a release report with --release)."""
     check_run_id(run_id)
+    try:
+        allow = check_allowed(allow_change)
+    except ValueError as exc:
+        raise RunError(str(exc), "e.g. --allow-change model") from None
     if compare is not None:
         check_run_id(compare)
     if release is not None and (not _VERSION.fullmatch(release) or ".." in release):
         raise RunError(f"{release!r} is not a release version", "use a version such as 0.2.0")
     if compare is not None and no_compare:
         raise RunError("--compare and --no-compare contradict each other", "pass one of them")
+    if override is not None and release is None:
+        raise RunError("--override applies to a release", 'pass --release VERSION --override "WHY"')
+    override = check_override(override)
     from evals.runstore.local import ensure_local
 
     for wanted in (run_id, compare):  # a run recorded on another machine comes from the store
@@ -62,7 +85,14 @@ def report_command(
         raise RunError(f"--flaky {flaky!r} is not a mode", "pass --flaky count or --flaky exclude")
     if flaky is not None and no_compare:
         raise RunError("--flaky applies to a comparison, and --no-compare drops it", "pass one")
-    built = build_report(run_id, compare=compare, forget_compare=no_compare, flaky=flaky)
+    built = build_report(
+        run_id, compare=compare, forget_compare=no_compare, flaky=flaky, allow=allow
+    )
+    if allow and built.comparison is None:
+        raise RunError(
+            f"--allow-change applies to a comparison, and run {run_id} has no baseline",
+            "pass --compare BASELINE_RUN with it",
+        )
     if flaky is not None and built.comparison is None:
         raise RunError(
             f"--flaky applies to a comparison, and run {run_id} has no baseline",
@@ -75,7 +105,7 @@ def report_command(
     out.print(f"report: {shown(built.html)}", highlight=False, soft_wrap=True)
     release_path = None
     if release:
-        release_path = write_release(run_id, release)
+        release_path = write_release(run_id, release, override=override)
         out.print(f"release report: {shown(release_path)}", highlight=False, soft_wrap=True)
     if as_json:
         payload = {
@@ -90,6 +120,7 @@ def report_command(
 _SUMMARY_COLUMNS = {
     "Suite": "suite",
     "Provider": "provider",
+    "Model": "model",
     "Shared cases": "shared",
     "Baseline": "baseline",
     "This run": "this run",
@@ -127,6 +158,16 @@ def print_comparison(comparison: Comparison, out: Console | None = None) -> None
         out.print(
             f"{shown(str(record['suite']))} on {shown(abbreviate(str(record['provider_label'])))}: "
             f"{shown(str(record['sentence']))}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        changed = record.get("provenance") or {}
+        listed = "; ".join(
+            f"{d['dimension']}: {d['before']} → {d['after']}"
+            for d in changed.get("differences", [])  # type: ignore[attr-defined]
+        )
+        out.print(
+            f"  changed besides the cases: {shown(listed) if listed else 'nothing recorded'}",
             highlight=False,
             soft_wrap=True,
         )

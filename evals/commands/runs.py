@@ -96,7 +96,7 @@ def list_command(
 @handles_errors
 def show_command(run_id: str = typer.Argument(..., help="A stored run.")) -> None:
     """One stored run: its metadata, prompt hashes, and accuracy per suite and provider."""
-    from evals.runner.run import gates_of
+    from evals.runner.run import gates_of, reducers_of
     from evals.runner.summary import summarize
 
     check_run_id(run_id)
@@ -123,7 +123,7 @@ def show_command(run_id: str = typer.Argument(..., help="A stored run.")) -> Non
     table = Table(title=f"run {run_id}", title_justify="left")
     for name in ("suite", "provider", "n", "passed", "errors", "accuracy", "gate"):
         table.add_column(name)
-    for g in summarize(rows, gates_of(run["meta"])):
+    for g in summarize(rows, gates_of(run["meta"]), reducers_of(run["meta"])):
         acc = "—" if g.accuracy is None else f"{g.accuracy:.1%}"
         table.add_row(shown(g.suite), shown(g.label), str(g.n), str(g.passed), str(g.errors), acc,
                       "pass" if g.gate_passed else "FAIL")  # fmt: skip
@@ -198,13 +198,15 @@ def merge_command(
     """Merge the N shards of a run (`converse eval --shard K/N --run-id ID`) into one run under
     the reports folder and the run store; `converse report ID` then reports it whole."""
     from evals.runner.merge import merge_shards
-    from evals.runner.run import gates_of
+    from evals.runner.run import gates_of, reducers_of
     from evals.runner.summary import summarize
 
     run = merge_shards(check_run_id(run_id), sources, allow_mismatch=allow_mismatch)
     meta = run.read_meta()
     rows = run.latest_rows()
-    meta["gates_passed"] = all(g.gate_passed for g in summarize(rows, gates_of(meta)))
+    meta["gates_passed"] = all(
+        g.gate_passed for g in summarize(rows, gates_of(meta), reducers_of(meta))
+    )
     run.write_meta(meta)
     out = stdout()
     out.print(

@@ -26,6 +26,11 @@ def make_budget(max_cost: float | None, estimate: str, config: RunConfig | None)
             f"--cost-estimate must be one of {', '.join(ESTIMATES)}, not {estimate!r}",
             "use count_tokens (asks the API) or characters (four a token)",
         )
+    if config is not None and config.cassette is not None:
+        raise ConverseError(
+            "--max-cost bounds live Claude calls, and --cassette replays them (they cost nothing)",
+            "drop --max-cost, or drop --cassette and run with --live",
+        )
     if config is not None and (config.replay or "claude" not in config.providers):
         raise ConverseError(
             "--max-cost bounds live Claude calls, and this run makes none",
@@ -39,12 +44,14 @@ def make_budget(max_cost: float | None, estimate: str, config: RunConfig | None)
 def announce_budget_stop(outcome: RunOutcome) -> None:
     """Say that the bound stopped the run, what was spent, and how to continue."""
     from evals.commands.common import stderr
+    from pipeline.providers.claude import dollars
 
     account = outcome.budget or {}
     left = len(outcome.rows)
     stderr().print(
-        f"stopped before the budget of ${account.get('max_cost_usd', 0):.2f} would be exceeded "
-        f"(${account.get('spent_usd', 0):.4f} spent by {account.get('calls', 0)} calls; "
+        f"stopped before the budget of {dollars(float(account.get('max_cost_usd', 0)))} would be "
+        f"exceeded ({dollars(float(account.get('spent_usd', 0)))} spent by "
+        f"{account.get('calls', 0)} calls; "
         f"{left} rows kept). Continue: converse eval --resume {shown(outcome.run.run_id)} "
         "--max-cost USD",
         highlight=False,

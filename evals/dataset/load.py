@@ -53,6 +53,8 @@ class Suite:
     perturb: tuple[str, ...] = ()
     # set when the cases are a sample of the file's (`converse eval --sample`)
     sample: SampleInfo | None = None
+    # how a case's epochs reduce to one score (the suite's `epochs_reducer:`, or `--reducer`)
+    reducer: str = "mean"
 
     @cached_property
     def case_hashes(self) -> dict[str, str]:
@@ -249,6 +251,7 @@ def load_suite(path: Path) -> Suite:
         cases=tuple(cases),
         path=path,
         perturb=perturb,
+        reducer=header.epochs_reducer or "mean",
     )
 
 

@@ -7,6 +7,7 @@ an expectation that is silently never checked.
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import timedelta
 from typing import Annotated, Any, Literal
 
@@ -186,6 +187,19 @@ class CaseBase(Strict):
     id: NonEmpty
     tags: list[str] = Field(default_factory=list)
 
+    @field_validator("id")
+    @classmethod
+    def _printable_id(cls, value: str) -> str:
+        # An id names the case in reports, links and the review page's form, where a newline
+        # or NUL cannot survive (browsers rewrite line breaks and drop NUL): refused here.
+        bad = next((c for c in value if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")), None)
+        if bad is not None:
+            raise ValueError(
+                f"case id {value!r} holds the control character U+{ord(bad):04X}; "
+                "use letters, digits, spaces and punctuation"
+            )
+        return value
+
 
 class ClassifyCase(CaseBase):
     """One message to classify, with optional project and earlier turns."""
@@ -229,4 +243,7 @@ class SuiteHeader(Strict):
     # Perturbations every run of the suite adds (classify, forget_match, conversation), e.g.
     # [casual, filler, typos]; `converse eval --perturb` replaces them.
     perturb: list[str] | None = None
+    # How a case's epochs (`--epochs K`) reduce to one score: mean (the default), majority,
+    # pass@k or all-k (evals/runner/reducers.py); `converse eval --reducer` replaces it.
+    epochs_reducer: Literal["mean", "majority", "pass@k", "all-k"] | None = None
     cases: list[Any]

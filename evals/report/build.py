@@ -35,6 +35,7 @@ from evals.report.frame import frame
 from evals.report.gates import gate_verdicts
 from evals.report.grouped import failure_blocks, per_tag_blocks
 from evals.report.heatmap import confusion, save_heatmap
+from evals.report.provenance import run_provenance
 from evals.report.reading import reading_section
 from evals.report.reviews import load_reviews
 from evals.report.robustness import robustness_section
@@ -42,7 +43,7 @@ from evals.report.transcript import conversation_section
 from evals.report.writing import TITLE as WRITING
 from evals.report.writing import writing_section
 from evals.runner.results import RUN_ID, RunDir, RunError
-from evals.runner.run import gates_of
+from evals.runner.run import gates_of, reducers_of
 from evals.runner.summary import GroupResult, summarize
 from pipeline.providers.claude import PRICES_SOURCE, PRICES_VERSION
 
@@ -85,6 +86,7 @@ def _header(run: RunDir, meta: dict[str, Any], df: pd.DataFrame) -> Section:
         f"{meta.get('finished_at', '(not finished)')}; commit `{commit}`.",
         f"Suites: {', '.join(s['name'] for s in meta.get('suite_info', []))}. "
         f"Providers: {', '.join(sorted(df['provider_label'].unique())) if not df.empty else '—'}. "
+        f"Models: {models_of(df)}. "
         f"Epochs: {config.get('epochs', 1)}. Targets: {', '.join(scorers)}. "
         f"Reading: {config.get('reading') or 'provider'}"
         + (
@@ -100,7 +102,17 @@ def _header(run: RunDir, meta: dict[str, Any], df: pd.DataFrame) -> Section:
     return Section("Run", [Text(line) for line in lines])
 
 
-def _gates(run: RunDir, meta: dict[str, Any], groups: list[GroupResult]) -> Section:
+def models_of(df: pd.DataFrame) -> str:
+    """Each provider's model, 'local-llm: qwen2.5-coder-1.5b; claude: claude-sonnet-4-5'."""
+    if df.empty:
+        return "—"
+    pairs = df[["provider", "model"]].drop_duplicates().sort_values(["provider", "model"])
+    return "; ".join(f"{p}: {m or 'no model'}" for p, m in pairs.itertuples(index=False))
+
+
+def _gates(
+    run: RunDir, meta: dict[str, Any], groups: list[GroupResult], models: str = ""
+) -> Section:
     git = meta.get("git") or {}
     commit = (git.get("commit") or "unknown")[:12] + (" (dirty)" if git.get("dirty") else "")
     failing = [f for g in groups for f in g.gate_failures]
@@ -111,7 +123,8 @@ def _gates(run: RunDir, meta: dict[str, Any], groups: list[GroupResult]) -> Sect
             Verdicts(gate_verdicts(groups)),
             Text(
                 f"{overall} Run `{run.run_id}` at commit `{commit}`, finished "
-                f"{meta.get('finished_at', '(not finished)')}; details under Run, at the end."
+                f"{meta.get('finished_at', '(not finished)')}; models: {models or '—'}; "
+                "details under Run, at the end."
             ),
         ],
     )
@@ -178,7 +191,7 @@ def build_sections(
 ) -> list[Section]:
     """Every section of a run report, failures first after the summary."""
     sections = [
-        _gates(run, meta, groups),
+        _gates(run, meta, groups, models_of(df)),
         Section("Summary", [*_sample_note(groups), Table(tables.summary(groups), short=_SHORT)]),
         _failures(run, df),
     ]
@@ -236,7 +249,7 @@ def load_run(
     rows = run.latest_rows()
     if not rows:
         raise RunError(f"run {run_id} has no results yet", f"run `converse eval --resume {run_id}`")
-    groups = summarize(rows, gates_of(meta))
+    groups = summarize(rows, gates_of(meta), reducers_of(meta))
     return run, meta, frame(rows, load_reviews(run)), groups
 
 
@@ -283,8 +296,14 @@ def _baseline(
 
 
 def _comparison(
-    df: pd.DataFrame, baseline_id: str, remembered: bool, root: Path | None, flaky: str
+    current: tuple[RunDir, dict[str, Any], pd.DataFrame],
+    baseline_id: str,
+    remembered: bool,
+    root: Path | None,
+    flaky: str,
+    allow: frozenset[str] = frozenset(),
 ) -> tuple[Comparison | None, list[Section]]:
+    run, meta, df = current
     try:
         base_run = RunDir.existing(baseline_id, root)
     except RunError:
@@ -296,8 +315,13 @@ def _comparison(
             "drops the comparison."
         )
         return None, [Section("Comparison with the baseline", [gone])]
-    baseline = frame(base_run.latest_rows(), load_reviews(base_run))
-    comparison = compare(df, baseline, baseline_id, flaky)
+    base_rows = base_run.latest_rows()
+    baseline = frame(base_rows, load_reviews(base_run))
+    provenance = (
+        run_provenance(meta, run.latest_rows()),
+        run_provenance(base_run.read_meta(), base_rows),
+    )
+    comparison = compare(df, baseline, baseline_id, flaky, provenance=provenance, allow=allow)
     return comparison, compare_sections(comparison, remembered=remembered)
 
 
@@ -308,12 +332,14 @@ def build_report(
     forget_compare: bool = False,
     root: Path | None = None,
     flaky: str | None = None,
+    allow: frozenset[str] = frozenset(),
 ) -> BuiltReport:
     """Write report.md and report.html into the run's folder.
 
     `compare` names a baseline run; it is remembered in the run's folder (with `flaky`, how
     the comparison treats cases whose epochs disagree: "count" or "exclude"), so a later build
-    without it keeps the comparison until `forget_compare`.
+    without it keeps the comparison until `forget_compare`. `allow` names the provenance
+    dimensions compared on purpose (`--allow-change`; not remembered).
     """
     run, meta, df, groups = load_run(run_id, root)
     if compare is not None:
@@ -325,7 +351,9 @@ def build_report(
         sections.insert(2, robust)
     comparison = None
     if baseline_id is not None:
-        comparison, compared = _comparison(df, baseline_id, remembered, root, flaky_mode)
+        comparison, compared = _comparison(
+            (run, meta, df), baseline_id, remembered, root, flaky_mode, allow
+        )
         at = next(i for i, s in enumerate(sections) if s.title == "Accuracy per tag")
         sections[at:at] = compared
     title = f"converse eval report — run {run_id}"

@@ -5,11 +5,14 @@ that errored in either run are left out of the pairing and counted apart. A case
 disagree is flaky: `flaky="count"` keeps it at its majority verdict, `flaky="exclude"` leaves it
 out of the pairing. Every comparison states what it could detect (evals/power.py) and calls its
 change a finding or within noise; per-tag p-values are Holm-adjusted over the suite's tags.
+A finding is credited to the prompt only when the prompt is the one recorded difference
+between the runs (evals/report/provenance.py); otherwise it names what else changed.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -17,6 +20,7 @@ import pandas as pd
 from evals.power import ALPHA, METHOD, MULTIPLE, POWER, holm, paired_power
 from evals.report.attribution import attribute_moves, attribution_json, attribution_section
 from evals.report.document import Section, Table, Text
+from evals.report.provenance import Attribution, Key, differences
 from evals.report.tables import pct
 from evals.stats import mcnemar_exact, wilcoxon
 
@@ -32,6 +36,7 @@ def _per_case(df: pd.DataFrame) -> pd.DataFrame:
         tokens=("input_tokens", "mean"),
         out_tokens=("output_tokens", "mean"),
         label=("provider_label", "first"),
+        model=("model", "first"),
         prompt=("prompt", "first"),
         expected=("expected_text", "first"),
         got=("got_text", "last"),
@@ -40,6 +45,7 @@ def _per_case(df: pd.DataFrame) -> pd.DataFrame:
         epochs=("passed", "size"),
         sample=("sample", "first"),
         passes=("passed", "sum"),
+        asked_again=("asked_again", "max"),
     )
     cases["passed"] = cases["rate"] > 0.5
     cases["flaky"] = (cases["passes"] > 0) & (cases["passes"] < cases["epochs"])
@@ -73,6 +79,11 @@ def _wilcoxon(a: pd.Series, b: pd.Series) -> float | None:
         return None if len(diffs) < 6 else 1.0
     p = wilcoxon(a.to_numpy(dtype=float).tolist(), b.to_numpy(dtype=float).tolist())
     return None if math.isnan(p) else p
+
+
+def _asked_again(now: bool, then: bool) -> str:
+    sides = [who for who, flag in (("this run", now), ("baseline", then)) if flag]
+    return f"asked again after an error ({' and '.join(sides)})" if sides else ""
 
 
 def _p(value: float | None) -> str:
@@ -121,7 +132,9 @@ class Comparison:
         }
 
 
-def _tag_changes(joined: pd.DataFrame, suite: str, label: str) -> list[dict[str, object]]:
+def _tag_changes(
+    joined: pd.DataFrame, suite: str, label: str, credit: Attribution
+) -> list[dict[str, object]]:
     """Per tag: accuracy on the shared cases before and after, only where a case changed.
 
     Each tag's McNemar p is adjusted with Holm–Bonferroni over every tag of the pairing (those
@@ -153,7 +166,7 @@ def _tag_changes(joined: pd.DataFrame, suite: str, label: str) -> list[dict[str,
                 "Fixes": better,
                 "McNemar exact p": _p(p),
                 "Holm p": _p(p_holm),
-                "Verdict": _verdict(p_holm, after - before),
+                "Verdict": credit.label(_verdict(p_holm, after - before)),
                 "_delta": after - before,
                 "_p": p,
                 "_p_holm": p_holm,
@@ -172,13 +185,37 @@ def _pairing(a: pd.DataFrame, b: pd.DataFrame, flaky: str) -> tuple[pd.DataFrame
     return joined, int(either.sum())
 
 
+Provenance = Mapping[Key, Mapping[str, str]]
+
+
+def _credit(
+    provenance: tuple[Provenance, Provenance] | None,
+    allow: frozenset[str],
+    now: Key,
+    then: Key,
+) -> Attribution:
+    if provenance is None:
+        return Attribution((), allow)
+    after, before = provenance[0].get(now) or {}, provenance[1].get(then) or {}
+    return Attribution(differences(before, after), allow)
+
+
 def compare(
-    current: pd.DataFrame, baseline: pd.DataFrame, baseline_id: str, flaky: str = "count"
+    current: pd.DataFrame,
+    baseline: pd.DataFrame,
+    baseline_id: str,
+    flaky: str = "count",
+    *,
+    provenance: tuple[Provenance, Provenance] | None = None,
+    allow: frozenset[str] = frozenset(),
 ) -> Comparison:
     """Compare `current` with `baseline` (both from report.frame.frame).
 
     `flaky`: "count" keeps cases whose epochs disagree at their majority verdict; "exclude"
-    leaves them out of the pairing (flaky in either run).
+    leaves them out of the pairing (flaky in either run). `provenance` (this run's, the
+    baseline's; evals/report/provenance.run_provenance) names what else differs between the
+    runs; a finding is credited to the prompt only when nothing else does, or to the
+    dimensions in `allow` (`--allow-change model`) when they were compared on purpose.
     """
     if flaky not in FLAKY_MODES:
         raise ValueError(f"flaky={flaky!r}: one of {', '.join(FLAKY_MODES)}")
@@ -212,11 +249,16 @@ def compare(
         )
         before, after = joined["prompt_base"].iloc[0], joined["prompt"].iloc[0]
         prompt = after if before == after else f"{before} → {after}"
+        credit = _credit(provenance, allow, (suite, provider, cv), (suite, provider, bv))
+        verdict = credit.label(power.verdict)
+        models = [str(x) for x in (b["model"].iloc[0], a["model"].iloc[0])]
         changes.append(
             {
                 "Suite": suite + (f" ({sampled})" if sampled else ""),
                 "Provider": label,
+                "Model": models[1] if models[0] == models[1] else " → ".join(models),
                 "Prompt": prompt,
+                "Changed": "; ".join(d.text() for d in credit.differences) or "nothing recorded",
                 "Shared cases": len(joined),
                 "Baseline": pct(float(acc_base)),
                 "This run": pct(float(acc_now)),
@@ -226,10 +268,14 @@ def compare(
                 "McNemar exact p": _p(p) if len(worse) + len(better) else "—",
                 "MDE (80% power)": power.mde_text(),
                 "Flaky": f"{flaky_count} {'left out' if flaky == 'exclude' else 'counted'}",
-                "Verdict": power.verdict,
+                # answers asked again after an earlier error (the cache never keeps errors):
+                # a case that differs from a run that answered it from the cache says why
+                "Asked again after an error": f"{int(a['asked_again'].sum())} / "
+                f"{int(b['asked_again'].sum())}",
+                "Verdict": verdict,
             }
         )
-        suite_tags = _tag_changes(joined, suite, label)
+        suite_tags = _tag_changes(joined, suite, label, credit)
         tags += suite_tags
         records.append(
             {
@@ -242,10 +288,18 @@ def compare(
                 "baseline_accuracy": round(float(acc_base), 4),
                 "accuracy": round(float(acc_now), 4),
                 **power.as_json(),
-                "sentence": power.sentence(),
+                "attribution": verdict,
+                "model": models[1],
+                "baseline_model": models[0],
+                "provenance": credit.as_json(),
+                "sentence": verdict + power.sentence()[len(power.verdict) :],
                 "sample": samples[0] or None,
                 "baseline_sample": samples[1] or None,
                 "flaky": {"mode": flaky, "cases": flaky_count},
+                "asked_again_after_error": {
+                    "this_run": int(a["asked_again"].sum()),
+                    "baseline": int(b["asked_again"].sum()),
+                },
                 "tags": [
                     {
                         "tag": t["Tag"],
@@ -288,6 +342,7 @@ def compare(
                         "Baseline got": row.got_base,
                         "This run got": row.got,
                         "Why": row.why if bucket is regressions else row.why_base,
+                        "Note": _asked_again(row.asked_again, row.asked_again_base),
                     }
                 )
     per_tag = pd.DataFrame.from_records(tags)
@@ -332,7 +387,12 @@ def compare_sections(comparison: Comparison, *, remembered: bool = False) -> lis
         f"noise. MDE is the minimum detectable effect: the least change in accuracy these shared "
         f"cases detect with {POWER:.0%} power at α {ALPHA}, at the observed share of cases that "
         f"changed verdict ({METHOD}; McNemar's exact test is a little more conservative). "
-        "Latency and tokens: Wilcoxon signed-rank test on the paired cases."
+        "Latency and tokens: Wilcoxon signed-rank test on the paired cases. Changed: every "
+        "recorded difference between the runs besides the cases (provider, model, weights, "
+        "provider settings, suite, sample, perturbation, commit, prompt); a finding is credited "
+        "to the prompt only when the prompt is the one difference, and otherwise says what else "
+        "changed and that it cannot be attributed (`--allow-change model` compares models on "
+        "purpose and names them)."
     )
     sentences = [
         Text(f"- {r['suite']} on {r['provider_label']}: {r['sentence']}.")

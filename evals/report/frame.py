@@ -145,6 +145,8 @@ def frame(
                 "cost_usd": float(row["cost_usd"]) if row.get("cost_usd") is not None else NAN,
                 "truncated": int(row.get("truncated") or 0),
                 "cached": bool(row.get("cached")),
+                # asked again because an earlier attempt at the same answer errored
+                "asked_again": bool(row.get("asked_again_after_error")),
                 "cassette": row.get("cassette") or "",
                 "sample": _sample(row.get("sample")),
                 "review": review.verdict if review else "",
@@ -163,8 +165,8 @@ def frame(
         "prompt", "epoch", "status", "passed", "errored", "expected_label", "got_label",
         "input_text", "expected_text", "got_text", "answer", "why", "checks", "error", "latency_ms",
         "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "cost_usd",
-        "truncated", "cached", "cassette", "sample", "review", "review_note", "reviewer",
-        "reviewed_at", "review_history", "failed_by", "reading_sig", "reading_why",
+        "truncated", "cached", "asked_again", "cassette", "sample", "review", "review_note",
+        "reviewer", "reviewed_at", "review_history", "failed_by", "reading_sig", "reading_why",
         "reading_scores",
     ]  # fmt: skip
     return pd.DataFrame.from_records(records, columns=columns)

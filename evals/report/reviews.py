@@ -1,6 +1,9 @@
 """Reviewers' verdicts on cases, kept beside the run in reviews.jsonl (append-only).
 
-Every verdict is kept: the newest on a case counts, and the report shows the earlier ones.
+Every verdict is kept: the newest on a case counts, and the report shows the earlier ones. The
+same verdict given again (a key pressed twice) is not kept twice. An append first mends a last
+line that lacks its newline (a whole review, written by something that did not end it), refuses
+a file whose last line is torn or that is not a regular file, and reads back what it wrote.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from typing import Any, Literal
 from evals.runner.results import REVIEWS, RunDir, RunError
 
 Verdict = Literal["pass", "fail"]
+# A note says why in a sentence or a paragraph; the review page's field holds as many.
+MAX_NOTE = 2_000
 
 
 @dataclass(frozen=True)
@@ -84,22 +89,77 @@ def add_review(
     provider: str | None = None,
     reviewer: str | None = None,
 ) -> Review:
-    """Append a verdict; the newest verdict on a case counts, and the earlier ones are kept."""
+    """Append a verdict; the newest verdict on a case counts, and the earlier ones are kept.
+
+    The newest verdict given again (same verdict, note and reviewer) is returned as it is,
+    not appended a second time.
+    """
+    if len(note) > MAX_NOTE:
+        raise RunError(
+            f"the note is {len(note):,} characters",
+            f"keep it to {MAX_NOTE:,}; link to a longer write-up",
+        )
     suite_name, case_id, provider_name = _resolve(run, case, suite, provider)
+    history = load_reviews(run).get((suite_name, case_id, provider_name)) or []
+    newest = history[-1] if history else None
+    who = reviewer or current_reviewer()
+    if newest is not None and (newest.verdict, newest.note, newest.reviewer) == (
+        verdict,
+        note,
+        who,
+    ):
+        return newest
     review = Review(
         suite=suite_name,
         case_id=case_id,
         provider=provider_name,
         verdict=verdict,
         note=note,
-        reviewer=reviewer or current_reviewer(),
+        reviewer=who,
         at=datetime.now(UTC).isoformat(timespec="seconds"),
     )
-    with (run.path / REVIEWS).open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(review.__dict__, ensure_ascii=False) + "\n")
+    _append(run, json.dumps(review.__dict__, ensure_ascii=False) + "\n")
+    kept = load_reviews(run).get(review.key) or []
+    if review not in kept:
+        raise RunError(
+            f"the verdict on {suite_name}/{case_id} was written to {REVIEWS} in run {run.run_id} "
+            "but does not read back",
+            f"look at the end of {run.path / REVIEWS}",
+        )
+    return review
+
+
+def _whole_review(line: bytes) -> bool:
+    try:
+        data = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return isinstance(data, dict) and {"suite", "case_id", "verdict"} <= data.keys()
+
+
+def _append(run: RunDir, line: str) -> None:
+    """Append one line, mending a missing final newline; refuse a file that cannot be
+    appended to safely (not a regular file, or a last line that is not a whole review)."""
+    path = run.path / REVIEWS
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        raise RunError(
+            f"{REVIEWS} in run {run.run_id} is not a regular file", "move it away, then review"
+        )
+    with path.open("a+b") as handle:
+        handle.seek(0)
+        data = handle.read()
+        if data and not data.endswith(b"\n"):
+            tail = data.rsplit(b"\n", 1)[-1]
+            if not _whole_review(tail):
+                raise RunError(
+                    f"the last line of {REVIEWS} in run {run.run_id} is torn "
+                    "(not a whole review): nothing was recorded",
+                    f"remove or finish that line in {path}, then review again",
+                )
+            handle.write(b"\n")  # a whole review without its newline: end it
+        handle.write(line.encode("utf-8"))
         handle.flush()
         os.fsync(handle.fileno())
-    return review
 
 
 def load_reviews(run: RunDir) -> dict[tuple[str, str, str], list[Review]]:

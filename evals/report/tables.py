@@ -26,8 +26,17 @@ def interval(passed: int, n: int) -> str:
     return f"{lo:.1%} – {hi:.1%}"
 
 
+def reduced_text(group: GroupResult) -> str:
+    """'pass@3: 85.0%' for a group whose cases ran several epochs, else ''."""
+    if group.epochs < 2:
+        return ""
+    return f"{group.reducer_label()}: {pct(group.reduced)}"
+
+
 def summary(groups: list[GroupResult]) -> pd.DataFrame:
-    """Suite x provider x prompt: accuracy, interval, errors and gate."""
+    """Suite x provider x prompt: accuracy, interval, errors and gate (and, with epochs, the
+    accuracy under the suite's epoch reducer, which the gate reads)."""
+    epochs = any(g.epochs > 1 for g in groups)
     records = []
     for g in groups:
         accuracy = g.gate.accuracy if g.gate is not None else None
@@ -56,6 +65,7 @@ def summary(groups: list[GroupResult]) -> pd.DataFrame:
                 "Critical failures": g.critical_failures,
                 "Accuracy": pct(g.accuracy),
                 "95% CI": interval(g.passed, g.scored),
+                **({"Epochs reduced": reduced_text(g)} if epochs else {}),
                 "Gate": gate,
             }
         )

@@ -3,7 +3,10 @@
 The key is the case's content hash, the provider, its model and fingerprint, the hashes of the
 prompt templates that can change the answer, and the epoch (so epochs stay independent samples).
 Answers are cached before scoring, so a new scorer version rescores cached answers. Errors are
-never cached.
+never cached as answers: the key is asked again on the next run. What the error was is kept
+apart (`errors`), so the row of that later answer can say it was asked again after an error —
+otherwise two runs of the same version, one answered from the cache and one not, would
+disagree on that case without saying why.
 """
 
 from __future__ import annotations
@@ -56,6 +59,9 @@ class ResultCache:
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS answers (key TEXT PRIMARY KEY, outcome TEXT NOT NULL)"
         )
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS errors (key TEXT PRIMARY KEY, error TEXT NOT NULL)"
+        )
 
     def get(self, key: str) -> Outcome | None:
         """The cached answer, or None."""
@@ -66,9 +72,19 @@ class ResultCache:
         data: dict[str, Any] = json.loads(row[0])
         return Outcome.from_dict(data)
 
+    def earlier_error(self, key: str) -> str | None:
+        """The error an earlier attempt at this key ended in (None when none is known)."""
+        with self._lock:
+            row = self._db.execute("SELECT error FROM errors WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
     def put(self, key: str, outcome: Outcome) -> None:
-        """Remember an answer (errors are not remembered)."""
+        """Remember an answer; an error is remembered only as an error, never served."""
         if outcome.error is not None:
+            with self._lock:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO errors VALUES (?, ?)", (key, outcome.error[:500])
+                )
             return
         text = json.dumps(outcome.as_dict(), ensure_ascii=False)
         with self._lock:

@@ -230,9 +230,10 @@ class Executor:
             self.deferral.start_item(item.key)
         try:
             bound = self.pool.get(item.provider, item.variant)
-            outcome, cached = self._outcome(item, bound)
+            outcome, cached, earlier = self._outcome(item, bound)
         except Exception as exc:  # an exception is an error result, never a crash of the run
             outcome, cached = Outcome(got={}, error=f"{type(exc).__name__}: {exc}"), False
+            earlier = None
         if self.budget is not None and self.budget.refused_here():
             return None
         if self.deferral is not None and self.deferral.held_here():
@@ -242,6 +243,8 @@ class Executor:
                 item.provider, item.provider, "", "", None, None, default_library(item.variant)
             )
         row = build_row(self.run.run_id, item, bound, outcome, cached)
+        if earlier is not None:
+            row["asked_again_after_error"] = earlier
         if self.deferral is not None:
             self.deferral.finish_row(row)
         text = self.run.append(row)
@@ -249,9 +252,12 @@ class Executor:
             self.on_row(row, text)
         return row
 
-    def _outcome(self, item: WorkItem, bound: Bound) -> tuple[Outcome, bool]:
+    def _outcome(self, item: WorkItem, bound: Bound) -> tuple[Outcome, bool, str | None]:
+        """The answer, whether it came from the cache, and the error an earlier attempt at the
+        same cache key ended in when it is asked again for that reason."""
         use_cache = self.cache is not None and item.suite.target in CACHED_TARGETS
         key = ""
+        earlier: str | None = None
         if use_cache:
             assert self.cache is not None
             key = cache_key(
@@ -264,12 +270,23 @@ class Executor:
             )
             hit = self.cache.get(key)
             if hit is not None:
-                return hit, True
-        outcome = run_case(item.suite.target, item.case, bound, self.sandbox)
+                return hit, True, None
+            earlier = self.cache.earlier_error(key)
+        try:
+            outcome = run_case(item.suite.target, item.case, bound, self.sandbox)
+        except Exception as exc:
+            # remembered as an error (never served), unless the bound refused or a batch
+            # holds the call: those are not answers at all
+            refused = self.budget is not None and self.budget.refused_here()
+            held = self.deferral is not None and self.deferral.held_here()
+            if use_cache and not (refused or held):
+                assert self.cache is not None
+                self.cache.put(key, Outcome(got={}, error=f"{type(exc).__name__}: {exc}"))
+            raise
         if use_cache and not (self.deferral is not None and self.deferral.held_here()):
             assert self.cache is not None
             self.cache.put(key, outcome)
-        return outcome, False
+        return outcome, False, earlier
 
     def close(self) -> None:
         """Release the sandbox and flush the run."""

@@ -124,6 +124,11 @@ class Bound:
     providers: Providers | None = None
 
     @property
+    def weights(self) -> str:
+        """sha256 of the model weights ("" when the provider has none or does not say)."""
+        return self.providers.weights if self.providers is not None else ""
+
+    @property
     def lexicon(self) -> Lexicon:
         """The bundle's lexicon (pipeline/lexicon.py); the pipeline alone, with no bundle,
         reads the suites' messages in English, as every registered provider does."""

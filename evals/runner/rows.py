@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from evals.dataset.cases import Case
-from evals.dataset.closure import ClosureCase
+from evals.dataset.closure import ClosureCase, OperatorTurn
 from evals.dataset.compaction import CompactionCase
 from evals.dataset.conversation import ConversationCase
 from evals.runner.gitinfo import git_state
@@ -35,15 +35,31 @@ def _tokens(outcome: Outcome) -> dict[str, int]:
     }
 
 
+def _said(operator: str | None, companion: str | None) -> list[str]:
+    if operator is not None:
+        return ["operator", operator]
+    if companion is not None:
+        return ["companion", companion]
+    return ["compact", "(compaction runs here)"]
+
+
 def case_input(case: Case) -> dict[str, Any]:
     """What the case gave the target, in brief (for reports; the suite file has it all)."""
     brief: dict[str, Any] = {}
     if isinstance(case, CompactionCase):
         brief["turns"] = sum(t.compact is None for t in case.turns)
+        # what was summarised, so a reviewer reads the conversation beside the summary
+        brief["conversation"] = [_said(t.operator, t.companion) for t in case.turns]
     if isinstance(case, ClosureCase):
         brief["turns"] = len(case.turns)
         brief["open_items"] = len(case.open_state)
         brief["destinations"] = case.destinations
+        brief["conversation"] = [
+            ["operator", t.operator] if isinstance(t, OperatorTurn) else ["companion", t.companion]
+            for t in case.turns
+        ]
+        if case.open_state:
+            brief["open_state"] = [f"{item.kind}: {item.line}" for item in case.open_state]
     if isinstance(case, ConversationCase):
         brief["turns"] = len(case.turns)
         if case.projects:
@@ -128,6 +144,7 @@ def build_row(
             "provider": item.provider,
             "provider_label": bound.label,
             "model": outcome.model or bound.model,
+            **({"weights_sha256": bound.weights} if bound.weights else {}),
             "variant": variant_label(item.variant),
             "prompt": prompt,
             "prompts": [ref.model_dump() for ref in outcome.prompt_refs],

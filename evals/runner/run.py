@@ -145,6 +145,15 @@ def gates_of(meta: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def reducers_of(meta: dict[str, Any]) -> dict[str, str]:
+    """Suite name -> how its epochs reduce (run.json's suite_info; mean when not said)."""
+    return {
+        str(s["name"]): str(s.get("reducer") or "mean")
+        for s in meta.get("suite_info", [])
+        if isinstance(s, dict) and "name" in s
+    }
+
+
 def _suite_info(suites: list[Suite]) -> list[dict[str, Any]]:
     return [
         {
@@ -153,12 +162,17 @@ def _suite_info(suites: list[Suite]) -> list[dict[str, Any]]:
             "path": str(s.path),
             "description": s.description,
             "cases": len(s.cases),
+            # the cases' content: two runs of "the same suite" on different files differ here
+            "cases_sha256": hashlib.sha256(
+                "\n".join(f"{k}={v}" for k, v in sorted(s.case_hashes.items())).encode()
+            ).hexdigest(),
             "gate": s.gate.model_dump() if s.gate else None,
             "perturb": list(s.perturb),
             # the cases' contents: shards merged must have run the same suite
             "sha256": hashlib.sha256(
                 "\n".join(f"{k}={v}" for k, v in sorted(s.case_hashes.items())).encode()
             ).hexdigest(),
+            "reducer": s.reducer,
             **({"sample": s.sample.as_json()} if s.sample else {}),
         }
         for s in suites
@@ -386,7 +400,7 @@ def run_eval(
         if cache is not None:
             cache.close()
     rows = run.latest_rows()
-    groups = summarize(rows, gates_of(meta))
+    groups = summarize(rows, gates_of(meta), reducers_of(meta))
     meta["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
     meta["gates_passed"] = all(g.gate_passed for g in groups)
     account = budget.summary() if budget is not None else None

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evals.dataset.models import Gate, Target
 from evals.perturb import robustness, robustness_failures, split_rows
 from evals.runner.closure_metrics import closure_metrics, f1_gate_failures
 from evals.runner.reading_metrics import failures_by, reading_accuracy
+from evals.runner.reducers import label as reducer_label
+from evals.runner.reducers import reduced
 from evals.runner.writing_metrics import writing_gate_failures, writing_metrics
 from evals.stats import wilson
 
@@ -48,6 +50,12 @@ class GroupResult:
     failed_by: dict[str, int] | None = None
     # "gold" when the group replayed the suites' gold readings (`--reading gold`)
     reading_mode: str | None = None
+    # how a case's epochs reduce to one score (evals/runner/reducers.py), and the most epochs
+    # a case ran in
+    reducer: str = "mean"
+    epochs: int = 1
+    # the accuracy under `reducer` (None: nothing scored); `mean` is `accuracy`
+    reduced: float | None = None
 
     def sample_label(self) -> str:
         """'sample 40 of 218, seed 1', or '' when the group ran the whole suite."""
@@ -65,6 +73,16 @@ class GroupResult:
     def accuracy(self) -> float | None:
         """passed / scored, or None when nothing was scored."""
         return self.passed / self.scored if self.scored else None
+
+    @property
+    def gated_accuracy(self) -> float | None:
+        """What the accuracy gate reads: the reduced accuracy when the group ran several
+        epochs under a reducer other than mean, else `accuracy`."""
+        return self.reduced if self.epochs > 1 and self.reducer != "mean" else self.accuracy
+
+    def reducer_label(self) -> str:
+        """'pass@3', 'majority of 3', … ('' for one epoch)."""
+        return reducer_label(self.reducer, self.epochs)
 
     @property
     def ci95(self) -> tuple[float, float]:
@@ -105,6 +123,9 @@ class GroupResult:
             **({} if self.reading_mode is None else {"reading_mode": self.reading_mode}),
             **({} if self.reading is None else {"reading": self.reading}),
             **({} if self.failed_by is None else {"failed_by": self.failed_by}),
+            "epochs": self.epochs,
+            "reducer": self.reducer,
+            "reduced_accuracy": None if self.reduced is None else round(self.reduced, 4),
             "gate": None
             if self.gate is None
             else {
@@ -140,12 +161,13 @@ def gate_failures(group: GroupResult, gate: Gate | None) -> tuple[str, ...]:
     gate = gate or DEFAULT_GATE
     where = _where(group)
     failures: list[str] = []
-    acc = group.accuracy
+    acc = group.gated_accuracy
+    how = f" ({group.reducer_label()})" if group.epochs > 1 and group.reducer != "mean" else ""
     if gate.accuracy is not None:
         if acc is None:
             failures.append(f"{where}: no case was scored (all {group.n} errored)")
         elif acc < gate.accuracy:
-            failures.append(f"{where}: accuracy {acc:.3f} < gate {gate.accuracy:.3f}")
+            failures.append(f"{where}: accuracy{how} {acc:.3f} < gate {gate.accuracy:.3f}")
     if gate.critical_failures is not None and group.critical_failures > gate.critical_failures:
         failures.append(
             f"{where}: critical_failures {group.critical_failures} > bound {gate.critical_failures}"
@@ -180,11 +202,14 @@ def flaky_cases(rows: list[dict[str, Any]]) -> tuple[str, ...] | None:
 
 
 def summarize(
-    rows: Iterable[dict[str, Any]], gates: Mapping[str, Gate | None] | None = None
+    rows: Iterable[dict[str, Any]],
+    gates: Mapping[str, Gate | None] | None = None,
+    reducers: Mapping[str, str] | None = None,
 ) -> list[GroupResult]:
     """Group rows by suite, provider and prompt variant; apply each suite's gate.
 
     A group's figures are its unperturbed rows'; perturbed rows give its `robustness`.
+    `reducers` (suite -> reducer, default mean) says how each case's epochs reduce.
     """
     grouped: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     perturbed: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
@@ -214,6 +239,14 @@ def summarize(
             reading=reading_accuracy(members),
             failed_by=failures_by(members),
             reading_mode=members[0].get("reading") or None,
+        )
+        reducer = (reducers or {}).get(suite) or "mean"
+        figure = reduced(members, reducer)
+        group = replace(
+            group,
+            reducer=reducer,
+            epochs=max(Counter(r["case_id"] for r in members).values()),
+            reduced=None if figure is None else figure[0],
         )
         gate = (gates or {}).get(suite)
         failures = gate_failures(group, gate)

@@ -131,6 +131,12 @@ class Viewer:
         keys = found.failed_keys
         if not keys:
             return self.page("review.html", run_id=found.run.run_id, total=0, KINDS=KINDS)
+        done = sum(1 for k in keys if found.reviewed(k))
+        if done == len(keys) and "i" not in request.query_params:
+            # every failure has its verdict: say so, rather than show a case a key would re-judge
+            return self.page(
+                "review.html", run_id=found.run.run_id, total=len(keys), done=done, all_done=True
+            )
         # Without a position, start at the first failure nobody has judged yet.
         first_open = next((n for n, k in enumerate(keys) if not found.reviewed(k)), 0)
         try:
@@ -144,7 +150,7 @@ class Viewer:
             run_id=found.run.run_id,
             total=len(keys),
             at=at,
-            done=sum(1 for k in keys if found.reviewed(k)),
+            done=done,
             case=pages.case_page(found, key),
             reviewer=reviewer(),
             KINDS=KINDS,
@@ -164,11 +170,16 @@ class Viewer:
         if key not in found.failed_keys:
             raise ViewError(404, f"run {found.run.run_id} has no failing case {key[1]!r}")
         save(found.run, key, form.get("kind", ""), form.get("note", ""))
-        try:
-            at = int(form.get("i", "0")) + 1
-        except ValueError:
-            at = 0
-        url = request.url_for("review", run_id=found.run.run_id).include_query_params(i=at)
+        # on to the next failure without a verdict (after this one, then from the start); none
+        # left: the "all reviewed" page, where no key records anything
+        after = loaded(request.path_params["run_id"], self.root)
+        keys = after.failed_keys
+        at = keys.index(key)
+        order = keys[at + 1 :] + keys[: at + 1]
+        url = request.url_for("review", run_id=found.run.run_id)
+        following = next((k for k in order if not after.reviewed(k)), None)
+        if following is not None:
+            url = url.include_query_params(i=keys.index(following))
         return RedirectResponse(str(url), status_code=303)
 
     async def compare(self, request: Request) -> Response:
@@ -180,7 +191,13 @@ class Viewer:
         every = list_runs(self.root)
         if not a or not b:
             return self.page("compare_pick.html", runs=every, a=a, b=b)
-        context = pages.compare_page(loaded(a, self.root), loaded(b, self.root))
+        from evals.report.provenance import check_allowed
+
+        try:
+            allow = check_allowed(request.query_params.getlist("allow"))
+        except ValueError as exc:
+            raise ViewError(400, str(exc), "tick the dimensions on the page") from None
+        context = pages.compare_page(loaded(a, self.root), loaded(b, self.root), allow)
         return self.page("compare.html", **context)
 
     async def release_page(self, request: Request) -> Response:
@@ -200,7 +217,7 @@ class Viewer:
 
         found = loaded(request.path_params["run_id"], self.root)
         form = await _form(request)
-        path = release(found, form.get("version", "").strip(), self.root)
+        path = release(found, form.get("version", "").strip(), self.root, form.get("override", ""))
         return self.page(
             "release.html",
             run_id=found.run.run_id,

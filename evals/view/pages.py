@@ -10,11 +10,13 @@ import pandas as pd
 
 from evals.prompt_refs import prompt_refs
 from evals.report import tables
+from evals.report.build import models_of
 from evals.report.compare import compare
 from evals.report.frame import reading_why
 from evals.report.gates import gate_verdicts
 from evals.report.grouped import worst_first
 from evals.report.heatmap import confusion
+from evals.report.provenance import DIMENSIONS, run_provenance
 from evals.report.reading import causes_frame, not_runnable_frame, reading_frame
 from evals.report.transcript import transcript_table
 from evals.targets import is_transcript
@@ -138,6 +140,7 @@ def _run_page(found: LoadedRun) -> dict[str, Any]:
             "dirty": dirty,
             "untracked_prompts": untracked_prompts(found.meta),
             "providers": sorted(df["provider_label"].unique()),
+            "models": models_of(df),
             "gates": gate_verdicts(found.groups),
             "summary": grid(tables.summary(found.groups)),
             "reading": grid(reading_frame(found.groups)),
@@ -157,12 +160,26 @@ def _run_page(found: LoadedRun) -> dict[str, Any]:
     }
 
 
+def _conversation(raw: Any) -> list[tuple[str, str]]:
+    """A compaction or closure case's turns as (who, text); [] for other rows and rows of
+    runs made before they were kept."""
+    if not isinstance(raw, list):
+        return []
+    return [
+        (str(t[0]), str(t[1]))
+        for t in raw
+        if isinstance(t, list | tuple) and len(t) == 2 and all(isinstance(x, str) for x in t)
+    ]
+
+
 def case_page(found: LoadedRun, key: tuple[str, str, str]) -> dict[str, Any]:
     """Every stored row of one case: a transcript for a conversation, else prompt and answer."""
     rows = found.case_rows(key)
     shown = []
     for row in rows:
         got = row.get("got") or {}
+        raw_input = row.get("input")
+        brief: dict[str, Any] = raw_input if isinstance(raw_input, dict) else {}
         entry: dict[str, Any] = {
             "epoch": row.get("epoch"),
             "variant": row.get("variant"),
@@ -176,7 +193,13 @@ def case_page(found: LoadedRun, key: tuple[str, str, str]) -> dict[str, Any]:
             else "",
             "error": row.get("error") or "",
             "prompts": prompt_refs(row),
-            "input": json.dumps(row.get("input") or {}, indent=2, ensure_ascii=False),
+            "input": json.dumps(
+                {k: v for k, v in brief.items() if k not in ("conversation", "open_state")},
+                indent=2,
+                ensure_ascii=False,
+            ),
+            "conversation": _conversation(brief.get("conversation")),
+            "open_state": [str(x) for x in brief.get("open_state") or [] if isinstance(x, str)],
             "expected": json.dumps(row.get("expected"), indent=2, ensure_ascii=False),
             "got": json.dumps(got, indent=2, ensure_ascii=False),
             "checks": [c for c in row.get("checks") or [] if isinstance(c, dict)],
@@ -208,12 +231,31 @@ def case_page(found: LoadedRun, key: tuple[str, str, str]) -> dict[str, Any]:
     }
 
 
-def compare_page(found: LoadedRun, base: LoadedRun) -> dict[str, Any]:
-    """This run against a baseline: per suite with McNemar, tags, regressions, fixes, prompts."""
-    result = compare(found.df, base.df, base.run.run_id)
+def compare_page(
+    found: LoadedRun, base: LoadedRun, allow: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """This run against a baseline: what else changed, per suite with McNemar, tags,
+    regressions, fixes, prompts."""
+    provenance = (
+        run_provenance(found.meta, found.rows),
+        run_provenance(base.meta, base.rows),
+    )
+    result = compare(found.df, base.df, base.run.run_id, provenance=provenance, allow=allow)
     return {
         "run_id": found.run.run_id,
         "base_id": base.run.run_id,
+        "allow": sorted(allow),
+        "dimensions": [d for d in DIMENSIONS if d not in ("prompt", "perturbation")],
+        "verdicts": [
+            {
+                "suite": r["suite"],
+                "provider": r["provider_label"],
+                "sentence": r["sentence"],
+                "attributable": r["provenance"]["attributable"],  # type: ignore[index]
+                "differences": r["provenance"]["differences"],  # type: ignore[index]
+            }
+            for r in result.records
+        ],
         "changes": grid(result.changes),
         "per_tag": grid(result.per_tag),
         "regressions": grid(result.regressions),

@@ -19,7 +19,7 @@ import pandas as pd
 from evals.report.frame import earlier_verdicts, frame
 from evals.report.reviews import Review, load_reviews
 from evals.runner.results import RESULTS, REVIEWS, RUN_META, RunDir, RunError
-from evals.runner.run import gates_of
+from evals.runner.run import gates_of, reducers_of
 from evals.runner.summary import GroupResult, summarize
 from evals.view.errors import ViewError
 from evals.view.runs import check_run_id, file_stamp
@@ -103,7 +103,10 @@ def loaded(run_id: str, root: Path) -> LoadedRun:
                 422, f"run {run_id} has no results yet", f"run `converse eval --resume {run_id}`"
             )
         unreviewed = frame(rows)
-        kept = (rows_stamp, (meta, rows, summarize(rows, gates_of(meta)), unreviewed, {}))
+        kept = (
+            rows_stamp,
+            (meta, rows, summarize(rows, gates_of(meta), reducers_of(meta)), unreviewed, {}),
+        )
         _ROWS[run.path] = kept
     meta, rows, groups, unreviewed, static = kept[1]
     df = with_reviews(unreviewed, load_reviews(run))
@@ -156,8 +159,7 @@ def reviews_problem(run: RunDir) -> str | None:
             return f"line {number} of {REVIEWS} in run {run.run_id} is not a JSON review"
         if not isinstance(parsed, dict) or not {"suite", "case_id", "verdict"} <= parsed.keys():
             return f"line {number} of {REVIEWS} in run {run.run_id} is not a review"
-    if data and not data.endswith(b"\n"):
-        return f"{REVIEWS} in run {run.run_id} ends in a torn line"
+    # a last line that is a whole review without its newline is fine: the next append ends it
     return None
 
 

@@ -75,6 +75,9 @@ class RunSummary:
     untracked_prompts: list[str] = field(default_factory=list)
     suites: list[str] = field(default_factory=list)
     providers: list[str] = field(default_factory=list)
+    models: list[str] = field(default_factory=list)  # "provider: model" of every row
+    samples: list[str] = field(default_factory=list)  # "suite: n of N, seed S" of sampled suites
+    perturbed: bool = False  # the run has perturbed rows (`--perturb`)
     prompts: list[str] = field(default_factory=list)
     templates: list[str] = field(default_factory=list)  # family/version of every template used
     gates_passed: bool | None = None
@@ -124,6 +127,8 @@ def _summarise(run_id: str, path: Path) -> RunSummary:
     gates = meta.get("gates_passed")
     found.gates_passed = gates if isinstance(gates, bool) else None
     providers: set[str] = set()
+    models: set[str] = set()
+    samples: set[str] = set()
     prompts: set[str] = set()
     templates: set[str] = set()
     costs: list[float] = []
@@ -133,6 +138,12 @@ def _summarise(run_id: str, path: Path) -> RunSummary:
         found.failed += row["status"] == "fail"
         found.errors += row["status"] == "error"
         providers.add(row["provider"])
+        model = row.get("model")
+        models.add(f"{row['provider']}: {model}" if model else row["provider"])
+        sample = row.get("sample")
+        if isinstance(sample, dict):
+            samples.add(f"{row.get('suite')}: {sample.get('n')} of {sample.get('of')}")
+        found.perturbed = found.perturbed or bool(row.get("perturbation"))
         prompt = row.get("prompt")
         if isinstance(prompt, dict):
             prompts.update(f"{k}={v}" for k, v in prompt.items())
@@ -143,6 +154,8 @@ def _summarise(run_id: str, path: Path) -> RunSummary:
         else:
             priced = False
     found.providers = sorted(providers)
+    found.models = sorted(models)
+    found.samples = sorted(samples)
     found.prompts = sorted(prompts)
     found.templates = sorted(templates)
     found.cost_usd = sum(costs) if priced and costs else None

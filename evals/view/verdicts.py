@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evals.report.reviews import Review, Verdict, add_review, current_reviewer
+from evals.report.reviews import MAX_NOTE, Review, Verdict, add_review, current_reviewer
 from evals.runner.results import RunDir, RunError
 from evals.settings import eval_settings
 from evals.view.errors import ViewError
@@ -55,6 +55,8 @@ def save(run: RunDir, key: tuple[str, str, str], kind_name: str, note: str) -> R
     if kind is None:
         raise ViewError(400, f"{kind_name!r} is not a verdict", "use " + ", ".join(KINDS))
     note = note.strip()
+    if len(note) > MAX_NOTE:
+        raise ViewError(400, f"the note is {len(note):,} characters", f"keep it to {MAX_NOTE:,}")
     try:
         check_text(note, "the note")
         who = reviewer()
@@ -68,4 +70,4 @@ def save(run: RunDir, key: tuple[str, str, str], kind_name: str, note: str) -> R
             run, case, kind.verdict, text, suite=suite, provider=provider, reviewer=who
         )
     except RunError as exc:
-        raise ViewError(404, exc.message, exc.hint) from None
+        raise ViewError(409, exc.message, exc.hint) from None

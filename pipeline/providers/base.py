@@ -125,6 +125,8 @@ class Providers:
     summarizer: Summarizer | None = None
     structured: StructuredGenerator | None = None
     lexicon: Lexicon = NO_LEXICON
+    # sha256 of the model weights the answers come from ("" when there are none, or unknown)
+    weights: str = ""
 
     @classmethod
     def of(

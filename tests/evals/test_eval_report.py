@@ -71,7 +71,7 @@ def test_report_has_every_table_with_provider_labels(ten_cases):
     assert "- **critical_failures**: no bound — no suite sets this bound" in md
     # 14 of 20 rows pass; Wilson 95% interval of 14/20 is 48.1% – 85.5%
     assert (
-        "| ten | scripted (fixture answers, not a model) | knows-fixture | - | 20 | 14 | 6 | 0 | 0 | 70.0% | 48.1% – 85.5% | pass (≥ 50%) |"
+        "| ten | scripted (fixture answers, not a model) | knows-fixture | - | 20 | 14 | 6 | 0 | 0 | 70.0% | 48.1% – 85.5% | mean of 2: 70.0% | pass (≥ 50%) |"
         in md
     )
     # per tag: one table per group, named once, worst tag first
@@ -151,7 +151,7 @@ def test_compare_lists_regressions_and_fixes_with_mcnemar(ten_cases):
     md = build_report("new", compare="base").markdown.read_text()
     # c0 regressed, c2..c9 fixed: exact McNemar p = 2 * P(X <= 1), X ~ Bin(9, 0.5) = 20/512
     assert (
-        "| ten | scripted (fixture answers, not a model) | - | 10 | 20.0% | 90.0% | +70.0% | 1 | 8 | 0.0391 | ±74.4 pts | 0 counted | finding: better |"
+        "| ten | scripted (fixture answers, not a model) | knows-fixture | - | nothing recorded | 10 | 20.0% | 90.0% | +70.0% | 1 | 8 | 0.0391 | ±74.4 pts | 0 counted | 0 / 0 | finding: better |"
         in md
     )
     regressions = md.split("### Regressions")[1].split("###")[0]
@@ -167,7 +167,7 @@ def test_compare_within_noise(ten_cases):
     run_with(ten_cases, right={0, 1, 2, 3, 4}, run_id="a")
     run_with(ten_cases, right={1, 2, 3, 4, 5}, run_id="b")
     md = build_report("b", compare="a").markdown.read_text()
-    assert "| 1 | 1 | 1.0000 | ±61.6 pts | 0 counted | within noise |" in md
+    assert "| 1 | 1 | 1.0000 | ±61.6 pts | 0 counted | 0 / 0 | within noise |" in md
 
 
 def test_the_comparison_is_remembered_until_forgotten(ten_cases, reports_root):
@@ -212,10 +212,10 @@ def test_report_compare_prints_the_summary_in_the_terminal(ten_cases):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "compared with baseline run 20260101-000000-0001"
-    assert lines[1].split() == ["suite", "provider", "shared", "baseline", "this", "run",
+    assert lines[1].split() == ["suite", "provider", "model", "shared", "baseline", "this", "run",
                                 "change", "McNemar", "p", "regressions", "fixes", "MDE",
                                 "verdict"]  # fmt: skip
-    assert lines[2].split() == ["ten", "scripted", "(…)", "10", "20.0%", "90.0%", "+70.0%",
+    assert lines[2].split() == ["ten", "scripted", "(…)", "knows-fixture", "10", "20.0%", "90.0%", "+70.0%",
                                 "0.0391", "1", "8", "±74.4", "pts", "finding:",
                                 "better"]  # fmt: skip
     assert lines[3] == "1 regression(s), 8 fix(es) in all"
@@ -225,7 +225,8 @@ def test_report_compare_prints_the_summary_in_the_terminal(ten_cases):
         "shared cases and observed discordance 90%, changes of 74.4 points or more are "
         "detectable (80% power, α 0.05, Connor (1987) normal approximation for McNemar's test)"
     )
-    assert lines[6].startswith("report: ")
+    assert lines[6] == "  changed besides the cases: nothing recorded"
+    assert lines[7].startswith("report: ")
 
 
 def test_a_failed_gate_heads_the_report_with_what_broke_it(make_suite):

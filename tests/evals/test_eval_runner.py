@@ -128,6 +128,29 @@ def test_cache_hits_skip_the_provider_unless_no_cache(classify_suite):
     assert provider.calls == 9
 
 
+def test_an_answer_asked_again_after_an_error_says_so_in_its_row_and_the_comparison(
+    classify_suite,
+):
+    from evals.report import build_report
+
+    flaky = Counting(scripted(), raise_on={"I'm allergic to shellfish"})
+    first = run_eval(config(classify_suite), progress=False, registry=stand_in(flaky))
+    assert "asked_again_after_error" not in next(iter(first.run.rows()))
+    healed = Counting(scripted())
+    second = run_eval(config(classify_suite), progress=False, registry=stand_in(healed))
+    rows = {r["case_id"]: r for r in second.run.rows()}
+    assert rows["shellfish"]["cached"] is False
+    assert rows["shellfish"]["asked_again_after_error"] == "TimeoutError: provider timed out"
+    assert "asked_again_after_error" not in rows["refined"]  # answered from the cache
+    comparison = build_report(second.run.run_id, compare=first.run.run_id).comparison
+    assert comparison is not None
+    (record,) = comparison.records
+    # scored cases of each run asked again after an error (shellfish errored in the baseline,
+    # so it is not one of the shared cases, but the count says why the runs differ on it)
+    assert record["asked_again_after_error"] == {"this_run": 1, "baseline": 0}
+    assert "Asked again after an error" in comparison.changes.columns
+
+
 def test_cache_is_keyed_by_case_content(classify_suite, make_suite):
     provider = Counting(scripted())
     run_eval(config(classify_suite), progress=False, registry=stand_in(provider))

@@ -94,7 +94,7 @@ def test_a_comparison_counts_or_excludes_flaky_cases_and_says_which(ten_cases): 
     md = build_report(NEW).markdown.read_text()
     assert "flaky cases (epochs that disagree, in either run) are left out" in md
     assert "| 8 | 25.0% | 37.5% | +12.5% | 0 | 1 | 1.0000 |" in md
-    assert "| 2 left out | within noise |" in md
+    assert "| 2 left out | 0 / 0 | within noise |" in md
     result = CliRunner().invoke(app, ["report", NEW, "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["comparison"]["flaky"] == "exclude"

@@ -220,8 +220,9 @@ def test_a_row_answered_from_a_batch_is_priced_at_the_batch_rate_by_hand() -> No
     answer = guard.handle(_request(), _never)
     assert answer.status_code == 200 and answer.json() == message
     guard.finish_row(row)
-    # Haiku 5.5: input $0.10 and output $0.50 halved; cache reads $0.01 and writes $0.125 not
-    by_hand = (2000 * 0.10 * 0.5 + 300 * 0.50 * 0.5 + 1000 * 0.01 + 500 * 0.125) / 1e6
+    # Haiku 5.5: input $0.10, output $0.50, cache reads $0.01 and writes $0.125, all halved
+    # (the pricing page: prompt-caching multipliers stack with the batch discount)
+    by_hand = (2000 * 0.10 + 300 * 0.50 + 1000 * 0.01 + 500 * 0.125) * 0.5 / 1e6
     assert row["cost_usd"] == pytest.approx(by_hand)
 
 

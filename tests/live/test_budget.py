@@ -26,7 +26,7 @@ def test_admission_reserves_the_most_a_call_can_cost_worked_by_hand() -> None:
     bound = budget.admit(HAIKU, 2000, 512)
     assert bound == pytest.approx((2000 * 0.125 + 512 * 0.50) / 1e6)
     assert budget.reserved == pytest.approx(bound)
-    with pytest.raises(BudgetExhausted, match=r"past the budget of \$0\.00"):
+    with pytest.raises(BudgetExhausted, match=r"past the budget of \$0\.001 "):
         budget.admit(HAIKU, 2000, 512)  # two reservations would pass $0.001
     budget.settle(HAIKU, bound, None)  # the call failed: it cost nothing
     assert budget.reserved == pytest.approx(0) and budget.spent == 0
@@ -100,7 +100,7 @@ def test_max_cost_stops_before_the_bound_and_resume_finishes(
         kept = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
         assert 0 < len(kept) < 10
         assert all(r["status"] == "pass" for r in kept)  # a refused call is never a row
-        assert "stopped before the budget of $0.00 would be exceeded" in first.stderr
+        assert "stopped before the budget of $0.002 would be exceeded" in first.stderr
         second = CliRunner().invoke(
             app,
             ["eval", "--no-progress", "--no-report", "--json", "--resume", payload["run_id"],
@@ -118,3 +118,25 @@ def test_max_cost_without_a_live_claude_call_is_refused_up_front(tmp_path: Path)
     )
     assert result.exit_code != 0
     assert "--max-cost bounds live Claude calls, and this run makes none" in result.output
+
+
+def test_amounts_are_shown_to_the_cent_or_to_the_places_they_need() -> None:
+    from pipeline.providers.claude.prices import dollars
+
+    assert [dollars(v) for v in (1.5, 0.002, 0.000125, 12.0, 0.01)] == [
+        "$1.50", "$0.002", "$0.000125", "$12.00", "$0.01"
+    ]  # fmt: skip
+
+
+def test_max_cost_beside_a_cassette_is_refused_before_anything_runs(tmp_path) -> None:
+    suite = _suite(tmp_path, 2)
+    cassette = tmp_path / "c.yaml"
+    cassette.write_text("interactions: []\n")
+    refused = CliRunner().invoke(
+        app,
+        ["eval", "--no-progress", "--provider", "claude", "--suite", str(suite),
+         "--cassette", str(cassette), "--max-cost", "1"],
+    )  # fmt: skip
+    assert refused.exit_code == 2, refused.output
+    assert "--max-cost bounds live Claude calls, and --cassette replays them" in refused.stderr
+    assert not (tmp_path / "reports" / "runs").exists()

@@ -60,9 +60,29 @@ def test_a_long_haiku_prompt_pays_the_higher_tier_on_every_token() -> None:
     assert cost("claude-haiku-5-5", short) == pytest.approx((100_000 * 0.10 + 1000 * 0.50) / 1e6)
 
 
-def test_batch_halves_input_and_output_only() -> None:
-    usage = Usage(input_tokens=1_000_000, output_tokens=1_000_000, cache_read_input_tokens=10**6)
-    assert cost("claude-haiku-4-5", usage, batch=True) == pytest.approx((1 + 5) / 2 + 0.10)
+def test_batch_halves_every_part_cache_reads_and_writes_included() -> None:
+    # the pricing page: prompt-caching multipliers stack with the batch discount
+    usage = Usage(input_tokens=10**6, output_tokens=10**6, cache_read_input_tokens=10**6,
+                  cache_creation_input_tokens=10**6)  # fmt: skip
+    assert cost("claude-haiku-4-5", usage, batch=True) == pytest.approx((1 + 5 + 0.10 + 1.25) / 2)
+
+
+def test_one_hour_cache_writes_pay_twice_the_input_rate() -> None:
+    usage = Usage(cache_creation_input_tokens=3 * 10**6, cache_creation_1h_input_tokens=10**6)
+    # 2M five-minute writes at $6.25, 1M one-hour writes at $10 (2 x $5 input)
+    assert cost("claude-opus-4-5", usage) == pytest.approx(2 * 6.25 + 10.0)
+    assert cost("claude-opus-4-5", usage, batch=True) == pytest.approx((2 * 6.25 + 10.0) / 2)
+
+
+def test_the_one_hour_split_is_read_from_the_response_usage() -> None:
+    from pipeline.providers.claude.calls import WireUsage
+
+    wire = WireUsage.model_validate(
+        {"input_tokens": 5, "output_tokens": 1, "cache_creation_input_tokens": 300,
+         "cache_creation": {"ephemeral_5m_input_tokens": 200, "ephemeral_1h_input_tokens": 100}}
+    )  # fmt: skip
+    assert wire.one_hour_writes() == 100
+    assert WireUsage.model_validate({"cache_creation": "junk"}).one_hour_writes() == 0
 
 
 def test_an_unknown_model_is_unpriced_never_zero() -> None:

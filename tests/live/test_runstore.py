@@ -99,7 +99,7 @@ def test_list_show_and_trend_read_the_store(
     assert trend.exit_code == 0, trend.output
     page = out.read_text()
     assert page.count("<svg") == 1 and "<polyline" in page and first in page and second in page
-    assert "stored · scripted (fixture answers, not a model)" in page
+    assert "stored · scripted · " in page  # suite · provider · model · prompt versions
     missing = CliRunner().invoke(app, ["runs", "show", "20200101-000000-0000"])
     assert (
         missing.exit_code != 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+from evals.bench.view import synthetic_run
 from evals.report import load_reviews
 from evals.runner import RunDir
 from tests.view.conftest import BASE, CONVO, RUN
@@ -200,3 +201,84 @@ def test_a_single_message_case_shows_the_system_prompt_it_was_sent() -> None:
     what, text = sent_prompt(row)
     assert "has changed since the run" in text
     assert sent_prompt({"prompts": [{"family": "local_model/examples", "version": "x"}]}) is None
+
+
+def _set_model(root, run_id, model):
+    path = root / "runs" / run_id / "results.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    path.write_text("".join(json.dumps({**r, "model": model}) + "\n" for r in rows))
+
+
+def test_runs_picker_and_compare_show_the_model_and_what_else_changed(client, runs, root):
+    _set_model(root, BASE, "smollm2-360m")
+    _set_model(root, RUN, "qwen2.5-1.5b")
+    listed = client.get("/").text
+    assert "synthetic: qwen2.5-1.5b" in listed and "synthetic: smollm2-360m" in listed
+    picker = client.get("/compare").text
+    assert f"{RUN} (synthetic_classify; synthetic: qwen2.5-1.5b)" in picker
+    text = client.get("/compare", params={"a": RUN, "b": BASE}).text
+    changed = text[text.index('id="what-changed"') : text.index('id="per-suite"')]
+    assert "model: smollm2-360m → qwen2.5-1.5b" in changed
+    assert "prompt: classifier=v1" in changed  # both changed: nothing is credited
+    assert "model and prompt changed: cannot attribute" in changed
+    allowed = client.get("/compare", params={"a": RUN, "b": BASE, "allow": "model"}).text
+    assert 'value="model" checked' in allowed
+    bad = client.get("/compare", params={"a": RUN, "b": BASE, "allow": "modle"})
+    assert bad.status_code == 400 and "is not a dimension" in bad.text
+
+
+def test_a_failed_gate_blocks_the_release_until_a_reason_is_typed(client, root):
+    synthetic_run(root, RUN, 10, fail_every=2)  # 50% against a gate of 80%
+    page = client.get(f"/runs/{RUN}/release").text
+    assert 'id="blocked"' in page and 'name="override"' in page
+    refused = client.post(f"/runs/{RUN}/release", data={"version": "2.0.0"})
+    assert refused.status_code == 409 and "gate failed: synthetic_classify" in refused.text
+    assert not (root / "releases" / "2.0.0.md").exists()
+    form = {"version": "2.0.0", "override": "ships behind a flag; gate fixed in 2.0.1"}
+    written = client.post(f"/runs/{RUN}/release", data=form)
+    assert written.status_code == 200 and "Release report written" in written.text
+    report = (root / "releases" / "2.0.0.md").read_text(encoding="utf-8")
+    first = report.split("\n## ")[1]
+    assert first.startswith("Released over blockers")
+    assert "ships behind a flag; gate fixed in 2.0.1" in first and "- gate failed:" in first
+
+
+FAILED_CASES = ("case-00007", "case-00017", "case-00027", "case-00037")
+
+
+def _verdict(client, case, i, kind="accepted", note=""):
+    form = {"suite": "synthetic_classify", "case": case, "provider": "synthetic",
+            "i": str(i), "kind": kind, "note": note}  # fmt: skip
+    return client.post(f"/runs/{RUN}/review", data=form, follow_redirects=False)
+
+
+def test_the_last_verdict_leads_to_an_all_reviewed_page_and_keys_add_no_duplicates(client, runs):
+    for i, case in enumerate(FAILED_CASES):
+        moved = _verdict(client, case, i)
+        assert moved.status_code == 303
+    assert "?i=" not in moved.headers["location"]  # nothing left to review
+    done = client.get(moved.headers["location"]).text
+    assert 'id="all-reviewed"' in done and "4 of 4 reviewed" in done
+    assert 'id="verdict-form"' not in done  # no key records anything here
+    for _ in range(3):  # the same key again on the last case: one verdict, not four
+        _verdict(client, FAILED_CASES[-1], 3)
+    lines = (RunDir.existing(RUN).path / "reviews.jsonl").read_text().splitlines()
+    assert len(lines) == 4
+    changed = _verdict(client, FAILED_CASES[-1], 3, kind="model error", note="on second look")
+    assert changed.status_code == 303
+    page = client.get(f"/runs/{RUN}/review", params={"i": 3}).text
+    assert "model error: on second look" in page and "Earlier: pass by rev-a" in page
+    assert len(load_reviews(RunDir.existing(RUN))[("synthetic_classify", FAILED_CASES[-1],
+                                                   "synthetic")]) == 2  # fmt: skip
+
+
+def test_a_verdict_goes_on_to_the_next_failure_without_one(client, runs):
+    _verdict(client, FAILED_CASES[2], 2)
+    moved = _verdict(client, FAILED_CASES[3], 3)
+    assert moved.headers["location"].endswith("?i=0")  # wraps to the first one still open
+
+
+def test_a_note_longer_than_the_field_is_refused(client, runs):
+    refused = _verdict(client, FAILED_CASES[0], 0, note="x" * 2001)
+    assert refused.status_code == 400 and "the note is 2,001 characters" in refused.text
+    assert not (RunDir.existing(RUN).path / "reviews.jsonl").exists()

@@ -26,7 +26,7 @@ import anthropic
 from anthropic import APIRequest, APIResponse, CallNext
 
 from pipeline.domain import Usage
-from pipeline.providers.claude.prices import price_of
+from pipeline.providers.claude.prices import dollars, one_hour_writes, price_of
 
 Estimate = Literal["count_tokens", "characters"]
 MESSAGES_PATH = "/v1/messages"
@@ -92,8 +92,8 @@ class Budget:
         if refused:
             self._refuse()
             raise BudgetExhausted(
-                f"the next call could cost up to ${bound:.4f}, past the budget of "
-                f"${self.limit:.2f} (${self.spent:.4f} spent)"
+                f"the next call could cost up to {dollars(bound)}, past the budget of "
+                f"{dollars(self.limit)} ({dollars(self.spent)} spent)"
             )
         return bound
 
@@ -185,6 +185,7 @@ def _usage(response: APIResponse[Any]) -> Usage | None:
             output_tokens=int(usage.get("output_tokens") or 0),
             cache_read_input_tokens=int(usage.get("cache_read_input_tokens") or 0),
             cache_creation_input_tokens=int(usage.get("cache_creation_input_tokens") or 0),
+            cache_creation_1h_input_tokens=one_hour_writes(usage),
         )
     except (KeyError, ValueError, TypeError, AttributeError):
         return None

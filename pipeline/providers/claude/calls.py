@@ -19,6 +19,7 @@ from anthropic.types import (
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from pipeline.domain import PromptRef, Usage
+from pipeline.providers.claude.prices import one_hour_writes
 from pipeline.providers.claude.retries import MAX_WAIT, RETRIES_HEADER, requested_wait, retryable
 from pipeline.providers.claude.wire import prompts_header
 
@@ -98,6 +99,12 @@ class WireUsage(BaseModel):
     output_tokens: int = 0
     cache_read_input_tokens: int | None = None
     cache_creation_input_tokens: int | None = None
+    # {"ephemeral_5m_input_tokens": N, "ephemeral_1h_input_tokens": M} where the API splits it
+    cache_creation: Any = None
+
+    def one_hour_writes(self) -> int:
+        """Cache-write tokens written with the one-hour TTL (0 when not reported)."""
+        return one_hour_writes({"cache_creation": self.cache_creation})
 
 
 class WireMessage(BaseModel):
@@ -129,6 +136,7 @@ class WireMessage(BaseModel):
             output_tokens=self.usage.output_tokens,
             cache_read_input_tokens=self.usage.cache_read_input_tokens or 0,
             cache_creation_input_tokens=self.usage.cache_creation_input_tokens or 0,
+            cache_creation_1h_input_tokens=self.usage.one_hour_writes(),
         )
 
 

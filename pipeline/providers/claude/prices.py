@@ -1,24 +1,32 @@
 """What Claude calls cost: a dated price table per model, in US dollars per million tokens.
 
 Every row names the page its numbers were read from (`Price.source`); where pages disagree the
-row's `note` says which figure is used and why. Cache writes are priced at the 5-minute rate:
-`cache_control: {"type": "ephemeral"}` without a `ttl` is the 5-minute cache. A model not in the
+row's `note` says which figure is used and why. Cache writes are priced at the 5-minute rate
+(`cache_control: {"type": "ephemeral"}` without a `ttl` is the 5-minute cache), except those the
+API reports as one-hour writes (`usage.cache_creation.ephemeral_1h_input_tokens`), which pay
+the pricing page's "1h cache writes" column: twice the base input rate. A model not in the
 table has no price (None, shown as "unpriced"), never a guessed one; `unpriced_models()` lists
 the default and capability-table models that lack one, and a test keeps that list empty.
 When a page changes, add rows with a new PRICES_VERSION rather than editing these in place, so a
-report says which prices it used. The Message Batches API halves input and output
-(`BATCH_DISCOUNT`, stated on every model overview page below).
+report says which prices it used. The Message Batches API halves every token of a batched
+call — input, output, cache writes and cache reads (`BATCH_DISCOUNT`): the pricing page's
+prompt-caching multipliers stack with the batch discount, so a batched cache read costs
+0.5 × 0.1 of the base input rate.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pipeline.domain import Usage
 
 PRICES_VERSION = "2026-11-26"
 PRICES_SOURCE = "https://platform.claude.com/docs/en/about-claude/pricing"
 BATCH_DISCOUNT = 0.5
+# A one-hour cache write costs this many times the base input rate (the pricing page's
+# "1h cache writes" column: $10 for a $5 input, $20 for $10).
+ONE_HOUR_WRITE = 2.0
 
 _DOCS = "https://platform.claude.com/docs"
 
@@ -46,18 +54,25 @@ class Price:
             return self.long
         return self
 
+    @property
+    def cache_write_1h(self) -> float:
+        """One-hour cache writes: twice the base input rate."""
+        return self.input * ONE_HOUR_WRITE
+
     def cost(self, usage: Usage, *, batch: bool = False) -> float:
         """The cost of one call's usage in dollars (summed usage is priced as one call: a tier
-        is chosen on the sum, which can only overstate a tiered model's cost)."""
+        is chosen on the sum, which can only overstate a tiered model's cost). A batched call
+        pays BATCH_DISCOUNT of every part, cache writes and reads included."""
         rates = self.rates_for(usage)
-        plain = usage.input_tokens * rates.input + usage.output_tokens * rates.output
-        if batch:
-            plain *= BATCH_DISCOUNT
-        cached = (
-            usage.cache_creation_input_tokens * rates.cache_write
+        one_hour = min(usage.cache_creation_1h_input_tokens, usage.cache_creation_input_tokens)
+        total = (
+            usage.input_tokens * rates.input
+            + usage.output_tokens * rates.output
+            + (usage.cache_creation_input_tokens - one_hour) * rates.cache_write
+            + one_hour * rates.cache_write_1h
             + usage.cache_read_input_tokens * rates.cache_read
         )
-        return (plain + cached) / 1_000_000
+        return total * (BATCH_DISCOUNT if batch else 1.0) / 1_000_000
 
 
 _OPUS_45 = Price(5.0, 6.25, 0.50, 25.0)
@@ -113,6 +128,13 @@ PRICES: dict[str, Price] = {
 }  # fmt: skip
 
 
+def one_hour_writes(usage: Any) -> int:
+    """`usage.cache_creation.ephemeral_1h_input_tokens` of a Messages response (0 if absent)."""
+    split = usage.get("cache_creation") if isinstance(usage, dict) else None
+    value = split.get("ephemeral_1h_input_tokens") if isinstance(split, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
 def price_of(model: str) -> Price | None:
     """The model's price, or None when the table does not list it."""
     matches = [prefix for prefix in PRICES if model.startswith(prefix)]
@@ -130,6 +152,14 @@ def total_cost(costs: list[float | None]) -> float | None:
     if not costs or any(c is None for c in costs):
         return None
     return sum(c for c in costs if c is not None)
+
+
+def dollars(value: float) -> str:
+    """A dollar amount to the cent, or to as many places (up to six) as it needs not to be
+    rounded away: "$1.50", "$0.002", "$0.000125"."""
+    if round(value, 2) == round(value, 6):
+        return f"${value:,.2f}"
+    return "$" + f"{value:,.6f}".rstrip("0")
 
 
 def shown_cost(value: float | None) -> str:

@@ -60,6 +60,7 @@ def local_llm_providers(*, library: PromptLibrary | None = None, **options: Any)
         responder=responder,
         label=f"{PROVIDER} ({weights.label}, llama.cpp, offline)",
         model=weights.label,
+        weights=weights.sha256,
         data_files=data_files,
         fingerprint=hashlib.sha256(answers.encode()).hexdigest(),
         warm_up=engine.load,
