@@ -66,8 +66,9 @@ def route_acts(ctx: HandlerContext, route_one: Route) -> RouteResult:
     if not deciding:
         deciding = [Act(intent="general_conversation")]
     results: list[RouteResult] = []
-    for group in _grouped(deciding):
-        aimed = _aimed(_narrowed(ctx, group))
+    groups = _grouped(deciding)
+    for group in groups:
+        aimed = _aimed(_narrowed(ctx, group, alone=len(groups) == 1))
         results.append(aimed if isinstance(aimed, RouteResult) else route_one(aimed))
     results.extend(_noted(status) for status in statuses)
     first, rest = results[0], tuple(results[1:])
@@ -104,15 +105,13 @@ def _grouped(acts: list[Act]) -> list[list[Act]]:
     return groups
 
 
-def _narrowed(ctx: HandlerContext, group: list[Act]) -> HandlerContext:
+def _narrowed(ctx: HandlerContext, group: list[Act], *, alone: bool) -> HandlerContext:
     """The context re-read as one act (a group of new facts: the first, with the rest as the
-    turn's candidate facts)."""
+    turn's candidate facts). Beside other deciding acts, the sentence splitter's candidates are
+    not this act's facts; alone (status reports aside), they are the message's."""
     classified = ctx.classified.for_act(group[0])
     if len(group) == 1:
-        if len(ctx.classified.all_acts()) == 1:
-            return replace(ctx, classified=classified)
-        # several acts: the sentence splitter's candidates are not this act's facts
-        return replace(ctx, classified=classified, candidates=())
+        return replace(ctx, classified=classified, candidates=ctx.candidates if alone else ())
     facts = tuple(act.params["personal_fact"].strip() for act in group)
     return replace(ctx, classified=classified, candidates=facts, max_new_facts=len(facts))
 

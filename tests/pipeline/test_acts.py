@@ -235,3 +235,40 @@ def test_a_malformed_act_is_dropped_and_an_answer_without_usable_acts_degrades()
     empty = validated_acts([], provider="t")
     assert empty.intent == "general_conversation" and empty.error
     assert ClassifiedIntent(intent="x").all_acts()[0].intent == "x"
+
+
+def test_a_status_act_beside_one_fact_keeps_the_sentence_splitters_facts(
+    sqlite_store: Store,
+) -> None:
+    from pipeline.converse import converse
+    from pipeline.english import ENGLISH
+    from pipeline.providers.base import Providers
+    from pipeline.settings import Settings
+
+    message = (
+        "Quick update on me: I'm vegetarian these days, my knee is in a brace until June, "
+        "and I take my coffee black with no sugar at all, just so you know."
+    )
+    provider = script(
+        {
+            "message": message,
+            "acts": [
+                {"intent": "remember_about_me", "params": {"personal_fact": "You're vegetarian"}},
+                {
+                    "intent": "general_conversation",
+                    "status": {"topic": "knee", "text": "Your knee is in a brace until June"},
+                },
+            ],
+        }
+    )
+    with sqlite_store.write() as session:
+        people.create_person(session, "ana")
+    outcome = converse(
+        sqlite_store,
+        person="ana",
+        message=message,
+        providers=Providers.of(provider, provider, lexicon=ENGLISH),
+        turn_settings=Settings(multi_fact_extraction=True),
+    )
+    assert outcome.route.operation_data["action"] == "held_many"
+    assert [r.operation_data["action"] for r in outcome.route.also] == ["status_noted"]
