@@ -127,12 +127,16 @@ def assemble_prompt(
         rendered.append(
             library.render(RECALLED_FAMILY, bullets=bullets, operator_name=operator_name)
         )
-    rendered.append(
-        library.render(instruction_family(route), intent=route.intent, result=route.operation_data)
-    )
+    # The first act's instruction, then each later act's ("yes — and I've a bad knee").
+    for result in (route, *route.also):
+        rendered.append(
+            library.render(
+                instruction_family(result), intent=result.intent, result=result.operation_data
+            )
+        )
     return AssembledPrompt(
         parts=tuple((r.ref.family, r.text) for r in rendered),
-        refs=tuple(r.ref for r in rendered),
+        refs=tuple(dict.fromkeys(r.ref for r in rendered)),
     )
 
 

@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pipeline.domain import ActorKind, HistoryTurn, NormativeForce, PromptRef, Usage
+from sqlalchemy.orm import Session
+
+from pipeline.domain import ActorKind, HistoryTurn, NormativeForce, Person, PromptRef, Usage
 from pipeline.errors import ProviderError
 from pipeline.lexicon import Lexicon
 from pipeline.memory.session import write_working_memory
@@ -89,6 +91,29 @@ def measure(turns: Sequence[HistoryTurn], summarizer: Summarizer) -> tuple[float
         return estimate, "estimate"
 
 
+def _hold_facts(
+    session: Session, person: Person, checked: Sequence[Admitted], now: datetime
+) -> list[str]:
+    """Hold the durable facts the summary found that personal memory lacks; a fact no trim
+    could save is not stored (docs/memory.md)."""
+    held: list[str] = []
+    for each in checked:
+        fact = each.text
+        if person.personal_engagement_id is None or fact is None:
+            continue
+        if repo.find_live(session, person.personal_engagement_id, fact) is None:
+            repo.add_assertion(
+                session,
+                person.personal_engagement_id,
+                fact,
+                ActorKind.COMPANION,
+                NormativeForce.HELD,
+                created_at=now,
+            )
+            held.append(fact)
+    return held
+
+
 def compact_if_due(
     store: Store,
     *,
@@ -138,7 +163,6 @@ def compact_if_due(
     text = truncated(summary.text, settings.working_memory_budget_tokens)
     checked_facts = admit_facts(summary.facts, lexicon)
     upto = folded[-1][0]
-    held: list[str] = []
     with store.write() as session:
         add_compaction(
             session,
@@ -151,20 +175,7 @@ def compact_if_due(
         )
         if text:
             write_working_memory(session, person_id, text, now, settings)
-        for checked in checked_facts:
-            fact = checked.text
-            if person.personal_engagement_id is None or fact is None:
-                continue  # a fact no trim could save is not stored (docs/memory.md)
-            if repo.find_live(session, person.personal_engagement_id, fact) is None:
-                repo.add_assertion(
-                    session,
-                    person.personal_engagement_id,
-                    fact,
-                    ActorKind.COMPANION,
-                    NormativeForce.HELD,
-                    created_at=now,
-                )
-                held.append(fact)
+        held = _hold_facts(session, person, checked_facts, now)
     return Compacted(
         len(folded),
         upto,

@@ -11,10 +11,10 @@ one conversation the person answers into.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from pipeline.actions import Action
 from pipeline.assemble import AssembledPrompt
 from pipeline.converse import COMPANION_NAME
 from pipeline.domain import HistoryTurn, Person, Role, RouteResult, Turn
@@ -22,6 +22,7 @@ from pipeline.errors import ProviderError
 from pipeline.memory.working import readable
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers.base import Responder, RespondRequest
+from pipeline.providers.summarize import without_speaker
 from pipeline.settings import Settings, settings
 from pipeline.store import Store
 from pipeline.store.sessions import working_document
@@ -75,7 +76,7 @@ def newest_thread(summary: str) -> str:
     summary's bullet and speaker ("- Ana said: ")."""
     lines = [line.strip() for line in summary.splitlines() if line.strip()]
     last = lines[-1] if lines else ""
-    return re.sub(r"^(?:[-*•]\s*)?(?:[^:]{1,60} said:\s*)?", "", last)
+    return without_speaker(last)
 
 
 def heartbeat(
@@ -104,7 +105,7 @@ def heartbeat(
     )
     route = RouteResult(
         intent="general_conversation",
-        operation_data={"action": "heartbeat", "follow_up": newest_thread(decision.follow_up)},
+        operation_data={"action": Action.HEARTBEAT, "follow_up": newest_thread(decision.follow_up)},
     )
     history = tuple(
         HistoryTurn(

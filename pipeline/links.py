@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from pipeline.actions import Action
 from pipeline.domain import HistoryTurn, RouteResult
 from pipeline.intents.taxonomy import INTENTS
 from pipeline.store.assertions import ids_by_number
@@ -62,7 +63,7 @@ def stated_before(result: RouteResult, prior_companion: HistoryTurn | None) -> b
     """Whether the previous two turns stated the personal fact this turn holds."""
     return (
         result.intent == "remember_about_me"
-        and result.operation_data.get("action") in ("held", "committed")
+        and result.operation_data.get("action") in (Action.HELD, Action.COMMITTED)
         and any(c.before is None for c in result.changes)
         and prior_companion is not None
         and prior_companion.intent == _OFFERED_ACROSS

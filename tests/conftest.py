@@ -102,7 +102,7 @@ def script(*entries: dict[str, Any]) -> ScriptedProvider:
         [
             ScriptEntry(
                 message=e["message"],
-                intent=e["intent"],
+                intent=e.get("intent", ""),
                 params=dict(e.get("params") or {}),
                 after=e.get("after"),
                 reply=e.get("reply"),
@@ -110,6 +110,7 @@ def script(*entries: dict[str, Any]) -> ScriptedProvider:
                 restore=e.get("restore") is True,
                 question=e.get("question") is True,
                 profile_field=e.get("profile_field"),
+                acts=e.get("acts"),
             )
             for e in entries
         ]

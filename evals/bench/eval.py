@@ -13,66 +13,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from evals.bench.fixtures import FixedLatency, suite_file
 from evals.dataset import load_suite
 from evals.runner import RunConfig, run_eval
-from pipeline.domain import ClassifiedIntent
 from pipeline.providers import (
-    ClassifyRequest,
     ProviderOptions,
     Providers,
     ProviderSpec,
-    RespondRequest,
     ScriptedProvider,
     ScriptEntry,
 )
-
-
-def _suite_file(folder: Path, name: str, n: int, first: int = 0) -> Path:
-    cases = [
-        {
-            "id": f"case-{i}",
-            "tags": ["bench", f"bucket-{i % 7}"],
-            "project": "Garden" if i % 2 else None,
-            "message": f"I prefer working in the mornings, variant {i}",
-            "expect": {
-                "intent": "remember_about_me",
-                "params": {"personal_fact": {"contains": ["mornings"]}},
-            },
-        }
-        for i in range(first, first + n)
-    ]
-    path = folder / f"{name}.yaml"
-    path.write_text(
-        yaml.safe_dump({"name": name, "target": "classify", "cases": cases}), encoding="utf-8"
-    )
-    return path
-
-
-class FixedLatency:
-    """A classifier that takes exactly `seconds` per case (sleeping, as a network call would)."""
-
-    name = "fixed-latency"
-    model = "sleep"
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-
-    def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
-        """Sleep (unless no time is asked for), then answer correctly."""
-        if self.seconds:
-            time.sleep(self.seconds)
-        return ClassifiedIntent(
-            intent="remember_about_me",
-            params={"personal_fact": request.message},
-            provider=self.name,
-            model=self.model,
-        )
-
-    def respond(self, request: RespondRequest) -> Any:
-        """Not used by classify suites."""
-        raise NotImplementedError
 
 
 def _scripted_registry(n: int) -> dict[str, ProviderSpec]:
@@ -122,7 +72,7 @@ def run(
     URL."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        throughput = load_suite(_suite_file(root, "bench_throughput", cases))
+        throughput = load_suite(suite_file(root, "bench_throughput", cases))
         started = time.perf_counter()
         out = run_eval(
             RunConfig([throughput], ["scripted"], concurrency=4),
@@ -133,7 +83,7 @@ def run(
         throughput_s = time.perf_counter() - started
         assert out.tally.passed == cases, out.tally
 
-        slow = load_suite(_suite_file(root, "bench_latency", latency_cases))
+        slow = load_suite(suite_file(root, "bench_latency", latency_cases))
         started = time.perf_counter()
         out = run_eval(
             RunConfig([slow], ["fixed-latency"], concurrency=concurrency, use_cache=False),

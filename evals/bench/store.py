@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from evals.bench.eval import FixedLatency, _suite_file
+from evals.bench.fixtures import FixedLatency, suite_file
 from evals.dataset import load_suite
 from evals.runner import RunConfig, run_eval
 from pipeline.providers import (
@@ -62,7 +62,7 @@ def _timed(
     levelled after it, when given — and the recorder."""
     # suite files are capped at 2 MB: 2,500 cases a file
     suites = [
-        load_suite(_suite_file(root, f"bench_store_{i}", min(2500, cases - i * 2500), i * 2500))
+        load_suite(suite_file(root, f"bench_store_{i}", min(2500, cases - i * 2500), i * 2500))
         for i in range((cases + 2499) // 2500)
     ]
     started, cpu = time.perf_counter(), time.process_time()

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import typer
 
-from pipeline.providers.claude.settings import ENV_VARS as CLAUDE_VARS
-from pipeline.providers.claude.settings import set_command_options
-from pipeline.providers.openai_compat import settings as openai_settings
-from pipeline.providers.openai_compat.settings import ENV_VARS as OPENAI_VARS
+from pipeline.providers.command_options import CLAUDE_ENV_VARS as CLAUDE_VARS
+from pipeline.providers.command_options import OPENAI_ENV_VARS as OPENAI_VARS
+from pipeline.providers.command_options import claude_options as claude_given
+from pipeline.providers.command_options import openai_options, replace_options
 
 
 def claude_options(
@@ -69,7 +69,8 @@ def claude_options(
     ),
 ) -> None:
     """converse-harness: a memory-keeping companion and the harness around it."""
-    set_command_options(
+    replace_options(
+        claude_given,
         classifier_model=classifier_model,
         responder_model=responder_model,
         classifier_max_tokens=classifier_max_tokens,
@@ -79,4 +80,4 @@ def claude_options(
         classifier_shape=classifier_shape,
         max_retries=max_retries,
     )
-    openai_settings.set_command_options(base_url=openai_base_url, model=openai_model)
+    replace_options(openai_options, base_url=openai_base_url, model=openai_model)

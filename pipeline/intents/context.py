@@ -42,6 +42,9 @@ class HandlerContext:
     # The conversation's words that name nothing (pipeline/lexicon.py), lent by the provider
     # bundle; none lent, every word counts.
     lexicon: Lexicon = NO_LEXICON
+    # The turns before this one, oldest first: pending items of earlier turns stay answerable
+    # (pipeline/intents/acts.py).
+    history: tuple[HistoryTurn, ...] = ()
 
     def __post_init__(self) -> None:
         if self.writes is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pipeline.actions import Action
 from pipeline.domain import RouteResult
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.recall import answer_from_memory
@@ -16,7 +17,7 @@ def handle_general_conversation(ctx: HandlerContext) -> RouteResult:
     a broken model answer must leave what is stored untouched.
     """
     if ctx.classified.error:
-        return RouteResult(intent="general_conversation", operation_data={"action": "none"})
+        return RouteResult(intent="general_conversation", operation_data={"action": Action.NONE})
     held = offered_held(ctx)
     reading = ctx.classified.reading
     if held is not None and ctx.project is not None and reading and reading.project_only:
@@ -27,7 +28,7 @@ def handle_general_conversation(ctx: HandlerContext) -> RouteResult:
     recalled = answer_from_memory(ctx)
     if recalled is not None:
         return recalled
-    return RouteResult(intent="general_conversation", operation_data={"action": "none"})
+    return RouteResult(intent="general_conversation", operation_data={"action": Action.NONE})
 
 
 def handle_describe_capabilities(_ctx: HandlerContext) -> RouteResult:
@@ -35,7 +36,7 @@ def handle_describe_capabilities(_ctx: HandlerContext) -> RouteResult:
     return RouteResult(
         intent="describe_capabilities",
         operation_data={
-            "action": "described",
+            "action": Action.DESCRIBED,
             "capabilities": [INTENTS[n].offer for n in LIVE_INTENTS if INTENTS[n].offer],
         },
     )
@@ -46,5 +47,5 @@ def handle_stub(ctx: HandlerContext) -> RouteResult:
     name = ctx.classified.intent
     return RouteResult(
         intent=name,
-        operation_data={"action": "not_available", "capability": INTENTS[name].summary},
+        operation_data={"action": Action.NOT_AVAILABLE, "capability": INTENTS[name].summary},
     )

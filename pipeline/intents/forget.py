@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.actions import Action
 from pipeline.domain import (
     Assertion,
     HistoryActor,
@@ -35,7 +36,7 @@ def _confirm(a: Assertion) -> RouteResult:
     return RouteResult(
         intent=INTENT,
         operation_data={
-            "action": "confirm_retraction",
+            "action": Action.CONFIRM_RETRACTION,
             "matched_fact": a.content,
             "matched_assertion_id": a.id,
             "assertion_display_number": a.display_number,
@@ -58,7 +59,7 @@ def _retract(ctx: HandlerContext, assertion_id: int) -> RouteResult | None:
     return RouteResult(
         intent=INTENT,
         operation_data={
-            "action": "retracted",
+            "action": Action.RETRACTED,
             "person": ctx.person.name,  # the erase command the reply suggests names the person
             "retracted_fact": done.content,
             "assertion_display_number": done.display_number,
@@ -87,7 +88,7 @@ def _just_committed(ctx: HandlerContext, personal_id: int) -> Assertion | None:
         return None
     data = prior.operation_data
     number = data.get("assertion_display_number")
-    if data.get("action") != "committed" or not isinstance(number, int):
+    if data.get("action") != Action.COMMITTED or not isinstance(number, int):
         return None
     try:
         fact = repo.get_by_number(ctx.session, personal_id, number)
@@ -98,7 +99,7 @@ def _just_committed(ctx: HandlerContext, personal_id: int) -> Assertion | None:
 
 def _kept(description: str) -> RouteResult:
     return RouteResult(
-        intent=INTENT, operation_data={"action": "kept", "forget_description": description}
+        intent=INTENT, operation_data={"action": Action.KEPT, "forget_description": description}
     )
 
 
@@ -115,14 +116,14 @@ def handle_forget(ctx: HandlerContext) -> RouteResult:
     prior = ctx.prior_companion
     data = prior.operation_data if prior is not None and prior.intent == INTENT else {}
     description = ctx.param("forget_description")
-    if data.get("action") == "confirm_retraction":
+    if data.get("action") == Action.CONFIRM_RETRACTION:
         answered = answer_to_confirmation(
             ctx, data, description, retract=lambda i: _retract(ctx, i), confirm=_confirm, kept=_kept
         )
         if answered is not None:
             return answered
         description = corrected_description(ctx, description)
-    if data.get("action") == "ambiguous":
+    if data.get("action") == Action.AMBIGUOUS:
         candidates = list(data.get("candidates", []))
         number = pick_candidate(reading, description, candidates, ctx.stop_words)
         if number is not None:
@@ -134,9 +135,13 @@ def handle_forget(ctx: HandlerContext) -> RouteResult:
         return _confirm(kept_just_now)
     if rejects and not ctx.keywords(description):
         # "Forget it" with nothing pending means "never mind", not a request to match "it".
-        if data.get("action") in ("confirm_retraction", "ambiguous"):
+        if data.get("action") in (Action.CONFIRM_RETRACTION, Action.AMBIGUOUS):
             return _kept(description)
-        data = {"action": "no_match", "forget_description": description, "nothing_described": True}
+        data = {
+            "action": Action.NO_MATCH,
+            "forget_description": description,
+            "nothing_described": True,
+        }
         return RouteResult(intent=INTENT, operation_data=data)
     committed = repo.list_assertions(ctx.session, personal_id, [NormativeForce.COMMITTED])
     match = _semantic(
@@ -148,7 +153,7 @@ def handle_forget(ctx: HandlerContext) -> RouteResult:
         return RouteResult(
             intent=INTENT,
             operation_data={
-                "action": "ambiguous",
+                "action": Action.AMBIGUOUS,
                 "forget_description": description,
                 "candidates": [_candidate(a) for a in match.assertions],
             },
@@ -156,7 +161,7 @@ def handle_forget(ctx: HandlerContext) -> RouteResult:
     return RouteResult(
         intent=INTENT,
         operation_data={
-            "action": "no_match",
+            "action": Action.NO_MATCH,
             "forget_description": description,
             "stored_count": len(committed),
         },

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pipeline.actions import Action
 from pipeline.domain import (
     ActorKind,
     Assertion,
@@ -43,7 +44,7 @@ def handle_add_knowledge(ctx: HandlerContext) -> RouteResult:
     return RouteResult(
         intent="add_knowledge",
         operation_data={
-            "action": "held",
+            "action": Action.HELD,
             "knowledge": created.content,
             "assertion_display_number": created.display_number,
         },
@@ -57,7 +58,7 @@ def handle_list_knowledge(ctx: HandlerContext) -> RouteResult:
     items = repo.list_assertions(ctx.session, ctx.project.id, _LIVE, limit=50)
     return RouteResult(
         intent="list_knowledge",
-        operation_data={"action": "listed", "items": [_item(a) for a in items]},
+        operation_data={"action": Action.LISTED, "items": [_item(a) for a in items]},
     )
 
 
@@ -96,7 +97,11 @@ def handle_commit_knowledge(ctx: HandlerContext) -> RouteResult:
     if not chosen:
         return RouteResult(
             intent="commit_knowledge",
-            operation_data={"action": "no_match", "reference": reference, "held_count": len(held)},
+            operation_data={
+                "action": Action.NO_MATCH,
+                "reference": reference,
+                "held_count": len(held),
+            },
         )
     done = [
         ctx.decided.set_force(a.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
@@ -104,7 +109,7 @@ def handle_commit_knowledge(ctx: HandlerContext) -> RouteResult:
     ]
     return RouteResult(
         intent="commit_knowledge",
-        operation_data={"action": "committed", "items": [_item(a) for a in done]},
+        operation_data={"action": Action.COMMITTED, "items": [_item(a) for a in done]},
         changes=tuple(MemoryChange.of(a, NormativeForce.HELD) for a in done),
     )
 
@@ -113,7 +118,7 @@ def _confirm_note(a: Assertion) -> RouteResult:
     return RouteResult(
         intent="retract_knowledge",
         operation_data={
-            "action": "confirm_retraction",
+            "action": Action.CONFIRM_RETRACTION,
             "matched_fact": a.content,
             "matched_assertion_id": a.id,
             "assertion_display_number": a.display_number,
@@ -125,7 +130,7 @@ def _confirm_note(a: Assertion) -> RouteResult:
 def _kept_note(description: str) -> RouteResult:
     return RouteResult(
         intent="retract_knowledge",
-        operation_data={"action": "kept", "knowledge_description": description},
+        operation_data={"action": Action.KEPT, "knowledge_description": description},
     )
 
 
@@ -144,7 +149,7 @@ def _retract_note(ctx: HandlerContext, assertion_id: int, reason: str) -> RouteR
     )
     return RouteResult(
         intent="retract_knowledge",
-        operation_data={"action": "retracted", "item": _item(done)},
+        operation_data={"action": Action.RETRACTED, "item": _item(done)},
         changes=(MemoryChange.of(done, target.force),),
     )
 
@@ -156,7 +161,7 @@ def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
     description = ctx.param("knowledge_description")
     prior = ctx.prior_companion
     data = prior.operation_data if prior is not None and prior.intent == "retract_knowledge" else {}
-    if data.get("action") == "confirm_retraction":
+    if data.get("action") == Action.CONFIRM_RETRACTION:
         answered = answer_to_confirmation(
             ctx,
             data,
@@ -169,7 +174,7 @@ def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
             return answered
         description = corrected_description(ctx, description)
     live = repo.list_assertions(ctx.session, ctx.project.id, _LIVE)
-    if data.get("action") == "ambiguous":
+    if data.get("action") == Action.AMBIGUOUS:
         candidates = list(data.get("candidates", []))
         number = pick_candidate(ctx.classified.reading, description, candidates, ctx.stop_words)
         chosen = [a for a in live if a.display_number == number]
@@ -180,12 +185,12 @@ def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
     if match.action == "no_match":
         match = match_loosely(described, live, ctx.stop_words)
     if match.action == "no_match":
-        return RouteResult(intent="retract_knowledge", operation_data={"action": "no_match"})
+        return RouteResult(intent="retract_knowledge", operation_data={"action": Action.NO_MATCH})
     if match.action == "ambiguous":
         return RouteResult(
             intent="retract_knowledge",
             operation_data={
-                "action": "ambiguous",
+                "action": Action.AMBIGUOUS,
                 "candidates": [_item(a) for a in match.assertions],
             },
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.actions import Action
 from pipeline.domain import (
     ActorKind,
     Assertion,
@@ -27,7 +28,7 @@ from pipeline.memory.profile_fields import fields_of_many
 from pipeline.store import assertions as repo
 
 INTENT = "remember_about_me"
-HELD_MANY = "held_many"
+HELD_MANY = Action.HELD_MANY
 MAX_WRITES_PER_TURN = 3  # specification 004, section 13
 
 
@@ -96,7 +97,11 @@ def answer_offer(ctx: HandlerContext) -> RouteResult | None:
             declined.append(after)
         changes.append(MemoryChange.of(after, NormativeForce.HELD))
     action = (
-        "committed_all" if not declined else "declined_all" if not committed else "committed_some"
+        Action.COMMITTED_ALL
+        if not declined
+        else Action.DECLINED_ALL
+        if not committed
+        else Action.COMMITTED_SOME
     )
     return RouteResult(
         intent=INTENT,

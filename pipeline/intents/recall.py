@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+from pipeline.actions import Action
 from pipeline.categories import ContextMode, load_categories
 from pipeline.domain import Assertion, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
@@ -129,7 +130,7 @@ def handle_ask_about_past_input(ctx: HandlerContext) -> RouteResult:
     return RouteResult(
         intent=INTENT,
         operation_data={
-            "action": "found" if found else "no_match",
+            "action": Action.FOUND if found else Action.NO_MATCH,
             "query": query,
             "scope": "project" if ctx.project else "personal",
             "everything": everything,
@@ -152,7 +153,7 @@ def answer_from_memory(ctx: HandlerContext) -> RouteResult | None:
     return RouteResult(
         intent=INTENT,
         operation_data={
-            "action": "found",
+            "action": Action.FOUND,
             "query": message,
             "scope": "project" if ctx.project else "personal",
             "everything": False,

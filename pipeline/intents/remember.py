@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pipeline.actions import Action
 from pipeline.domain import (
     ActorKind,
     Assertion,
@@ -28,7 +29,7 @@ def offered_held(ctx: HandlerContext) -> Assertion | None:
     personal_id = ctx.person.personal_engagement_id
     if prior is None or personal_id is None or prior.intent != INTENT:
         return None
-    if prior.operation_data.get("action") not in ("held", "refined"):
+    if prior.operation_data.get("action") not in (Action.HELD, Action.REFINED):
         return None
     number = prior.operation_data.get("assertion_display_number")
     held: Assertion | None = None
@@ -63,7 +64,7 @@ def _committed(
         done = ctx.decided.set_force(other.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
         changes.append(MemoryChange.of(done, NormativeForce.HELD))
     data: dict[str, object] = {
-        "action": "committed",
+        "action": Action.COMMITTED,
         "personal_fact": committed.content,
         "assertion_display_number": committed.display_number,
     }
@@ -110,7 +111,7 @@ def _new_fact(ctx: HandlerContext, personal_id: int, fact: str) -> RouteResult:
     if existing is not None:
         if promoted and existing.force is NormativeForce.HELD:
             return _committed(existing, ctx, promoted=True)
-        action = "already_known" if existing.force is NormativeForce.COMMITTED else "held"
+        action = Action.ALREADY_KNOWN if existing.force is NormativeForce.COMMITTED else Action.HELD
         return _unchanged(existing, action)
     # After a cross-promotion offer the person has just said yes to this very fact, so it
     # is committed at once instead of being offered a second time.
@@ -118,7 +119,7 @@ def _new_fact(ctx: HandlerContext, personal_id: int, fact: str) -> RouteResult:
     field = field_of(ctx.classified.profile_field, fact, ctx.lexicon)
     created = ctx.decided.add(personal_id, fact, ActorKind.COMPANION, force, profile_field=field)
     data: dict[str, object] = {
-        "action": "committed" if promoted else "held",
+        "action": Action.COMMITTED if promoted else Action.HELD,
         "personal_fact": created.content,
         "assertion_display_number": created.display_number,
     }
@@ -161,7 +162,7 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
                 return _refined(ctx, held, corrected)
             # A correction that changes nothing was not understood: the person said the offer
             # is wrong, so it is neither committed nor dropped, but offered again as it stands.
-            return _unchanged(held, "held", correction_unread=True)
+            return _unchanged(held, Action.HELD, correction_unread=True)
         # UNRELATED: a different fact is held on its own; the offer stays held
     if len(ctx.candidates) >= 2:
         many = hold_many(ctx, personal_id)
@@ -182,7 +183,7 @@ def _refined(ctx: HandlerContext, held: Assertion, fact: str) -> RouteResult:
     return RouteResult(
         intent=INTENT,
         operation_data={
-            "action": "refined",
+            "action": Action.REFINED,
             "personal_fact": refined.content,
             "previous_fact": held.content,
             "assertion_display_number": refined.display_number,
@@ -191,7 +192,7 @@ def _refined(ctx: HandlerContext, held: Assertion, fact: str) -> RouteResult:
     )
 
 
-def _unchanged(fact: Assertion, action: str, **extra: object) -> RouteResult:
+def _unchanged(fact: Assertion, action: Action, **extra: object) -> RouteResult:
     """A turn that writes nothing and names a stored fact: known already, or offered again."""
     data: dict[str, object] = {
         "action": action,
@@ -210,7 +211,7 @@ def reject_offer(ctx: HandlerContext, held: Assertion) -> RouteResult:
     return RouteResult(
         intent="general_conversation",
         operation_data={
-            "action": "rejected",
+            "action": Action.REJECTED,
             "retracted_fact": retracted.content,
             "assertion_display_number": retracted.display_number,
         },
@@ -256,7 +257,7 @@ def keep_in_project(ctx: HandlerContext, held: Assertion) -> RouteResult:
     return RouteResult(
         intent="general_conversation",
         operation_data={
-            "action": "kept_in_project",
+            "action": Action.KEPT_IN_PROJECT,
             "knowledge": note.content,
             "assertion_display_number": note.display_number,
             "retracted_personal_number": retracted.display_number,

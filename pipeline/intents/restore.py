@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.actions import Action
 from pipeline.domain import Assertion, HistoryActor, MemoryChange, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
 from pipeline.memory.matching import Match, match_forget, match_loosely
@@ -34,7 +35,7 @@ def _reference(ctx: HandlerContext) -> tuple[bool, int] | None:
 def _just_retracted(ctx: HandlerContext) -> tuple[str, int] | None:
     """The intent and display number the previous companion turn retracted, if it did."""
     prior = ctx.prior_companion
-    if prior is None or prior.operation_data.get("action") != "retracted":
+    if prior is None or prior.operation_data.get("action") != Action.RETRACTED:
         return None
     data = prior.operation_data
     number = data.get("assertion_display_number")
@@ -76,7 +77,9 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
         return RouteResult(
             intent=intent,
             operation_data={
-                "action": "restore_unclear" if match.action == "ambiguous" else "restore_no_match",
+                "action": Action.RESTORE_UNCLEAR
+                if match.action == "ambiguous"
+                else "restore_no_match",
                 "candidates": [_item(a) for a in match.assertions],
             },
         )
@@ -85,7 +88,7 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
     done = ctx.decided.set_force(target.id, force, by=HistoryActor.OPERATOR)
     return RouteResult(
         intent=intent,
-        operation_data={"action": "restored", "item": _item(done)},
+        operation_data={"action": Action.RESTORED, "item": _item(done)},
         changes=(MemoryChange.of(done, NormativeForce.RETRACTED),),
     )
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from sqlalchemy.orm import Session
 
+from pipeline.actions import Action
 from pipeline.domain import HistoryActor, NormativeForce, Relation, RouteResult
 from pipeline.intents import conversation, forget, knowledge, multi, recall, remember, restore
+from pipeline.intents.acts import route_acts
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.taxonomy import INTENTS
 from pipeline.intents.writes import apply
@@ -47,21 +50,7 @@ def _as(ctx: HandlerContext, intent: str, description: str = "") -> HandlerConte
     text = description or old.params.get(_PARAM.get(old.intent, ""), "") or ctx.message
     params = {_PARAM[intent]: text} if intent in _PARAM else {}
     classified = old.model_copy(update={"intent": intent, "params": params})
-    return HandlerContext(
-        session=ctx.session,
-        person=ctx.person,
-        project=ctx.project,
-        classified=classified,
-        prior_companion=ctx.prior_companion,
-        now=ctx.now,
-        embedder=ctx.embedder,
-        message=ctx.message,
-        reads=ctx.reads,
-        candidates=ctx.candidates,
-        max_new_facts=ctx.max_new_facts,
-        writes=ctx.writes,
-        lexicon=ctx.lexicon,
-    )
+    return replace(ctx, classified=classified)
 
 
 def _lives_in(ctx: HandlerContext, description: str) -> str | None:
@@ -115,9 +104,13 @@ def _redirected(ctx: HandlerContext) -> HandlerContext:
 
 
 def route(ctx: HandlerContext) -> RouteResult:
-    """Decide the turn: run the intent's handler once, which reads and records its writes in
-    `ctx.writes` (project-only intents outside a project change nothing). Nothing is stored
-    until `apply_decision`."""
+    """Decide the turn: each act of the message once, in order, by its intent's handler, which
+    reads and records its writes in `ctx.writes` (project-only intents outside a project change
+    nothing). Nothing is stored until `apply_decision`."""
+    return route_acts(ctx, _route_act)
+
+
+def _route_act(ctx: HandlerContext) -> RouteResult:
     answered = multi.answer_offer(ctx)  # a reply to several facts offered at once
     return answered if answered is not None else _handled(_redirected(ctx))
 
@@ -135,7 +128,7 @@ def _handled(ctx: HandlerContext) -> RouteResult:
     spec = INTENTS[name]
     if not spec.live:
         return conversation.handle_stub(ctx)
-    if ctx.classified.restore and (name in _WRITES or _prior_action(ctx)[1] == "retracted"):
+    if ctx.classified.restore and (name in _WRITES or _prior_action(ctx)[1] == Action.RETRACTED):
         return restore.handle_restore(ctx, name)
     if spec.needs_project and ctx.project is None:
         return RouteResult(intent=name, operation_data={"error": "needs_project"})

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pipeline.actions import Action
+
 
 @dataclass(frozen=True)
 class IntentSpec:
@@ -21,7 +23,7 @@ class IntentSpec:
     offer: str = ""
     # The actions of this intent's turns that leave something pending (an offer, a question):
     # a reading that answers one is handled by this intent, whatever the message was given.
-    pending: tuple[str, ...] = ()
+    pending: tuple[Action, ...] = ()
 
     @property
     def instruction(self) -> str:
@@ -78,7 +80,7 @@ INTENTS: dict[str, IntentSpec] = {
             "remove a fact from the project's knowledge",
             needs_project=True,
             offer="remove a project note when you ask (it can be put back)",
-            pending=("confirm_retraction", "ambiguous"),
+            pending=(Action.CONFIRM_RETRACTION, Action.AMBIGUOUS),
         ),
         IntentSpec(
             "describe_capabilities",
@@ -96,7 +98,7 @@ INTENTS: dict[str, IntentSpec] = {
                 "remember things about you — your diet, schedule, family, preferences — "
                 "across all your projects, after checking I got them right"
             ),
-            pending=("held", "refined", "held_many"),
+            pending=(Action.HELD, Action.REFINED, Action.HELD_MANY),
         ),
         IntentSpec(
             "forget_about_me",
@@ -104,7 +106,7 @@ INTENTS: dict[str, IntentSpec] = {
             ("forget_description",),
             "asks the companion to stop remembering something personal",
             offer="forget something personal you told me, once you confirm which one",
-            pending=("confirm_retraction", "ambiguous"),
+            pending=(Action.CONFIRM_RETRACTION, Action.AMBIGUOUS),
         ),
         IntentSpec("set_reminder", False, ("reminder", "when"), "set a reminder"),
         IntentSpec("web_search", False, ("query",), "look something up on the web"),

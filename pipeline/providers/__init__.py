@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from pipeline.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from pipeline.providers.answers import degraded, validated
     from pipeline.providers.base import (
         Classifier,
         ClassifyRequest,
@@ -16,8 +17,6 @@ if TYPE_CHECKING:
         ProviderSpec,
         Responder,
         RespondRequest,
-        degraded,
-        validated,
     )
     from pipeline.providers.registry import (
         PROVIDER_NAMES,
@@ -46,8 +45,8 @@ _LAZY = {
     "ProviderSpec": ".base",
     "Responder": ".base",
     "RespondRequest": ".base",
-    "degraded": ".base",
-    "validated": ".base",
+    "degraded": ".answers",
+    "validated": ".answers",
     "PROVIDER_NAMES": ".registry",
     "REGISTRY": ".registry",
     "anthropic_key_set": ".registry",

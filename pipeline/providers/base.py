@@ -16,16 +16,10 @@ from pipeline.domain import (
     ClassifiedIntent,
     HistoryTurn,
     MemoryNote,
-    ProfileField,
-    PromptRef,
-    Reading,
-    Relation,
     Reply,
     RouteResult,
-    Usage,
 )
 from pipeline.errors import ConverseError
-from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, REQUIRED_PARAMS
 from pipeline.lexicon import NO_LEXICON, Lexicon
 
 if TYPE_CHECKING:
@@ -89,118 +83,6 @@ class Responder(Protocol):
     def respond(self, request: RespondRequest) -> Reply:
         """Reply to the operator; raises ProviderError when no reply can be had."""
         ...
-
-
-def degraded(
-    error: str,
-    *,
-    provider: str,
-    model: str = "",
-    prompt_refs: tuple[PromptRef, ...] = (),
-    usage: Usage | None = None,
-) -> ClassifiedIntent:
-    """The classification used when an answer is unusable: conversation, with the error."""
-    return ClassifiedIntent(
-        intent=FALLBACK_INTENT,
-        error=error,
-        provider=provider,
-        model=model,
-        prompt_refs=prompt_refs,
-        usage=usage or Usage(),
-    )
-
-
-def validated(
-    intent: Any,
-    params: Any,
-    *,
-    provider: str,
-    model: str = "",
-    confidence: float | None = None,
-    prompt_refs: tuple[PromptRef, ...] = (),
-    usage: Usage | None = None,
-    reading: Any = None,
-    restore: Any = False,
-    question: Any = False,
-    profile_field: Any = None,
-) -> ClassifiedIntent:
-    """Check a provider's raw answer against the taxonomy; degrade it if unusable. A reading
-    that is malformed is dropped (the core then reads nothing pending as answered), never
-    guessed at."""
-    meta: dict[str, Any] = {
-        "provider": provider,
-        "model": model,
-        "prompt_refs": prompt_refs,
-        "usage": usage,
-    }
-    if not isinstance(intent, str) or intent not in INTENTS:
-        return degraded(f"unknown intent {intent!r}", **meta)
-    if params is None:
-        params = {}
-    if not isinstance(params, Mapping):
-        return degraded(f"parameters of {intent} are not an object: {params!r}", **meta)
-    allowed = INTENTS[intent].params
-    clean = {
-        str(k): " ".join(str(v).split())
-        for k, v in params.items()
-        if k in allowed and v is not None and str(v).strip()
-    }
-    checked = checked_reading(reading)
-    # An answer to what was pending ("yes" to a retraction question) describes nothing new.
-    answers = checked is not None and checked.relation is not Relation.UNRELATED
-    missing = [p for p in REQUIRED_PARAMS.get(intent, ()) if p not in clean]
-    if missing and not answers:
-        return degraded(f"{intent} without its parameter {', '.join(missing)}", **meta)
-    return ClassifiedIntent(
-        intent=intent,
-        params=clean,
-        confidence=confidence,
-        provider=provider,
-        model=model,
-        prompt_refs=prompt_refs,
-        usage=usage or Usage(),
-        reading=checked,
-        restore=restore is True,
-        question=question is True,
-        profile_field=checked_profile_field(profile_field),
-    )
-
-
-def checked_profile_field(raw: Any) -> ProfileField | None:
-    """A provider's profile field as typed, or None (the answer does not say, and the fact's
-    wording is read instead) when it is absent or not one of the fields."""
-    if isinstance(raw, ProfileField) or raw is None:
-        return raw
-    try:
-        return ProfileField(str(raw))
-    except ValueError:
-        return None
-
-
-def checked_reading(raw: Any) -> Reading | None:
-    """A provider's reading as a typed Reading, or None when it is absent or malformed."""
-    if isinstance(raw, Reading) or raw is None:
-        return raw
-    if not isinstance(raw, Mapping):
-        return None
-    try:
-        relation = Relation(str(raw.get("relation")))
-    except ValueError:
-        return None
-    chosen = raw.get("chosen") or ()
-    if not isinstance(chosen, list | tuple) or not all(
-        isinstance(n, int) and not isinstance(n, bool) and 0 < n < 2**31 for n in chosen
-    ):
-        return None
-    corrected = raw.get("corrected") or ""
-    if not isinstance(corrected, str):
-        return None
-    return Reading(
-        relation=relation,
-        corrected=" ".join(corrected.split()),
-        chosen=tuple(chosen),
-        project_only=raw.get("project_only") is True,
-    )
 
 
 @dataclass(frozen=True)

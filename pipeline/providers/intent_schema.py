@@ -12,9 +12,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
-from pipeline.domain import ClassifiedIntent, ProfileField, Relation
+from pipeline.domain import ClassifiedIntent, ProfileField, PromptRef, Relation
 from pipeline.intents.taxonomy import INTENTS
-from pipeline.providers.base import validated
+from pipeline.providers.answers import validated
 
 SCHEMA_NAME = "classify_intent"
 SCHEMA_DESCRIPTION = "Record the intent of the person's last message and its parameters."
@@ -103,6 +103,70 @@ READING_SCHEMA: dict[str, Any] = {
     },
 }
 READING_FIELDS = ("relation", "corrected", "chosen", "project_only")
+
+# Classifier prompt versions from this one on ask for a list of acts (`acts_answer_schema`);
+# earlier ones for one intent (`answer_schema`), which is mapped to one act.
+ACTS_FROM_VERSION = 4
+MAX_ACTS = 6
+
+# What an act adds to the one-intent answer's fields.
+ACT_EXTRA_SCHEMA: dict[str, Any] = {
+    "answers": {
+        "type": "string",
+        "description": "Only with relation: which pending item the act answers, by the display "
+        "number the companion gave it ('#3' for a personal fact, 'notes#2' for a project "
+        "note). Omit for the item the companion's previous turn left pending.",
+    },
+    "status": {
+        "type": "object",
+        "description": "A status report: where an ongoing thing stands ('the car is at the "
+        "shop until Friday'). The act's intent is then general_conversation.",
+        "properties": {
+            "topic": {"type": "string", "description": "the thing: 'car', 'visa', 'knee'"},
+            "text": {
+                "type": "string",
+                "description": "where it stands, one sentence addressed to the person",
+            },
+            "until": {"type": "string", "description": "until when, if the person said"},
+        },
+        "required": ["topic", "text"],
+        "additionalProperties": False,
+    },
+}
+
+
+def acts_answer_schema() -> dict[str, Any]:
+    """The answer as a list of acts, each with the one-intent answer's fields (flat: its
+    intent, that intent's parameters, its reading and flags) plus `answers` and `status`."""
+    act = answer_schema()
+    act["properties"] = {**act["properties"], **ACT_EXTRA_SCHEMA}
+    act["description"] = "One thing the message does, in the order said."
+    return {
+        "type": "object",
+        "properties": {
+            "acts": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": MAX_ACTS,
+                "items": act,
+                "description": "Everything the person's last message does, in the order said.",
+            }
+        },
+        "required": ["acts"],
+        "additionalProperties": False,
+    }
+
+
+def reads_acts(refs: tuple[PromptRef, ...]) -> bool:
+    """Whether the classifier template among `refs` asks for a list of acts."""
+    ref = next((r for r in refs if r.family == "classifier"), None)
+    number = ref.version.removeprefix("v") if ref is not None else ""
+    return number.isdigit() and int(number) >= ACTS_FROM_VERSION
+
+
+def schema_for(refs: tuple[PromptRef, ...]) -> dict[str, Any]:
+    """The answer schema the classifier template among `refs` asks for."""
+    return acts_answer_schema() if reads_acts(refs) else answer_schema()
 
 
 # The answer as pydantic parses it: strict strings, so a number or a list where text belongs

@@ -9,6 +9,7 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from pipeline.actions import Action
 from pipeline.domain import RouteResult
 
 
@@ -46,15 +47,15 @@ def _several(data: dict[str, Any]) -> str:
     action = data.get("action")
     committed = list(data.get("committed", []))
     declined = list(data.get("declined", []))
-    if action == "committed_all":
+    if action == Action.COMMITTED_ALL:
         return (
             "Got it, I'll remember both."
             if len(committed) == 2
             else "Got it, I'll remember all of them."
         )
-    if action == "declined_all":
+    if action == Action.DECLINED_ALL:
         return "Okay — I won't keep any of them."
-    if action == "committed_some":
+    if action == Action.COMMITTED_SOME:
         return f"Got it, I'll remember {_clauses(committed)}, and leave out {_clauses(declined)}."
     facts = list(data.get("facts", []))
     text = f"I'd like to remember these {len(facts)}: {_facts_list(facts)}."
@@ -66,16 +67,21 @@ def _several(data: dict[str, Any]) -> str:
 
 
 def _remember(data: dict[str, Any]) -> str:
-    if data.get("action") in ("held_many", "committed_all", "committed_some", "declined_all"):
+    if data.get("action") in (
+        Action.HELD_MANY,
+        Action.COMMITTED_ALL,
+        Action.COMMITTED_SOME,
+        Action.DECLINED_ALL,
+    ):
         return _several(data)
     fact = str(data.get("personal_fact", ""))
-    if data.get("action") == "committed":
+    if data.get("action") == Action.COMMITTED:
         if data.get("cross_promoted"):
             return f"Done — I'll remember {as_clause(fact)} across all your projects."
         return "Got it, I'll remember that."
-    if data.get("action") == "already_known":
+    if data.get("action") == Action.ALREADY_KNOWN:
         return f"I already have {as_clause(fact)} — nothing new to keep."
-    if data.get("action") == "refined":
+    if data.get("action") == Action.REFINED:
         return f"Updated — I'll remember {as_clause(fact)} instead. Is that right?"
     if data.get("correction_unread"):
         held = fact.strip().rstrip(".")
@@ -85,12 +91,12 @@ def _remember(data: dict[str, Any]) -> str:
 
 def _forget(data: dict[str, Any]) -> str:
     action = data.get("action")
-    if action == "confirm_retraction":
+    if action == Action.CONFIRM_RETRACTION:
         asked = f"You want me to stop using {as_clause(str(data['matched_fact']))}?"
         if data.get("asked_again"):
             return "That's the only one I found. " + asked
         return asked
-    if action == "retracted":
+    if action == Action.RETRACTED:
         number = data.get("assertion_display_number")
         # The command runs as printed once the person's name is in it (the handler may pass
         # it as `person`); otherwise NAME is the one word left to fill in.
@@ -99,9 +105,9 @@ def _forget(data: dict[str, Any]) -> str:
             "Done — I've stopped using that. If you want it gone for good, it can be erased "
             f"permanently with `converse memory erase {number} --person {person}`."
         )
-    if action == "kept":
+    if action == Action.KEPT:
         return "Okay, I'll keep it — nothing was forgotten."
-    if action == "ambiguous":
+    if action == Action.AMBIGUOUS:
         return (
             "I'm not sure which one you mean. Here's what I have: "
             f"{_numbered(list(data.get('candidates', [])))}. Which one?"
@@ -131,28 +137,28 @@ def _knowledge(route: RouteResult) -> str:
             + "."
         )
     if route.intent == "commit_knowledge":
-        if action == "committed":
+        if action == Action.COMMITTED:
             numbers = ", ".join(f"{NOTE}{i['display_number']}" for i in data["items"])
             return f"Settled: {numbers}."
         return "Nothing held matches that. Want me to list the project notes?"
     if route.intent == "retract_knowledge":
-        if action == "confirm_retraction":
+        if action == Action.CONFIRM_RETRACTION:
             item = data["item"]
             return (
                 f"Remove {NOTE}{item['display_number']} “{item['content']}” from the project notes?"
             )
-        if action == "kept":
+        if action == Action.KEPT:
             return "Okay, the note stays."
-        if action == "retracted":
+        if action == Action.RETRACTED:
             number = data["item"]["display_number"]
             return (
                 f"Removed {NOTE}{number} from the project notes. Say “put {NOTE}{number} back” "
                 "if you want it restored."
             )
-        if action == "ambiguous":
+        if action == Action.AMBIGUOUS:
             return f"Several notes match: {_numbered(list(data['candidates']), NOTE)}. Which one?"
         return "No project note matches that. Want me to list them?"
-    if action == "found":
+    if action == Action.FOUND:
         return _recalled(data)
     if data.get("everything"):
         return "I don't have anything stored about you yet."
@@ -174,13 +180,13 @@ def _recalled(data: dict[str, Any]) -> str:
 
 def _restored(route: RouteResult) -> str:
     data = route.operation_data
-    if data.get("action") == "restored":
+    if data.get("action") == Action.RESTORED:
         item = data["item"]
         notes = route.intent == "retract_knowledge"
         where = "the project notes" if notes else "what I remember"
         tag = NOTE if notes else PERSONAL
         return f"Restored {tag}{item['display_number']} “{item['content']}” to {where}."
-    if data.get("action") == "restore_unclear":
+    if data.get("action") == Action.RESTORE_UNCLEAR:
         tag = NOTE if route.intent == "retract_knowledge" else PERSONAL
         return (
             f"Several things could be put back: {_numbered(list(data['candidates']), tag)}. Which?"
@@ -196,7 +202,24 @@ _ERRORS = {
 
 
 def compose_reply(route: RouteResult) -> str:
-    """The reply for a route result."""
+    """The reply for a route result: its first act's, then each later act's."""
+    return " ".join([_composed(route), *(_later(r) for r in route.also)])
+
+
+def _later(route: RouteResult) -> str:
+    if route.operation_data.get("action") == Action.STATUS_NOTED:
+        return f"Noted: {route.operation_data['text']}."
+    return _composed(route)
+
+
+def _which(data: dict[str, Any]) -> str:
+    items = " or ".join(
+        f"{PERSONAL}{i['display_number']} {as_clause(str(i['content']))}" for i in data["items"]
+    )
+    return f"Which one do you mean: {items}? I've left both as they were."
+
+
+def _composed(route: RouteResult) -> str:
     data = route.operation_data
     if "error" in data:
         return _ERRORS.get(str(data["error"]), "Sorry, I couldn't do that — nothing was changed.")
@@ -206,17 +229,21 @@ def compose_reply(route: RouteResult) -> str:
         return _remember(data)
     if route.intent == "forget_about_me":
         return _forget(data)
-    if data.get("action") == "not_available":
+    if data.get("action") == Action.NOT_AVAILABLE:
         return f"I can't {data['capability']} yet — that's not available."
     if route.intent == "describe_capabilities":
         return "Here's what I can do: " + "; ".join(data["capabilities"]) + "."
     if route.intent == "general_conversation":
-        if data.get("action") == "rejected":
+        if data.get("action") == Action.REJECTED:
             return "No problem — I won't remember that."
-        if data.get("action") == "heartbeat":
+        if data.get("action") == Action.HEARTBEAT:
             follow = str(data.get("follow_up") or "").rstrip(".")
             return f"Just checking in — last time you said: {follow}. How is it going?"
-        if data.get("action") == "kept_in_project":
+        if data.get("action") == Action.WHICH_ITEM:
+            return _which(data)
+        if data.get("action") == Action.STATUS_NOTED:
+            return f"Noted: {data['text']}."
+        if data.get("action") == Action.KEPT_IN_PROJECT:
             return (
                 "Okay — I'll keep that to this project only, as "
                 f"{NOTE}{data['assertion_display_number']}."

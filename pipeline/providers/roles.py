@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from pipeline.domain import ClassifiedIntent, PromptRef, Usage
 from pipeline.errors import ProviderError
 from pipeline.prompting import PromptLibrary
-from pipeline.providers.base import degraded
+from pipeline.providers.answers import degraded, validated_acts
 from pipeline.providers.intent_schema import IntentAnswer, classification, first_error
 
 ClientT = TypeVar("ClientT")
@@ -100,6 +100,8 @@ def read_answer(problem: str, raw: Any, what: str, **meta: Any) -> ClassifiedInt
     request shape calls it) not matching the schema. `meta` goes on either."""
     if problem:
         return degraded(problem, **meta)
+    if isinstance(raw, dict) and "acts" in raw:  # a classifier version that reads acts
+        return validated_acts(raw["acts"], **meta)
     try:
         parsed = IntentAnswer.model_validate(raw)
     except ValidationError as exc:

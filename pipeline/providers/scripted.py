@@ -9,9 +9,17 @@ optionally, the intent the previous companion turn served:
         intent: remember_about_me
         params: {}
         reading: {relation: confirm}   # optional: how it answers what was pending
+                                       # (answers: 3 names the pending item #3)
         restore: false                 # optional: it asks to put something back
         question: false                # optional: it asks something (never a fact to store)
         reply: "Got it."        # optional; otherwise a deterministic reply is composed
+
+An entry may list the message's acts instead of one intent (docs/intents.md, "Acts"):
+
+      - message: "yes — and I've got a bad knee"
+        acts:
+          - {intent: remember_about_me, relation: confirm}
+          - {intent: remember_about_me, params: {personal_fact: "You've got a bad knee"}}
 """
 
 from __future__ import annotations
@@ -26,13 +34,8 @@ from pipeline.domain import ClassifiedIntent, Reply
 from pipeline.english import ENGLISH
 from pipeline.errors import ConverseError
 from pipeline.files import read_bounded
-from pipeline.providers.base import (
-    ClassifyRequest,
-    Providers,
-    RespondRequest,
-    degraded,
-    validated,
-)
+from pipeline.providers.answers import degraded, validated, validated_acts
+from pipeline.providers.base import ClassifyRequest, Providers, RespondRequest
 from pipeline.providers.replies import compose_reply
 
 NAME = "scripted"
@@ -55,6 +58,7 @@ class ScriptEntry:
     restore: bool = False
     question: bool = False
     profile_field: str | None = None
+    acts: list[Any] | None = None
 
 
 # The largest fixture is a few KB; a script is read whole, so its size is bounded.
@@ -73,14 +77,19 @@ def load_script(path: Path) -> list[ScriptEntry]:
         raise ConverseError(f"script {path} is not valid YAML: {exc}", "fix the file") from exc
     entries: list[ScriptEntry] = []
     for index, raw in enumerate(data.get("turns") or []):
-        if not isinstance(raw, dict) or "message" not in raw or "intent" not in raw:
+        if (
+            not isinstance(raw, dict)
+            or "message" not in raw
+            or not ("intent" in raw or "acts" in raw)
+        ):
             raise ConverseError(
-                f"script {path}, entry {index + 1}: needs `message` and `intent`", "fix the entry"
+                f"script {path}, entry {index + 1}: needs `message` and `intent` (or `acts`)",
+                "fix the entry",
             )
         entries.append(
             ScriptEntry(
                 message=str(raw["message"]),
-                intent=str(raw["intent"]),
+                intent=str(raw.get("intent", "")),
                 params=dict(raw.get("params") or {}),
                 after=raw.get("after"),
                 reply=raw.get("reply"),
@@ -88,6 +97,7 @@ def load_script(path: Path) -> list[ScriptEntry]:
                 restore=raw.get("restore") is True,
                 question=raw.get("question") is True,
                 profile_field=raw.get("profile_field"),
+                acts=raw.get("acts"),
             )
         )
     return entries
@@ -123,6 +133,8 @@ class ScriptedProvider:
             return degraded(
                 f"no scripted entry for {request.message!r}", provider=NAME, model=self.model
             )
+        if entry.acts is not None:
+            return validated_acts(entry.acts, provider=NAME, model=self.model, confidence=1.0)
         return validated(
             entry.intent,
             entry.params,

@@ -5,6 +5,7 @@ the extractive summarizer needs no model and keeps what the person said, newest 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -63,6 +64,14 @@ class TokenCounter(Protocol):
 
 CHARS_PER_TOKEN = 4
 MIN_WORDS = 3  # the extractive summary keeps what the person said in at least this many words
+# One bullet of the extractive summary: who spoke, and what they said.
+SPOKEN = "- {name} said: {text}"
+_SPOKEN_MARK = re.compile(r"^(?:[-*•]\s*)?(?:[^:]{1,60} said:\s*)?")
+
+
+def without_speaker(line: str) -> str:
+    """A summary line without the extractive summary's bullet and speaker ("- Ana said: ")."""
+    return _SPOKEN_MARK.sub("", line)
 
 
 class ExtractiveSummarizer:
@@ -74,7 +83,7 @@ class ExtractiveSummarizer:
     def summarize(self, request: SummarizeRequest) -> Summary:
         """The person's own words, newest kept when the budget runs out."""
         said = [
-            f"- {request.operator_name} said: {' '.join(t.content.split())}"
+            SPOKEN.format(name=request.operator_name, text=" ".join(t.content.split()))
             for t in request.turns
             # "yes", "ok thanks": a reply too short to stand alone says nothing in a summary
             if t.role is Role.OPERATOR and len(t.content.split()) >= MIN_WORDS

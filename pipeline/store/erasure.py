@@ -17,6 +17,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
+from pipeline.actions import Action
 from pipeline.clock import utcnow
 from pipeline.domain import HistoryActor, HistoryOp
 from pipeline.store.history import blank_text, record
@@ -35,7 +36,7 @@ from pipeline.store.tables import (
 )
 
 ERASED_MARKER = "[erased at the person's request]"
-ERASED_ACTION = "erased"
+ERASED_ACTION = Action.ERASED
 
 # Operation-data keys whose string values are fixed vocabulary, never a person's words.
 _VOCABULARY = frozenset({"action", "error", "scope", "force"})

@@ -276,3 +276,26 @@ def test_synthetic_failed_classification_after_an_offer_leaves_the_offer_held(wo
     outcome = world.say("I drink my coffee black")
     assert outcome.classified.error
     assert world.personal() == [("You're allergic to shellfish", NormativeForce.HELD)]
+
+
+@pytest.fixture
+def acts_world(sqlite_store: Store, claude: Callable[..., Providers]) -> World:
+    """The classifier prompt that asks for a list of acts (classifier v4)."""
+    return _world(sqlite_store, claude(library=default_library({"classifier": "v4"})))
+
+
+def test_synthetic_v4_a_confirmation_and_a_new_fact_are_two_acts(acts_world: World) -> None:
+    first = acts_world.say("I'm allergic to shellfish")
+    assert [a.intent for a in first.classified.all_acts()] == ["remember_about_me"]
+    assert [(r.family, r.version) for r in first.classified.prompt_refs] == [("classifier", "v4")]
+    second = acts_world.say("yes, and I've also got a bad knee")
+    assert second.classified.error is None
+    assert [(a.intent, a.reading is not None) for a in second.classified.acts] == [
+        ("remember_about_me", True),
+        ("remember_about_me", False),
+    ]
+    assert acts_world.personal() == [
+        ("You've got a bad knee", NormativeForce.HELD),
+        ("You're allergic to shellfish", NormativeForce.COMMITTED),
+    ]
+    assert second.reply.model == "synthetic-fixture"

@@ -19,7 +19,8 @@ from pipeline.converse import TurnOutcome, converse
 from pipeline.domain import ActorKind, ClassifiedIntent, NormativeForce
 from pipeline.intents.taxonomy import LOW_CONFIDENCE
 from pipeline.memory.embeddings import Vectors, normalized
-from pipeline.providers.base import ClassifyRequest, Providers, validated
+from pipeline.providers.answers import validated
+from pipeline.providers.base import ClassifyRequest, Providers
 from pipeline.providers.scripted import ScriptedProvider
 from pipeline.store import Store
 from pipeline.store import assertions as repo

@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 
 from pipeline.domain import ClassifiedIntent, Reply
-from pipeline.providers.base import ClassifyRequest, Providers, RespondRequest, validated
+from pipeline.providers.answers import validated
+from pipeline.providers.base import ClassifyRequest, Providers, RespondRequest
 from pipeline.store import open_store
 from pipeline.turn_queue import TurnQueue
 

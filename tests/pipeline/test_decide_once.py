@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-import pipeline.converse as converse_module
+import pipeline.turn_phases as phases_module
 from pipeline.domain import NormativeForce
 from pipeline.intents import HandlerContext, route
 from pipeline.memory.manage import personal_assertions
@@ -26,7 +26,7 @@ PROVIDER = script(
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch, store: Any) -> dict[str, int]:
     counts = {"route": 0, "write": 0}
-    real_route, real_write = converse_module.route, store.write
+    real_route, real_write = phases_module.route, store.write
 
     def counting_route(ctx: HandlerContext) -> Any:
         counts["route"] += 1
@@ -38,7 +38,7 @@ def counted(monkeypatch: pytest.MonkeyPatch, store: Any) -> dict[str, int]:
         with real_write() as session:
             yield session
 
-    monkeypatch.setattr(converse_module, "route", counting_route)
+    monkeypatch.setattr(phases_module, "route", counting_route)
     monkeypatch.setattr(store, "write", counting_write)
     return counts
 
@@ -81,7 +81,7 @@ def test_memory_that_moved_during_the_reply_is_decided_again(
 ) -> None:
     make_person(store)
     say(store, PROVIDER, "I keep bees on the allotment")
-    real_respond = converse_module._respond
+    real_respond = phases_module._respond
 
     def respond_while_another_process_writes(*args: Any, **kwargs: Any) -> Any:
         from pipeline.memory.manage import retract
@@ -90,7 +90,7 @@ def test_memory_that_moved_during_the_reply_is_decided_again(
             retract(session, get_person(session, "ana"), 1)
         return real_respond(*args, **kwargs)
 
-    monkeypatch.setattr(converse_module, "_respond", respond_while_another_process_writes)
+    monkeypatch.setattr(phases_module, "_respond", respond_while_another_process_writes)
     outcome = say(store, PROVIDER, "yep")
     assert outcome.companion_turn.meta.get("redecided") is True
     with store.read() as session:

@@ -155,3 +155,42 @@ def test_the_word_list_check_passes_prose_and_data_that_name_no_words() -> None:
         'NUMBER = re.compile(r"#?\\b(\\d{1,6})\\b")\n'
     )
     assert _word_lists(source) == []
+
+
+# Modules that read English through pipeline/english/ but hold none of it themselves: the local
+# rule reader and its template responder, and the heartbeat, which the core runs.
+ENGLISH_FREE = (*sorted((PIPELINE / "providers" / "local").glob("*.py")), PIPELINE / "heartbeat.py")
+_PATTERN_CALLS = frozenset(["compile", "search", "match", "fullmatch", "sub", "findall", "split"])
+
+
+def _english_patterns(source: str) -> list[int]:
+    """The lines that hold an English word list, or a regular expression literal with a word
+    of three letters or more in it (a pattern of English lives in pipeline/english/)."""
+    found = _word_lists(source)
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _PATTERN_CALLS
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "re"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and re.search(r"[a-z]{3,}", node.args[0].value.replace("\\b", " "), re.I)
+        ):
+            found.append(node.lineno)
+    return found
+
+
+def test_the_local_reader_and_the_heartbeat_hold_no_english() -> None:
+    holding = {
+        path.relative_to(PIPELINE).as_posix(): _english_patterns(path.read_text("utf-8"))
+        for path in ENGLISH_FREE
+    }
+    assert {k: v for k, v in holding.items() if v} == {}
+
+
+def test_the_pattern_check_sees_an_english_pattern_and_passes_a_neutral_one() -> None:
+    assert _english_patterns('X = re.compile(r"\\b(?:also|too)$")') == [1]
+    assert _english_patterns('X = re.compile(r"#?\\b(\\d{1,6})\\b")') == []

@@ -248,7 +248,7 @@ def test_erasing_a_fact_erases_a_note_holding_its_words(sqlite_store: Store) -> 
         assert [n.topic for n in note_history(session, person_id)] == ["car"]
 
 
-def test_the_template_responder_notes_a_status_and_searches_when_asked_about_the_past(
+def test_a_status_act_is_noted_by_the_core_and_the_template_responder_searches_the_past(
     sqlite_store: Store,
 ) -> None:
     from pipeline.providers.local.responder import LocalResponder
@@ -258,7 +258,16 @@ def test_the_template_responder_notes_a_status_and_searches_when_asked_about_the
     asked = "what did I say about the dentist?"
     status = "the car is at the shop until Friday"
     classifier = script(
-        *({"message": m, "intent": "general_conversation"} for m in (said, asked, status))
+        *({"message": m, "intent": "general_conversation"} for m in (said, asked)),
+        {
+            "message": status,
+            "acts": [
+                {
+                    "intent": "general_conversation",
+                    "status": {"topic": "car", "text": "The car is at the shop until Friday"},
+                }
+            ],
+        },
     )
 
     def say(message: str) -> TurnOutcome:

@@ -70,6 +70,7 @@ def test_a_handler_failure_rolls_back_its_assertion_and_the_turn(store, make_per
     from tests.conftest import script
 
     converse_module = importlib.import_module("pipeline.converse")
+    commit_module = importlib.import_module("pipeline.turn_commit")
     make_person(store)
     provider = script(
         {
@@ -82,7 +83,7 @@ def test_a_handler_failure_rolls_back_its_assertion_and_the_turn(store, make_per
     def broken_add_turns(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(converse_module, "add_turns", broken_add_turns)
+    monkeypatch.setattr(commit_module, "add_turns", broken_add_turns)
     with pytest.raises(RuntimeError):
         converse_module.converse(
             store, person="ana", message="I'm vegan", providers=Providers.of(provider, provider)

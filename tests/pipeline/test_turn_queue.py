@@ -16,7 +16,8 @@ import pytest
 
 from pipeline.domain import ClassifiedIntent, Engagement, Person, Reply, Role
 from pipeline.errors import InvalidMessage, NotFound
-from pipeline.providers.base import ClassifyRequest, Providers, RespondRequest, validated
+from pipeline.providers.answers import validated
+from pipeline.providers.base import ClassifyRequest, Providers, RespondRequest
 from pipeline.store import Store, inbox, open_store
 from pipeline.store.inbox import Received
 from pipeline.store.turns import recent_history

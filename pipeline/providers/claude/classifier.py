@@ -27,6 +27,7 @@ from pipeline.providers.intent_schema import (
     SCHEMA_NAME,
     IntentAnswer,
     answer_schema,
+    schema_for,
 )
 from pipeline.providers.roles import ClassifierRole
 
@@ -34,12 +35,13 @@ NAME = "claude"
 TOOL_NAME = SCHEMA_NAME
 
 
-def tool_definition() -> ToolParam:
-    """The forced tool: the intent enum and every parameter, built from the taxonomy."""
+def tool_definition(schema: dict[str, Any] | None = None) -> ToolParam:
+    """The forced tool: the intent enum and every parameter, built from the taxonomy (or, for
+    a classifier version that reads acts, the list of acts: `schema_for`)."""
     return {
         "name": TOOL_NAME,
         "description": SCHEMA_DESCRIPTION,
-        "input_schema": answer_schema(),
+        "input_schema": schema if schema is not None else answer_schema(),
     }
 
 
@@ -72,6 +74,8 @@ class ClaudeClassifier(ClassifierRole[anthropic.Anthropic, ClaudeSettings]):
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify the request's message; never raises for anything the API or model does."""
         system_text, refs = classifier_system_prompt(self._library, request)
+        schema = schema_for(refs)
+        tool = self._tool if schema == self._tool["input_schema"] else tool_definition(schema)
         shape = self.shape
         plan = thinking_plan(self.model, self._settings.classifier_max_tokens)
         forced = shape == "forced_tool"
@@ -84,14 +88,14 @@ class ClaudeClassifier(ClassifierRole[anthropic.Anthropic, ClaudeSettings]):
                 system=classifier_system(system_text),
                 messages=history_messages(request.history, request.message, notes=True),
                 refs=refs,
-                tools=[self._tool] if forced else None,
+                tools=[tool] if forced else None,
                 tool_choice=(
                     {"type": "tool", "name": TOOL_NAME, "disable_parallel_tool_use": True}
                     if forced
                     else None
                 ),
                 thinking=plan.thinking,
-                output_config=plan.output_config(None if forced else answer_schema()),
+                output_config=plan.output_config(None if forced else schema),
             )
         except CallFailed as exc:
             return self.failed(exc, refs)

@@ -10,6 +10,7 @@ from pydantic_settings import SettingsConfigDict
 
 from pipeline.errors import ConverseError
 from pipeline.providers.claude.models import DEFAULT_CLASSIFIER_MODEL, DEFAULT_RESPONDER_MODEL
+from pipeline.providers.command_options import claude_options, replace_options
 from pipeline.providers.settings import Count, ProviderSettings, Seconds
 
 ShapeSetting = Literal["auto", "forced_tool", "structured_output"]
@@ -20,13 +21,12 @@ RATE_LIMIT_RETRIES = 6
 
 # Values given as options of the `converse` command itself (see pipeline/cli/claude.py); they
 # sit between the environment and the options a caller passes.
-_command_options: dict[str, Any] = {}
+_command_options: dict[str, Any] = claude_options
 
 
 def set_command_options(**values: Any) -> None:
     """Replace the command-line settings (None values are left out)."""
-    _command_options.clear()
-    _command_options.update({k: v for k, v in values.items() if v is not None})
+    replace_options(_command_options, **values)
 
 
 class ClaudeSettings(ProviderSettings):

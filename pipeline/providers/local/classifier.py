@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import re
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pipeline.domain import ClassifiedIntent, ProfileField, PromptRef
+from pipeline.domain import ClassifiedIntent, PromptRef
 from pipeline.english import language
 from pipeline.english.choices import chosen_indexes, pick_one
 from pipeline.english.cues import (
@@ -43,7 +42,8 @@ from pipeline.english.language import (
     cue_matrix,
     is_question,
 )
-from pipeline.english.lexicon import ENGLISH, keywords
+from pipeline.english.lexicon import keywords
+from pipeline.english.reading import ABOUT_SPEAKER, ADDITION, EVERY_OFFER, WITHDRAWS
 from pipeline.english.refine import parallel_fact, refine_fact
 from pipeline.english.shorthand import unabbreviated
 from pipeline.english.spelling import spelled
@@ -51,9 +51,10 @@ from pipeline.english.status import detect_status
 from pipeline.english.surface import contracted, plain
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, LOW_CONFIDENCE
 from pipeline.memory.embeddings import Embedder, Vectors
-from pipeline.memory.profile_fields import read_field
-from pipeline.providers.base import ClassifyRequest, validated
+from pipeline.providers.answers import validated
+from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.local import probe
+from pipeline.providers.local.acts import with_profile_field, with_status
 from pipeline.providers.local.continuation import (
     Offer,
     ReplyKind,
@@ -183,7 +184,7 @@ class LocalClassifier:
 
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify one message in its context; never raises for an odd message."""
-        return _with_profile_field(self._classified(request))
+        return with_status(with_profile_field(self._classified(request)), request.message)
 
     def _classified(self, request: ClassifyRequest) -> ClassifiedIntent:
         state = self._ready()
@@ -244,10 +245,10 @@ class LocalClassifier:
         probs = self.intent_scores(read, vector, has_project)
         intent = max(probs, key=lambda k: probs[k])
         confidence = probs[intent]
-        if intent == "add_knowledge" and not has_project and _ABOUT_SPEAKER.search(read):
+        if intent == "add_knowledge" and not has_project and ABOUT_SPEAKER.search(read):
             # Outside a project a statement about the speaker's own life can only be personal.
             intent, confidence = "remember_about_me", max(confidence, probs["remember_about_me"])
-        if intent in _FORGETTING and not _WITHDRAWS.search(read):
+        if intent in _FORGETTING and not WITHDRAWS.search(read):
             # "remember my birthday" shares its words with "stop remembering my birthday",
             # but a request to forget always says so: without a word that withdraws, the
             # next reading stands.
@@ -354,11 +355,11 @@ def _resolve(
     if kind == "confirm":
         params = {"personal_fact": offer.fact} if offer.fact else {}
         reading: dict[str, Any] = {"relation": "confirm"}
-        if _ALL.search(message):  # "yes, both are right" after two single offers
+        if EVERY_OFFER.search(message):  # "yes, both are right" after two single offers
             reading["chosen"] = list(earlier_offers(request))
         return "remember_about_me", params, reading
     if not is_correction(message):
-        addition = _ADDITION.match(typed)
+        addition = ADDITION.match(typed)
         rest = typed[addition.end() :] if addition else typed
         if is_first_person_clause(rest):  # "my father is 81": a fact of its own
             fact = personal_fact(rest)
@@ -373,32 +374,4 @@ def _resolve(
     return "remember_about_me", {"personal_fact": corrected}, corrects
 
 
-_ALL = re.compile(r"\b(?:both|all of (?:them|those|these)|all three|each of them)\b", re.I)
-_ABOUT_SPEAKER = re.compile(r"\b(?:i|i'm|i've|my|we|we're|we've|our)\b", re.IGNORECASE)
 _FORGETTING = frozenset(["forget_about_me", "retract_knowledge"])
-# Words by which a message withdraws something (a negation, a verb of removing) or puts
-# back what was withdrawn.
-_WITHDRAWS = re.compile(
-    r"\b(?:no|not|never|don't|dont|do not|doesn't|won't|shouldn't|stop|forget|drop|remove|"
-    r"delete|erase|wipe|clear|lose|scrap|ditch|bin|toss|get rid|rid of|anymore|any more|"
-    r"rather|prefer|unsee|retract|withdraw|take (?:\w+ ){0,3}(?:out|off|back|away)|"
-    r"cancel|undo|strike|cross (?:\w+ )?(?:out|off)|throw|purge|out of|"
-    # putting back what was withdrawn is the same intent's (`restore`)
-    r"back|restore|reinstate|undelete|recover)\b|n't\b",
-    re.IGNORECASE,
-)
-_ADDITION = re.compile(r"^\s*(?:oh,? )?(?:and|also|plus|as well as)\b[\s,]*(?:also\s+)?", re.I)
-
-
-def _with_profile_field(classified: ClassifiedIntent) -> ClassifiedIntent:
-    """The reading of which sensitive profile field a stated fact changes, by the English
-    wording patterns (NONE when they name none); a confirmation states no fact of its own, so
-    the offer keeps the field it was held with."""
-    if classified.intent != "remember_about_me":
-        return classified
-    reading = classified.reading
-    fact = classified.params.get("personal_fact") or (reading.corrected if reading else "")
-    if not fact:
-        return classified
-    field = read_field(fact, ENGLISH) or ProfileField.NONE
-    return classified.model_copy(update={"profile_field": field})

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
+from pipeline.actions import Action
 from pipeline.domain import Reply, RouteResult
 from pipeline.english.extract import to_second_person
+from pipeline.english.notes import ASKS_PAST, CLAUSE_BREAK, FIRST_PERSON, PERSONAL_NOTE
 from pipeline.english.shorthand import read_shorthand
 from pipeline.english.spelling import spelled
-from pipeline.english.status import detect_status
 from pipeline.providers.base import RespondRequest
 from pipeline.providers.local.words import vocabulary
 from pipeline.providers.replies import as_clause, compose_reply
@@ -19,30 +19,6 @@ if TYPE_CHECKING:
 
 NAME = "local"
 MODEL = "template replies (not an LLM)"
-
-# What makes a project note about the person rather than the project's subject: a first-person
-# statement about diet, health, family, home, schedule or taste. The cross-promotion
-# instruction asks for an offer only when a fact clearly matters beyond the project.
-_PERSONAL = re.compile(
-    r"\b(?:i|i'm|im|i am|i've|my|we're a|our family)\b.*\b(?:allerg\w*|vegetarian|vegan|"
-    r"pescatarian|gluten|lactose|dairy|celiac|coeliac|kosher|halal|diabet\w*|don't eat|"
-    r"can't eat|do not eat|avoid\w*|intoleran\w*|wife|husband|partner|son|daughter|kids?|"
-    r"children|baby|mom|dad|mother|father|sister|brother|family|live|living|moved|based|"
-    r"birthday|left-handed|right-handed|colou?r-?blind|pregnan\w*|knee|back|shoulder|"
-    r"wheelchair|hip|wrist|ankle|neck|migraine\w*|asthma|hate|love|prefer|can't stand|"
-    r"night shift|early riser|morning person|"
-    r"night owl|work(?:ing)? from home|commute|sober|don't drink|tall|short|steering clear|"
-    r"uses? a|coming)\b",
-    re.IGNORECASE,
-)
-# A message that asks about an earlier conversation: the template responder searches itself.
-_ASKS_PAST = re.compile(
-    r"\b(?:did i (?:ever )?(?:tell|mention|say)|what did i (?:say|tell|mention)|do you remember|"
-    r"remember (?:when|what|how|where|who|the|my)|last time|i (?:told|mentioned|said) (?:you|that)|"
-    r"what was (?:the|my|that)|remind me (?:what|when|where|who|how|which))\b",
-    re.IGNORECASE,
-)
-_CLAUSES = re.compile(r"\s*(?:[,;:—–]|\s-\s|\b(?:since|because|as|so that|so)\b)\s*", re.I)
 
 
 def personal_clause(message: str) -> str:
@@ -56,15 +32,15 @@ def personal_clause(message: str) -> str:
     # slip in place (same length), so the clause offered is cut from what was typed
     reading = read_shorthand(typed)
     read = spelled(reading.read, vocabulary())
-    cuts = [0, *(i for found in _CLAUSES.finditer(read) for i in found.span()), len(read)]
+    cuts = [0, *(i for found in CLAUSE_BREAK.finditer(read) for i in found.span()), len(read)]
     clauses = [
         (typed[slice(*reading.typed_span(a, b))], read[a:b])
         for a, b in zip(cuts[::2], cuts[1::2], strict=True)
         if b > a
     ]
     for clause, clause_read in clauses:
-        first_person = re.match(r"(?:i|i'm|i've|my|i am)\b", clause_read, re.IGNORECASE)
-        if first_person and (len(clauses) > 1 or _PERSONAL.search(clause_read)):
+        first_person = FIRST_PERSON.match(clause_read)
+        if first_person and (len(clauses) > 1 or PERSONAL_NOTE.search(clause_read)):
             return to_second_person(clause)
     return ""
 
@@ -81,7 +57,9 @@ def offers_cross_promotion(request: RespondRequest) -> bool:
     route = request.route
     if not has_instruction or route.intent != "add_knowledge":
         return False
-    return route.operation_data.get("action") == "held" and bool(personal_clause(request.message))
+    return route.operation_data.get("action") == Action.HELD and bool(
+        personal_clause(request.message)
+    )
 
 
 class LocalResponder:
@@ -105,12 +83,9 @@ def _tool_sentences(request: RespondRequest) -> list[str]:
     tools = request.tools
     assert tools is not None
     said: list[str] = []
-    for report in detect_status(request.message):
-        if not tools.note(report.topic, report.text).is_error:
-            said.append(f"Noted: {report.text}.")
     said.extend(which_to_forget(request.route, tools))
-    found = request.route.operation_data.get("action") == "found"
-    if not found and _ASKS_PAST.search(request.message):
+    found = request.route.operation_data.get("action") == Action.FOUND
+    if not found and ASKS_PAST.search(request.message):
         lines = tools.search(request.message, include_context=True)
         if lines:
             said.append("From what you've told me before:\n" + "\n".join(lines))
@@ -122,7 +97,7 @@ def which_to_forget(route: RouteResult, tools: Toolbox) -> list[str]:
     when the fact says "You work at a bakery in Leeds"), what memory holds nearest to it, so
     the person can say which one to forget instead of being told there is nothing."""
     data = route.operation_data
-    if route.intent != "forget_about_me" or data.get("action") != "no_match":
+    if route.intent != "forget_about_me" or data.get("action") != Action.NO_MATCH:
         return []
     described = str(data.get("forget_description") or "")
     if not data.get("stored_count") or not described:

@@ -10,7 +10,8 @@ from typing import Any
 from pipeline.domain import ClassifiedIntent, HistoryTurn
 from pipeline.intents.taxonomy import INTENTS, REQUIRED_PARAMS
 from pipeline.prompting import PromptLibrary
-from pipeline.providers.base import ClassifyRequest, degraded
+from pipeline.providers.answers import degraded
+from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.classifier_system import classifier_system_prompt
 from pipeline.providers.claude.wire import history_messages
 from pipeline.providers.intent_schema import (
@@ -18,6 +19,7 @@ from pipeline.providers.intent_schema import (
     SCHEMA_DESCRIPTION,
     SCHEMA_NAME,
     answer_schema,
+    reads_acts,
 )
 from pipeline.providers.local_llm.roles import EngineRole
 from pipeline.providers.local_llm.runtime import Completion, Engine, GenerationFailed, Message
@@ -27,17 +29,30 @@ from pipeline.providers.roles import read_answer
 # The reading's fields that answer something the companion's previous turn left pending; a
 # message with no companion turn before it has nothing pending, so its answer never has them.
 PENDING_FIELDS = ("relation", "corrected", "chosen", "project_only")
+# A small model's list of acts is kept short: one more than most messages need.
+MAX_ACTS = 3
 
 
-def response_format(*, pending: bool = True) -> dict[str, Any]:
+def response_format(*, pending: bool = True, acts: bool = False) -> dict[str, Any]:
     """The constrained answer: the taxonomy's schema, turned into a grammar by llama.cpp;
-    without `pending`, the shortest one: no field that answers a pending offer."""
+    without `pending`, the shortest one: no field that answers a pending offer. With `acts`
+    (a classifier version that reads acts), a list of such answers, one an act."""
+    schema = intent_branches_schema(pending=pending)
+    if acts:
+        schema = {
+            "type": "object",
+            "properties": {
+                "acts": {"type": "array", "minItems": 1, "maxItems": MAX_ACTS, "items": schema}
+            },
+            "required": ["acts"],
+            "additionalProperties": False,
+        }
     return {
         "type": "json_schema",
         "json_schema": {
             "name": SCHEMA_NAME,
             "description": SCHEMA_DESCRIPTION,
-            "schema": intent_branches_schema(pending=pending),
+            "schema": schema,
         },
     }
 
@@ -65,7 +80,11 @@ class LocalLLMClassifier(EngineRole):
         super().__init__(engine)
         self._library = library
         self._max_tokens = max_tokens
-        self._formats = {pending: response_format(pending=pending) for pending in (True, False)}
+        self._formats = {
+            (pending, acts): response_format(pending=pending, acts=acts)
+            for pending in (True, False)
+            for acts in (True, False)
+        }
 
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify the request's message; never raises for anything the model does."""
@@ -75,7 +94,7 @@ class LocalLLMClassifier(EngineRole):
             answer = self._engine.chat(
                 messages,
                 max_tokens=self._max_tokens,
-                response_format=self._formats[may_be_pending(request)],
+                response_format=self._formats[(may_be_pending(request), reads_acts(refs))],
                 prefix=refs[0].sha256 if refs else None,
             )
         except GenerationFailed as exc:

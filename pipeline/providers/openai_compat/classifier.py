@@ -16,6 +16,7 @@ from pipeline.providers.intent_schema import (
     SCHEMA_DESCRIPTION,
     SCHEMA_NAME,
     answer_schema,
+    schema_for,
 )
 from pipeline.providers.openai_compat.calls import (
     CallFailed,
@@ -27,15 +28,16 @@ from pipeline.providers.openai_compat.settings import PROVIDER, OpenAISettings
 from pipeline.providers.roles import ClassifierRole
 
 
-def response_format() -> dict[str, Any]:
-    """The constrained answer: the taxonomy's schema. Not `strict`: parameters are optional,
-    which OpenAI's strict mode does not allow; the answer is validated here either way."""
+def response_format(schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The constrained answer: the taxonomy's schema (or the classifier version's, `schema_for`).
+    Not `strict`: parameters are optional, which OpenAI's strict mode does not allow; the answer
+    is validated here either way."""
     return {
         "type": "json_schema",
         "json_schema": {
             "name": SCHEMA_NAME,
             "description": SCHEMA_DESCRIPTION,
-            "schema": answer_schema(),
+            "schema": schema if schema is not None else answer_schema(),
             "strict": False,
         },
     }
@@ -55,6 +57,12 @@ class OpenAIClassifier(ClassifierRole[openai.OpenAI, OpenAISettings]):
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         """Classify the request's message; never raises for anything the server or model does."""
         system_text, refs = classifier_system_prompt(self._library, request)
+        schema = schema_for(refs)
+        answer_format = (
+            self._format
+            if schema == self._format["json_schema"]["schema"]
+            else response_format(schema)
+        )
         try:
             response = create_completion(
                 self._client,
@@ -63,7 +71,7 @@ class OpenAIClassifier(ClassifierRole[openai.OpenAI, OpenAISettings]):
                 max_tokens=self._settings.classifier_max_tokens,
                 messages=chat_messages(system_text, request.history, request.message, notes=True),
                 refs=refs,
-                response_format=self._format,
+                response_format=answer_format,
             )
         except CallFailed as exc:
             return self.failed(exc, refs)

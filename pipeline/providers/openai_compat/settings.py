@@ -13,6 +13,7 @@ from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
 from pipeline.errors import ConverseError
+from pipeline.providers.command_options import openai_options, replace_options
 from pipeline.providers.settings import Count, ProviderSettings, Seconds
 
 PROVIDER = "openai-compatible"
@@ -20,13 +21,12 @@ PROVIDER = "openai-compatible"
 # Values given as options of the `converse` command itself (`--openai-base-url`,
 # `--openai-model`, see pipeline/cli/claude.py); they sit between the environment and the
 # options a caller passes.
-_command_options: dict[str, Any] = {}
+_command_options: dict[str, Any] = openai_options
 
 
 def set_command_options(**values: Any) -> None:
     """Replace the command-line settings (None values are left out)."""
-    _command_options.clear()
-    _command_options.update({k: v for k, v in values.items() if v is not None})
+    replace_options(_command_options, **values)
 
 
 # Sent when no key is set: the SDK wants one, and local servers accept any.
