@@ -1,4 +1,4 @@
-"""Reading a file someone named: bounded, and only if it is a regular file.
+"""Reading and writing a file someone named: bounded, and only if it is a regular file.
 
 A path from a command line or a setting may name anything: a FIFO (opening it waits forever
 for a writer), /dev/zero (endless), /proc files (their size reads 0), a folder, or a file far
@@ -9,8 +9,10 @@ even if it grows while it is read.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
+import tempfile
 from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
@@ -90,3 +92,82 @@ class UniqueKeyLoader(yaml.SafeLoader):
                     )
                 seen.add(key)
         return super().construct_mapping(node, deep=deep)  # type: ignore[arg-type]
+
+
+# Writing a file someone named (`--out`, `--output`, `--junit`): the one way every command
+# does it. A rename over the named path would turn a device (/dev/null as root), a FIFO or a
+# symlink into a regular file and report success; a missing folder created on the fly would
+# hide a typo. So: a regular file (or a path not there yet, in an existing folder) is replaced
+# atomically; a symlink is followed deliberately, and the file it names is replaced (the link
+# stays a link); a folder, device, FIFO or socket is refused; a full disk is one line and
+# leaves the old file whole.
+
+
+def output_path(path: Path, what: str) -> Path:
+    """The file to write for `path` (a symlink resolved to what it names), or a ConverseError
+    in one line when nothing may be written there. Called before the work, so a command that
+    cannot write its output refuses before it computes anything."""
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise ConverseError(f"cannot write the {what} to {path}: {exc.strerror}") from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise ConverseError(f"{path} is a folder", f"name a file to write the {what} to")
+    if mode is not None and not stat.S_ISREG(mode):
+        raise ConverseError(
+            f"{path} is not a regular file (a device, pipe or socket); nothing was written",
+            f"name a file on disk for the {what}",
+        )
+    if not target.parent.is_dir():
+        raise ConverseError(
+            f"the folder of {path} does not exist", "create it first, or name another file"
+        )
+    return target
+
+
+def write_output(path: Path, data: str | bytes, what: str) -> Path:
+    """Write `data` (text is UTF-8) to the file `path` names, replacing it whole: through a
+    temporary file beside it, fsynced, then renamed over it, keeping an existing file's
+    permissions. Returns the file written; refusals and failures are one-line ConverseErrors."""
+    target = output_path(path, what)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    try:
+        descriptor, temporary = tempfile.mkstemp(
+            dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+        )
+    except OSError as exc:
+        raise _not_written(path, target, what, exc) from None
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException as exc:
+        Path(temporary).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise _not_written(path, target, what, exc) from None
+        raise
+    return target
+
+
+def _not_written(path: Path, target: Path, what: str, exc: OSError) -> ConverseError:
+    if exc.errno == errno.ENOSPC:
+        kept = " and the file there is unchanged" if target.exists() else ""
+        return ConverseError(
+            f"the disk holding {path} is full; the {what} was not written{kept}",
+            "free some space and run it again",
+        )
+    return ConverseError(
+        f"cannot write the {what} to {path}: {exc.strerror or exc}", "name a writable file"
+    )

@@ -32,6 +32,7 @@ from evals.runner.run import RunOutcome, run_eval
 from evals.runner.shards import Shard
 from pipeline.providers import REGISTRY
 from pipeline.providers.claude import BatchClient, BatchStatus, chunks, parse_prompts_header
+from pipeline.redact import unredacted
 
 DEFAULT_POLL_SECONDS = 60.0
 # A conversation of T turns takes about 2T steps; past this many the run is not converging
@@ -51,7 +52,7 @@ def _claude_options(config: RunConfig | None, run: RunDir | None) -> dict[str, s
         return dict(config.provider_options.get("claude", {}))
     assert run is not None
     options = run.read_meta()["config"].get("provider_options", {})
-    return dict(options.get("claude", {}))
+    return unredacted(options.get("claude", {}))  # a hidden key comes from the environment
 
 
 class BatchSteps:
@@ -138,14 +139,20 @@ def run_batch_eval(
     poll_seconds: float = DEFAULT_POLL_SECONDS,
     client: BatchClient | None = None,
     sleep: Sleep = time.sleep,
+    secrets: dict[str, dict[str, str]] | None = None,
 ) -> RunOutcome:
     """Start a batch run from `config`, or continue the batch run `resume`; returns when every
-    case has its row (the outcome of the last pass, whose rows are the whole run)."""
+    case has its row (the outcome of the last pass, whose rows are the whole run).
+
+    Every pass after the first resumes from run.json, which hides keys: the options this
+    process was given (`config`'s, or `secrets` on a resume) are handed to each pass again."""
+    given = secrets or (config.provider_options if config is not None else None)
     out = console or Console(stderr=True)
     existing = RunDir.existing(resume, root) if resume else None
     run_id = resume or run_id or new_run_id()
     folder = BatchFolder(existing.path if existing else RunDir(run_id, root).path)
-    batches = client or BatchClient.from_options(**_claude_options(config, existing))
+    claude = _claude_options(config, existing) | dict((given or {}).get("claude", {}))
+    batches = client or BatchClient.from_options(**claude)
     steps = BatchSteps(folder, batches, out, poll_seconds, sleep)
     meta = {BATCH_META: {"poll_seconds": poll_seconds}}
     first = existing is None
@@ -168,6 +175,7 @@ def run_batch_eval(
                 middleware=[guard],
                 deferral=guard,
                 meta_extra=meta,
+                secrets=given,
             )
             first = False
             if not guard.pending:

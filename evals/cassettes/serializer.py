@@ -16,6 +16,8 @@ from typing import Any
 
 import yaml
 
+from pipeline.redact import redact
+
 
 class _Dumper(yaml.SafeDumper):
     pass
@@ -43,7 +45,7 @@ def _request_out(request: dict[str, Any]) -> dict[str, Any]:
     body = {"json": parsed} if parsed is not None else request.get("body")
     return {
         "method": request.get("method"),
-        "uri": request.get("uri"),
+        "uri": redact(request["uri"]) if isinstance(request.get("uri"), str) else None,
         "headers": request.get("headers") or {},
         "body": body,
     }

@@ -12,6 +12,7 @@ from rich.console import Console
 from evals.commands.batch_mode import batch_mode, batch_runner
 from evals.commands.common import EXIT_GATE, EXIT_INTERRUPTED, handles_errors, stderr, stdout
 from evals.commands.eval_tables import closure_table, frame_table, summary_table
+from evals.commands.reading import READING_HELP, check_reading, print_reading, reading_payload
 from evals.commands.spend import announce_budget_stop, make_budget
 from evals.dataset import load_suites, sample_suite
 from evals.perturb import parse_perturbations, split_rows
@@ -28,6 +29,7 @@ from evals.runner import (
     run_eval,
     write_junit,
 )
+from evals.runner.gold import GOLD
 from evals.runner.meta import MAX_CONCURRENCY, MAX_EPOCHS
 from evals.runner.results import RUN_META, check_run_id, new_run_id
 from evals.runner.run import check_cassettes
@@ -35,7 +37,7 @@ from evals.runner.shards import parse_shard
 from pipeline.cli.common import default_script, shown
 from pipeline.cli.params import bounded_option
 from pipeline.errors import ConverseError
-from pipeline.files import existing_file
+from pipeline.files import existing_file, output_path
 from pipeline.providers import (
     PROVIDER_NAMES,
     anthropic_key_set,
@@ -156,7 +158,8 @@ def eval_command(
     provider_option: list[str] = typer.Option(
         [],
         "--provider-option",
-        help="PROVIDER.KEY=VALUE passed to a provider's constructor.",
+        help="PROVIDER.KEY=VALUE passed to a provider's constructor; with --resume or "
+        "--retry-errors, gives again a key or password run.json hides.",
     ),
     cassette: Path | None = typer.Option(
         None,
@@ -217,6 +220,9 @@ def eval_command(
         "24 h); --resume RUN polls and collects from any process.",
         envvar="CONVERSE_EVAL_BATCH",
     ),
+    reading: str = typer.Option(
+        "provider", "--reading", help=READING_HELP, envvar="CONVERSE_EVAL_READING"
+    ),
     batch_poll: float | None = typer.Option(
         None,
         "--batch-poll",
@@ -239,21 +245,23 @@ def eval_command(
         existing_file(cassette, "cassette", "name a cassette `converse record` wrote")
     if script is not None:
         existing_file(script, "script", "pass an existing fixture file")
-    if junit is not None and not junit.parent.is_dir():  # a mistyped path grows no folders
-        raise ConverseError(
-            f"the folder of --junit {junit} does not exist", "create it first, or name another file"
-        )
+    if junit is not None:  # refused before anything runs: a folder, a device, a missing folder
+        output_path(junit, "JUnit XML")
     existing = resume or retry_errors
     if existing is not None:
         check_run_id(existing)
+    gold = check_reading(reading, {
+        "--provider": provider, "--prompt": prompt, "--cassette": cassette, "--script": script,
+        "--replay/--live": replay, "--perturb": perturb, "--provider-option": provider_option,
+        "--batch": batch, "--max-cost": max_cost})  # fmt: skip
     config: RunConfig | None = None
     if existing is None:
         parse_perturbations(perturb)  # a bad name stops the run before anything is read
-        providers = list(dict.fromkeys(provider)) or [default_provider()]
+        providers = [GOLD] if gold else list(dict.fromkeys(provider)) or [default_provider()]
         variants = parse_prompt_options(prompt)
-        _check_providers(providers, variants)
+        _check_providers([] if gold else providers, variants)
         options = parse_provider_options(provider_option)
-        replays = _replays(providers, cassette, replay)
+        replays = not gold and _replays(providers, cassette, replay)
         suites = load_suites(suite)
         if sample is not None:
             suites = [sample_suite(s, sample, seed or 0) for s in suites]
@@ -272,6 +280,7 @@ def eval_command(
             perturb_seed=perturb_seed,
             sample=sample,
             seed=seed or 0,
+            reading=reading,
         )
         if config.replay:
             # Before anything is printed or written: every suite needs its cassette.
@@ -313,6 +322,8 @@ def eval_command(
             budget=budget,
             shard=slice_,
             on_row=recorder.on_row if recorder is not None else None,
+            # run.json hides keys and passwords: a resumed run is given them again here
+            secrets=parse_provider_options(provider_option) if existing else None,
         )
     except KeyboardInterrupt:
         if (RunDir(run_id).path / RUN_META).is_file():
@@ -332,7 +343,9 @@ def eval_command(
     if junit is not None:
         write_junit(junit, split_rows(outcome.rows)[0], outcome.groups)
     _print_summary(tables, outcome.run, outcome.groups, outcome.ran, outcome.skipped, report_path)
+    print_reading(tables, outcome.groups, outcome.not_runnable)
     payload = result_object(outcome.run.run_id, report_path, outcome.groups)
+    payload.update(reading_payload(gold, outcome.groups, outcome.not_runnable))
     if outcome.budget is not None:
         payload["budget"] = outcome.budget
     if as_json:

@@ -9,9 +9,16 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from evals.commands.common import handles_errors, stdout
+from evals.commands.common import handles_errors, stderr, stdout
 from evals.runner.results import RunError, check_run_id, reports_dir
 from pipeline.cli.common import shown
+from pipeline.cli.params import bounded_option
+from pipeline.files import output_path, write_output
+from pipeline.redact import redact
+from pipeline.text import text_problem
+
+# More runs than any store holds, and well inside a 64-bit LIMIT.
+MAX_LIMIT = 1_000_000
 
 runs_app = typer.Typer(
     help="Stored runs: list, show, trend and push (CONVERSE_RUNS_URL); merge shards.",
@@ -31,6 +38,13 @@ def _store() -> Any:
     return RunStore(url)
 
 
+def _check_suite(suite: str | None) -> None:
+    """A suite name the database driver can take: bad bytes are one line, not a traceback."""
+    problem = text_problem(suite) if suite is not None else None
+    if problem:
+        raise RunError(f"--suite {problem}", "name a suite as `converse runs list` shows it")
+
+
 def _cost(value: float | None, unpriced: int) -> str:
     if value is None:
         return "unpriced"
@@ -41,9 +55,12 @@ def _cost(value: float | None, unpriced: int) -> str:
 @handles_errors
 def list_command(
     suite: str | None = typer.Option(None, "--suite", help="Only runs with rows of this suite."),
-    limit: int = typer.Option(20, "--limit", min=1, help="How many runs, newest first."),
+    limit: int = bounded_option(
+        20, 1, MAX_LIMIT, "--limit", what="--limit", help="How many runs, newest first."
+    ),
 ) -> None:
     """The newest stored runs: when, which commit, providers, models, prompts, rows, cost."""
+    _check_suite(suite)
     store = _store()
     try:
         found = store.list_runs(limit=limit, suite=suite)
@@ -117,13 +134,20 @@ def show_command(run_id: str = typer.Argument(..., help="A stored run.")) -> Non
 @handles_errors
 def trend_command(
     suite: str | None = typer.Option(None, "--suite", help="One suite (default: every suite)."),
-    limit: int = typer.Option(30, "--limit", min=1, help="The newest N runs."),
+    limit: int = bounded_option(
+        30, 1, MAX_LIMIT, "--limit", what="--limit", help="The newest N runs."
+    ),
     out: Path | None = typer.Option(None, "--out", help="Where to write the HTML."),
 ) -> None:
     """Accuracy per suite and provider across stored runs, with 95% intervals: an HTML page
     with an SVG plot (default reports/trend.html)."""
     from evals.runstore.trend import html, points
 
+    _check_suite(suite)
+    if out is None:  # the default folder is made; a folder named on the command line is not
+        out = reports_dir() / "trend.html"
+        out.parent.mkdir(parents=True, exist_ok=True)
+    output_path(out, "trend page")  # refused before the store is read
     store = _store()
     try:
         runs = list(reversed(store.list_runs(limit=limit, suite=suite)))
@@ -134,11 +158,9 @@ def trend_command(
         raise RunError("the run store holds no runs" + (f" of suite {suite}" if suite else ""),
                        "run `converse eval` first")  # fmt: skip
     found = points(runs, rows, suite)
-    path = out or reports_dir() / "trend.html"
-    path.parent.mkdir(parents=True, exist_ok=True)
     title = f"Accuracy across runs{f' — {suite}' if suite else ''}"
-    path.write_text(html(runs, found, title), encoding="utf-8")
-    stdout().print(f"{len(runs)} runs, {len(found)} points: {shown(str(path))}", highlight=False,
+    write_output(out, html(runs, found, title), "trend page")
+    stdout().print(f"{len(runs)} runs, {len(found)} points: {shown(str(out))}", highlight=False,
                    soft_wrap=True)  # fmt: skip
 
 
@@ -166,20 +188,55 @@ def merge_command(
     sources: list[Path] = typer.Argument(
         ..., help="Each shard's run folder, or the reports folder it was written to."
     ),
+    allow_mismatch: bool = typer.Option(
+        False,
+        "--allow-mismatch",
+        help="Merge shards made at different commits, from different suite contents or by "
+        "differently labelled providers (run.json names the differences).",
+    ),
 ) -> None:
     """Merge the N shards of a run (`converse eval --shard K/N --run-id ID`) into one run under
-    the reports folder; `converse report ID` then reports it whole."""
+    the reports folder and the run store; `converse report ID` then reports it whole."""
+    from evals.runner.merge import merge_shards
     from evals.runner.run import gates_of
-    from evals.runner.shards import merge_shards
     from evals.runner.summary import summarize
 
-    run = merge_shards(check_run_id(run_id), sources)
+    run = merge_shards(check_run_id(run_id), sources, allow_mismatch=allow_mismatch)
     meta = run.read_meta()
     rows = run.latest_rows()
     meta["gates_passed"] = all(g.gate_passed for g in summarize(rows, gates_of(meta)))
     run.write_meta(meta)
-    stdout().print(
+    out = stdout()
+    out.print(
         f"merged {len(meta['merged_from'])} shards, {len(rows)} rows: {shown(str(run.path))}",
         highlight=False,
         soft_wrap=True,
     )
+    for difference in meta.get("mismatches", []):
+        stderr().print(f"warning: merged despite {shown(difference)}", highlight=False)
+    _store_merged(run_id, run.read_meta(), rows)
+
+
+def _store_merged(run_id: str, meta: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    """Put the merged run in the run store, so `runs show` finds it; a store that is off or
+    fails leaves the merged folder as it is and says how to copy it later."""
+    from evals.runstore import runs_url
+
+    if runs_url() is None:
+        return
+    try:
+        store = _store()
+        try:
+            added = store.sync(meta, rows)
+        finally:
+            store.close()
+    except Exception as exc:  # the merged folder is written; the store can catch up later
+        reason = redact(f"{type(exc).__name__}: {exc}".splitlines()[0])
+        stderr().print(
+            f"warning: the run store did not take run {run_id} ({shown(reason)}); "
+            f"`converse runs push {run_id}` copies it later",
+            highlight=False,
+            soft_wrap=True,
+        )
+        return
+    stdout().print(f"run {run_id}: in the run store ({added} rows added)", highlight=False)

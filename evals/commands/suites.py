@@ -9,7 +9,7 @@ import typer
 
 from evals.commands.common import handles_errors, stdout
 from pipeline.cli.common import shown
-from pipeline.errors import ConverseError
+from pipeline.files import write_output
 
 suites_app = typer.Typer(help="The suite file format: its JSON Schema.", no_args_is_help=True)
 
@@ -28,13 +28,5 @@ def schema_command(
     if out is None:
         sys.stdout.write(text)
         return
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(f".{out.name}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(out)
-    except OSError as exc:
-        raise ConverseError(
-            f"cannot write the schema to {out}: {exc.strerror or exc}", "pass a writable path"
-        ) from exc
+    write_output(out, text, "schema")
     stdout().print(f"schema: {shown(out)}", highlight=False, soft_wrap=True)

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from pydantic import Discriminator, Field, Tag, ValidationError, field_validator, model_validator
 
 from evals.dataset.models import CaseBase, Memory, NonEmpty, Strict, TextCheck, known_intent
+from evals.dataset.reading import GoldReading
 from pipeline.domain import NormativeForce
 from pipeline.settings import Settings
 
@@ -38,6 +39,14 @@ class MemoryExpect(Strict):
     memory_only: bool = False
 
 
+class StatusCheck(Strict):
+    """A current status note the person must have: its topic (compared as the store keys it)
+    and checks on its text."""
+
+    topic: NonEmpty
+    text: TextCheck = Field(default_factory=TextCheck)
+
+
 class TurnExpect(MemoryExpect):
     """Checks after a message turn; every key is optional."""
 
@@ -47,6 +56,8 @@ class TurnExpect(MemoryExpect):
     reply: TextCheck | None = None
     # what the responder was sent: the whole system prompt of the turn
     prompt: TextCheck | None = None
+    # the person's current status notes after the turn (each entry a distinct note)
+    status: list[StatusCheck] | None = None
 
     @field_validator("intent")
     @classmethod
@@ -61,6 +72,8 @@ class MessageTurn(Strict):
     message: NonEmpty
     project: NonEmpty | None = None
     after: str | None = None
+    # what a perfect reader answers for `message` (docs/evals.md, "Gold readings")
+    reading: GoldReading | None = None
     expect: TurnExpect | None = None
 
     @field_validator("after")

@@ -19,6 +19,7 @@ import yaml
 from pydantic import ValidationError
 
 from evals.dataset.cases import CASE_MODELS, Case
+from evals.dataset.gold import gold_problems
 from evals.dataset.models import CaseBase, Gate, SuiteHeader, Target
 from evals.dataset.sample import SampleInfo
 from evals.settings import eval_settings
@@ -226,6 +227,10 @@ def load_suite(path: Path) -> Suite:
         except ValidationError as exc:
             problems.extend(_case_errors(path, index, raw, exc))
             continue
+        problems += [
+            f"{path}: case {case.id!r}: field {where}: {what}"
+            for where, what in gold_problems(case)
+        ]
         if case.id in seen:
             problems.append(f"{path}: case {case.id!r}: field id: duplicate case id")
         seen.add(case.id)

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from evals.dataset.reading import GoldReading
 from pipeline.conversation_models import EntityKind
 from pipeline.domain import NormativeForce
 from pipeline.intents.taxonomy import INTENTS
@@ -193,6 +194,8 @@ class ClassifyCase(CaseBase):
     history: list[HistoryEntry] = Field(default_factory=list)
     message: NonEmpty
     expect: ClassifyExpect
+    # what a perfect reader answers for `message` (docs/evals.md, "Gold readings")
+    reading: GoldReading | None = None
 
 
 class MemoryBlockCase(CaseBase):

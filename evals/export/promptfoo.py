@@ -23,6 +23,7 @@ from evals.dataset.models import (
 from evals.runner.providers import variant_label
 from evals.targets import spec_of
 from pipeline.errors import ConverseError
+from pipeline.files import write_output
 from pipeline.prompting import default_library
 
 PROVIDER_FILE = "converse_provider.py"
@@ -319,9 +320,9 @@ def export_promptfoo(
         "tests": [_test(suite, case) for case in suite.cases],
         "evaluateOptions": {"maxConcurrency": 1},
     }
-    (out / PROVIDER_FILE).write_text(PROVIDER_SOURCE, encoding="utf-8")
+    write_output(out / PROVIDER_FILE, PROVIDER_SOURCE, "promptfoo provider")
     if script is not None:
-        (out / SCRIPT_FILE).write_bytes(script.read_bytes())
+        write_output(out / SCRIPT_FILE, script.read_bytes(), "scripted fixture")
     path = out / CONFIG_FILE
     header = (
         f"# Exported by converse export promptfoo from suite {suite.name}\n"
@@ -329,5 +330,4 @@ def export_promptfoo(
         "# with converse-harness importable by promptfoo's Python, or `converse` on PATH\n"
     )
     text = yaml.safe_dump(config, sort_keys=False, allow_unicode=True, width=100)
-    path.write_text(header + text, encoding="utf-8")
-    return path
+    return write_output(path, header + text, "promptfoo config")

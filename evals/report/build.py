@@ -35,6 +35,7 @@ from evals.report.frame import frame
 from evals.report.gates import gate_verdicts
 from evals.report.grouped import failure_blocks, per_tag_blocks
 from evals.report.heatmap import confusion, save_heatmap
+from evals.report.reading import reading_section
 from evals.report.reviews import load_reviews
 from evals.report.robustness import robustness_section
 from evals.report.transcript import conversation_section
@@ -84,7 +85,13 @@ def _header(run: RunDir, meta: dict[str, Any], df: pd.DataFrame) -> Section:
         f"{meta.get('finished_at', '(not finished)')}; commit `{commit}`.",
         f"Suites: {', '.join(s['name'] for s in meta.get('suite_info', []))}. "
         f"Providers: {', '.join(sorted(df['provider_label'].unique())) if not df.empty else '—'}. "
-        f"Epochs: {config.get('epochs', 1)}. Targets: {', '.join(scorers)}.",
+        f"Epochs: {config.get('epochs', 1)}. Targets: {', '.join(scorers)}. "
+        f"Reading: {config.get('reading') or 'provider'}"
+        + (
+            " (the suites' gold readings replayed, template replies)."
+            if config.get("reading") == "gold"
+            else " (each provider's own)."
+        ),
         LABEL_NOTE,
         "Accuracy is passed / scored; errors (a provider that failed, timed out or answered "
         "something unusable) are not wrong answers and are counted apart. Intervals are 95% "
@@ -177,6 +184,9 @@ def build_sections(
     ]
     own = (make(groups) for make in TARGET_SECTIONS.values())
     sections[2:2] = [section for section in own if section is not None]
+    reading = reading_section(groups, meta)
+    if reading is not None:  # right after the summary: it says whose mistake each failure is
+        sections.insert(2, reading)
     conversations = conversation_section(df)
     if conversations is not None:
         sections[-1].blocks.insert(1, Text("Failed conversations are shown turn by turn below."))

@@ -10,11 +10,12 @@ change a finding or within noise; per-tag p-values are Holm-adjusted over the su
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
 from evals.power import ALPHA, METHOD, MULTIPLE, POWER, holm, paired_power
+from evals.report.attribution import attribute_moves, attribution_json, attribution_section
 from evals.report.document import Section, Table, Text
 from evals.report.tables import pct
 from evals.stats import mcnemar_exact, wilcoxon
@@ -103,6 +104,8 @@ class Comparison:
     records: tuple[dict[str, object], ...] = ()
     # flaky cases (either run) over every pairing, counted or left out as `flaky` says
     flaky_cases: int = 0
+    # each regression and fix with why it moved: the reading or the decision (attribution.py)
+    attribution: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def as_json(self) -> dict[str, object]:
         """The comparison for `converse report --compare --json`."""
@@ -114,6 +117,7 @@ class Comparison:
             "alpha": ALPHA,
             "multiple_comparisons": MULTIPLE,
             "comparisons": list(self.records),
+            "attribution": attribution_json(self.attribution),
         }
 
 
@@ -300,6 +304,7 @@ def compare(
         flaky,
         tuple(records),
         flaky_total,
+        attribute_moves(current, baseline, regressions, fixes),
     )
 
 
@@ -364,4 +369,5 @@ def compare_sections(comparison: Comparison, *, remembered: bool = False) -> lis
             [Table(comparison.fixes, short=_SHORT)],
             3,
         ),
+        attribution_section(comparison.attribution),
     ]

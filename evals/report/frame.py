@@ -72,6 +72,26 @@ def earlier_verdicts(history: Sequence[Review]) -> str:
     )
 
 
+def reading_signature(scores: Any) -> str:
+    """The per-message field verdicts of a row as one comparable text ("" without any)."""
+    if not isinstance(scores, list) or not scores:
+        return ""
+    return json.dumps(
+        [[s.get("turn"), s.get("fields")] for s in scores if isinstance(s, dict)], sort_keys=True
+    )
+
+
+def reading_why(scores: Any) -> str:
+    """What the reading got wrong, message by message, in a line ("" when nothing)."""
+    if not isinstance(scores, list):
+        return ""
+    return "; ".join(
+        f"turn {s.get('turn')}: " + ", ".join(str(w) for w in s["why"])
+        for s in scores
+        if isinstance(s, dict) and s.get("why")
+    )
+
+
 def frame(
     rows: list[dict[str, Any]],
     reviews: Mapping[tuple[str, str, str], Sequence[Review]] | None = None,
@@ -132,6 +152,10 @@ def frame(
                 "reviewer": review.reviewer if review else "",
                 "reviewed_at": review.at if review else "",
                 "review_history": earlier_verdicts(history),
+                "failed_by": row.get("failed_by") or "",
+                "reading_sig": reading_signature(row.get("reading_scores")),
+                "reading_why": reading_why(row.get("reading_scores")),
+                "reading_scores": row.get("reading_scores") or [],
             }
         )
     columns = [
@@ -140,6 +164,7 @@ def frame(
         "input_text", "expected_text", "got_text", "answer", "why", "checks", "error", "latency_ms",
         "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "cost_usd",
         "truncated", "cached", "cassette", "sample", "review", "review_note", "reviewer",
-        "reviewed_at", "review_history",
+        "reviewed_at", "review_history", "failed_by", "reading_sig", "reading_why",
+        "reading_scores",
     ]  # fmt: skip
     return pd.DataFrame.from_records(records, columns=columns)

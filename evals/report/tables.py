@@ -175,6 +175,9 @@ def failures(df: pd.DataFrame) -> pd.DataFrame:
     failed = df[(df["status"] == "fail") & ~df["target"].map(is_transcript).astype(bool)]
     if failed.empty:
         return pd.DataFrame()
+    causes = {}
+    if "failed_by" in failed and (failed["failed_by"] != "").any():
+        causes = {"Failed on": failed.apply(failed_on, axis=1)}
     return pd.DataFrame(
         {
             "Suite": failed["suite"],
@@ -186,9 +189,21 @@ def failures(df: pd.DataFrame) -> pd.DataFrame:
             "Expected": failed["expected_text"],
             "Got": failed["got_text"],
             "Why": failed["why"],
+            **causes,
             "Reviewer": failed.apply(_review_cell, axis=1),
         }
     )
+
+
+def failed_on(row: pd.Series) -> str:
+    """Whether a failed case (a frame row) failed on its reading (and how) or its decision."""
+    return failed_on_text(str(row.get("failed_by") or ""), str(row.get("reading_why") or ""))
+
+
+def failed_on_text(cause: str, why: str) -> str:
+    """ "reading: what it got wrong", "decision", or "unknown"."""
+    cause = cause or "unknown"
+    return f"{cause}: {why}" if cause == "reading" and why else cause
 
 
 def errors(df: pd.DataFrame) -> pd.DataFrame:

@@ -68,8 +68,21 @@ def _handled(record: Mapping[str, Any]) -> str:
     return f"{record['intent']} → {record.get('action')}" + (f"\n{shown}" if shown else "")
 
 
-def transcript_table(got: Mapping[str, Any], checks: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    """One line per turn: said, project, handled, reply, memory changes, failed expectations."""
+def _reading_cells(reading: Any) -> dict[int, str]:
+    """Per turn with a gold reading: ✓ when the provider read it so, else what differed."""
+    cells: dict[int, str] = {}
+    for message in reading if isinstance(reading, list) else []:
+        if isinstance(message, dict) and "turn" in message:
+            why = message.get("why") or []
+            cells[int(message["turn"])] = "✗ " + "\n✗ ".join(map(str, why)) if why else "✓"
+    return cells
+
+
+def transcript_table(
+    got: Mapping[str, Any], checks: Sequence[Mapping[str, Any]], reading: Any = None
+) -> pd.DataFrame:
+    """One line per turn: said, project, handled, reply, memory changes, failed expectations,
+    and, where the row scored the reading against gold readings, how each turn was read."""
     start = got.get("start") or {}
     memory: Sequence[Fact] = start.get("memory") or []
     notes: dict[str, Sequence[Fact]] = dict(start.get("notes") or {})
@@ -79,6 +92,7 @@ def transcript_table(got: Mapping[str, Any], checks: Sequence[Mapping[str, Any]]
             why = _TURN_PREFIX.sub("", str(check.get("why") or check.get("name")))
             failed.setdefault(int(check["turn"]), []).append(f"✗ {why}")
     records = []
+    read = _reading_cells(reading)
     for record in got.get("turns") or []:
         turn = int(record["turn"])
         changes: list[str] = []
@@ -103,6 +117,8 @@ def transcript_table(got: Mapping[str, Any], checks: Sequence[Mapping[str, Any]]
             "Memory changes": "\n".join(changes) or "(none)",
             "Failed expectation": "\n".join(problems),
         }
+        if read:  # only rows scored against gold readings have the column
+            line["Reading (against gold)"] = read.get(turn, "no gold reading")
         if record.get("turn_ids"):  # rows written before turn ids were kept have none
             line["Turn ids"] = " / ".join(f"#{i}" for i in record["turn_ids"])
             shown = record.get("classifier_shown") or []
@@ -143,9 +159,13 @@ def conversation_section(df: pd.DataFrame) -> Section | None:
             if row.review
             else "Not reviewed."
         )
+        if row.failed_by:
+            verdict += f" Failed on: {row.failed_by}" + (
+                f" ({row.reading_why})." if row.failed_by == "reading" and row.reading_why else "."
+            )
         section.blocks += [
             Text(f"**{title}**"),
             Text(f"{_seeds(got)} {verdict}"),
-            Table(transcript_table(got, row.checks)),
+            Table(transcript_table(got, row.checks, row.reading_scores)),
         ]
     return section

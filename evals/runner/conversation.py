@@ -17,6 +17,7 @@ from evals.dataset.conversation import (
     checked_settings,
 )
 from evals.dataset.load import SuiteError
+from evals.runner.acts import acts_record
 from evals.runner.outcome import NOW, Outcome
 from evals.runner.providers import Bound
 from evals.runner.sandbox import Sandbox
@@ -27,6 +28,7 @@ from pipeline.memory import manage, working
 from pipeline.providers.claude import cost, total_cost
 from pipeline.settings import settings
 from pipeline.store import Store, list_assertions, put_working_document
+from pipeline.store.status import current_notes
 
 Facts = list[dict[str, Any]]
 
@@ -39,6 +41,13 @@ def facts(store: Store, engagement_id: int) -> Facts:
         {"number": a.display_number, "state": a.force.value, "content": a.content}
         for a in sorted(stored, key=lambda a: a.display_number)
     ]
+
+
+def status_notes(store: Store, person_id: int) -> list[dict[str, str]]:
+    """The person's current status notes, oldest first: topic and text."""
+    with store.read() as session:
+        notes = current_notes(session, person_id)
+    return [{"topic": n.topic, "text": n.text} for n in reversed(notes)]
 
 
 def erase_one(store: Store, person: Person, needle: str) -> dict[str, Any]:
@@ -69,6 +78,8 @@ def _message_record(turn: MessageTurn, outcome: TurnOutcome) -> dict[str, Any]:
         "intent": outcome.route.intent,
         "classified": outcome.classified.intent,
         "params": dict(outcome.classified.params),
+        # every act the classifier read, for the reading's accuracy against a gold reading
+        "acts": acts_record(outcome.classified),
         "action": outcome.route.operation_data.get("action"),
         "reply": outcome.reply.text,  # whole: reply checks read it
         # the eval store's ids of the two turns, and what the classifier was shown besides the
@@ -167,6 +178,9 @@ class _Conversation:
             record["prompt"] = outcome.prompt.text  # only when checked: prompts are long
         if turn.project is not None:
             record["notes"] = facts(self.store, self.projects[turn.project])
+        status = status_notes(self.store, self.person.id)
+        if status or (turn.expect is not None and turn.expect.status is not None):
+            record["status"] = status
         return record, _turn_error(outcome)
 
 

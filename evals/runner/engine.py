@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from evals.dataset.cases import Case
 from evals.dataset.load import Suite, case_hash
 from evals.runner.cache import ResultCache, cache_key
+from evals.runner.gold import GOLD, GOLD_TARGETS
 from evals.runner.outcome import Outcome
 from evals.runner.perturbed import perturbed_items
 from evals.runner.providers import DETERMINISTIC, Bound, ProviderPool, prompt_hashes, variant_label
@@ -89,6 +90,9 @@ class RunConfig:
     # `--sample N --seed S`: each suite is a tag-stratified sample of N cases (suites carry it)
     sample: int | None = None
     seed: int = 0
+    # "provider": each provider reads the messages; "gold": the suites' gold readings do
+    # (evals/runner/gold.py), and `providers` is ["gold"]
+    reading: str = "provider"
 
 
 def plan(
@@ -130,6 +134,8 @@ def plan(
                     items.extend(
                         WorkItem(suite, case, provider, variant, epoch) for case in suite.cases
                     )
+    if config.reading == GOLD:  # only readings are replayed: no other target, no rewriting
+        return [i for i in items if i.suite.target in GOLD_TARGETS]
     return items + perturbed_items(items, config)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from collections import defaultdict
 from collections.abc import Iterable
@@ -10,6 +11,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from evals.runner.summary import GroupResult
+from pipeline.files import write_output
 
 
 def write_junit(path: Path, rows: Iterable[dict[str, Any]], groups: list[GroupResult]) -> None:
@@ -70,5 +72,6 @@ def write_junit(path: Path, rows: Iterable[dict[str, Any]], groups: list[GroupRe
         totals["errors"] += group.errors
     for key, value in totals.items():
         root.set(key, str(value))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+    buffer = io.BytesIO()
+    ET.ElementTree(root).write(buffer, encoding="utf-8", xml_declaration=True)
+    write_output(path, buffer.getvalue(), "JUnit XML")

@@ -50,10 +50,18 @@ class StoredGit(_Loose):
     dirty: bool | None = None
 
 
+class StoredShard(_Loose):
+    """The `shard` object of a shard's run.json: slice k of n."""
+
+    k: int = Field(ge=1)
+    n: int = Field(ge=1)
+
+
 class StoredMeta(_Loose):
     """run.json."""
 
     config: StoredConfig
+    shard: StoredShard | None = None
     suite_info: list[StoredSuite] = Field(default_factory=list)
     git: StoredGit | None = None
     created_at: str = "?"

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from evals.runner.gold import GOLD, GOLD_LABEL, GOLD_MODEL, gold_fingerprint
 from evals.targets import spec_of
 from pipeline.english import ENGLISH
 from pipeline.errors import ConverseError
@@ -24,6 +25,7 @@ from pipeline.providers import (
     ProviderSpec,
     Responder,
 )
+from pipeline.redact import redact
 
 if TYPE_CHECKING:
     from pipeline.memory.embeddings import Embedder
@@ -187,13 +189,15 @@ class ProviderPool:
         library = default_library(variant)
         if name == DETERMINISTIC:
             return Bound(name, DETERMINISTIC_LABEL, "", "", None, None, library, variant)
+        if name == GOLD:  # each case gets its own gold classifier when it runs (gold_bound)
+            return Bound(GOLD, GOLD_LABEL, GOLD_MODEL, gold_fingerprint(), None, None, library)
         spec = self.spec(name)
         spec.check_prompt_families(variant)
         cassette = self._cassette if spec.uses_cassettes else None
         providers = self._make(spec, library, variant, cassette)
         if providers.warm_up is not None:
             providers.warm_up()  # load a model now, not inside the first case's latency
-        label = _label(name, providers.label, providers.model)
+        label = redact(_label(name, providers.label, providers.model))
         if cassette is not None:
             synthetic = "synthetic" in cassette.parts or "synthetic" in cassette.name
             label += (

@@ -22,6 +22,7 @@ from typing import Any
 from evals.reports_path import reports_dir as reports_dir
 from evals.runner.meta import checked_meta
 from pipeline.errors import ConverseError
+from pipeline.redact import redact, redact_argv, redact_data, redact_strings
 
 RESULTS = "results.jsonl"
 RUN_META = "run.json"
@@ -56,13 +57,58 @@ _OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
     "truncated": (int,),
     "cost_usd": (int, float),
     "perturbation": (str,),
+    "reading": (str,),
+    "reading_scores": (list,),
+    "failed_by": (str,),
 }
 _STATUSES = ("pass", "fail", "error")
 _LINES_NAMED = 5
 
 
+def redact_meta(meta: dict[str, Any]) -> dict[str, Any]:
+    """run.json as a record may keep it (pipeline/redact.py): every URL password and key
+    hidden, the command line's secret options and every provider option whose name says key,
+    token, secret or password. Written to the folder and the run store alike."""
+    out: dict[str, Any] = redact_strings(meta)
+    if isinstance(meta.get("argv"), list):
+        out["argv"] = redact_argv([str(a) for a in meta["argv"]])
+    config = out.get("config")
+    if isinstance(config, dict) and isinstance(config.get("provider_options"), dict):
+        config["provider_options"] = redact_data(meta["config"]["provider_options"])
+    return out
+
+
+# The fields of a row a secret can reach: the provider's label (a server URL) and an error's
+# text (an SDK may quote the URL it failed on). Cases and answers are the suite's own data.
+_SECRET_ROW_FIELDS = ("provider_label", "error", "why")
+
+
+def redact_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A result row as a record may keep it (pipeline/redact.py)."""
+    hidden = {k: redact(row[k]) for k in _SECRET_ROW_FIELDS if isinstance(row.get(k), str)}
+    return row | hidden if any(hidden[k] != row[k] for k in hidden) else row
+
+
 class RunError(ConverseError):
     """A run cannot be found, resumed or reported."""
+
+
+def read_meta_file(path: Path) -> dict[str, Any]:
+    """A run.json, or a RunError naming it when it cannot be read or is not a run's."""
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else exc.__class__.__name__
+        raise RunError(
+            f"{path} cannot be read ({reason})",
+            "restore it from a backup, or start a new run",
+        ) from None
+    if not isinstance(data, dict):
+        raise RunError(
+            f"{path} is not a run description (a JSON object)",
+            "restore it from a backup, or start a new run",
+        )
+    return checked_meta(path, data, RunError)
 
 
 def new_run_id() -> str:
@@ -125,29 +171,16 @@ class RunDir:
         return self.path / RESULTS
 
     def write_meta(self, meta: dict[str, Any]) -> None:
-        """Write run.json atomically."""
+        """Write run.json atomically, with no secret in it (`redact_meta`)."""
         self.path.mkdir(parents=True, exist_ok=True)
         tmp = self.path / f".{RUN_META}.tmp"
-        tmp.write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        text = json.dumps(redact_meta(meta), indent=2, ensure_ascii=False)
+        tmp.write_text(text + "\n", encoding="utf-8")
         tmp.replace(self.path / RUN_META)
 
     def read_meta(self) -> dict[str, Any]:
         """run.json, or a RunError when it cannot be read."""
-        path = self.path / RUN_META
-        try:
-            data = json.loads(path.read_bytes().decode("utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) else exc.__class__.__name__
-            raise RunError(
-                f"{path} cannot be read ({reason})",
-                "restore it from a backup, or start a new run",
-            ) from None
-        if not isinstance(data, dict):
-            raise RunError(
-                f"{path} is not a run description (a JSON object)",
-                "restore it from a backup, or start a new run",
-            )
-        return checked_meta(path, data, RunError)
+        return read_meta_file(self.path / RUN_META)
 
     def repair(self) -> int:
         """Cut a torn last line left by a killed run; returns the bytes removed."""
@@ -254,6 +287,10 @@ def read_rows(path: Path, warn: Callable[[str], None] | None = warn_stderr) -> l
             if problem:
                 bad.append(f"{number} ({problem})")
                 continue
+            # a folder written before redaction: only a line holding "@" (a URL's password),
+            # "sk-" or "earer" (a bearer token) can need it, and most hold none
+            if b"@" in raw or b"sk-" in raw or b"earer" in raw:
+                row = redact_row(row)
             rows.append(row)
     if bad and warn is not None:
         named = ", ".join(bad[:_LINES_NAMED]) + (", ..." if len(bad) > _LINES_NAMED else "")

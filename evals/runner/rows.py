@@ -12,9 +12,12 @@ from evals.dataset.closure import ClosureCase
 from evals.dataset.compaction import CompactionCase
 from evals.dataset.conversation import ConversationCase
 from evals.runner.gitinfo import git_state
+from evals.runner.gold import GOLD
 from evals.runner.outcome import Outcome
 from evals.runner.providers import Bound, variant_label
+from evals.runner.results import redact_row
 from evals.scorers import SCORERS
+from evals.scorers.reading_case import DECISION, case_reading, failed_by
 from evals.targets import spec_of
 from pipeline.errors import ConverseError
 
@@ -87,6 +90,23 @@ def _prompt_label(item: WorkItem, bound: Bound, outcome: Outcome) -> dict[str, s
     return {"prompts": f"active set {digest}"} | item.variant
 
 
+def reading_fields(
+    item: WorkItem, outcome: Outcome, status: str, checks: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """What a row says of the reading: `reading: gold` when gold readings were replayed; else,
+    for a case with gold readings, the provider's reading verdicts per message
+    (`reading_scores`); and for a failed case whether the reading or the decision failed."""
+    if item.provider == GOLD:
+        return {"reading": GOLD, **({"failed_by": DECISION} if status == "fail" else {})}
+    scores = case_reading(item.case, outcome.got) if outcome.error is None else None
+    if scores is None:
+        return {}
+    found: dict[str, Any] = {"reading_scores": scores}
+    if status == "fail":
+        found["failed_by"] = failed_by(item.case, checks, scores)
+    return found
+
+
 def build_row(
     run_id: str, item: WorkItem, bound: Bound, outcome: Outcome, cached: bool
 ) -> dict[str, Any]:
@@ -95,38 +115,42 @@ def build_row(
     score = scorer(item.case.expect, outcome.got)
     status = "error" if outcome.error is not None else ("pass" if score.passed else "fail")
     prompt = _prompt_label(item, bound, outcome)
-    return {
-        "run_id": run_id,
-        "suite": item.suite.name,
-        "target": item.suite.target,
-        "case_id": item.case.id,
-        "case_hash": item.case_hash,
-        "tags": list(item.case.tags),
-        "input": case_input(item.case),
-        "provider": item.provider,
-        "provider_label": bound.label,
-        "model": outcome.model or bound.model,
-        "variant": variant_label(item.variant),
-        "prompt": prompt,
-        "prompts": [ref.model_dump() for ref in outcome.prompt_refs],
-        "epoch": item.epoch,
-        # only perturbed rows name their perturbation, so rows of a plain run keep their shape
-        **({"perturbation": item.perturbation} if item.perturbation else {}),
-        "expected": score.expected,
-        "got": score.got,
-        "status": status,
-        "pass": status == "pass",
-        "error": outcome.error,
-        "why": outcome.error if status == "error" else score.why,
-        "checks": [c.as_dict() for c in score.checks],
-        "scorer": {"name": score.scorer, "version": score.version},
-        "latency_ms": round(outcome.latency_ms, 3),
-        "tokens": _tokens(outcome),
-        "truncated": outcome.truncated,
-        "cost_usd": None if outcome.cost_usd is None else round(outcome.cost_usd, 8),
-        "cassette": outcome.cassette,
-        "cached": cached,
-        **({"sample": item.suite.sample.as_json()} if item.suite.sample else {}),
-        "git": git_state(),
-        "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
-    }
+    checks = [c.as_dict() for c in score.checks]
+    return redact_row(
+        {
+            "run_id": run_id,
+            "suite": item.suite.name,
+            "target": item.suite.target,
+            "case_id": item.case.id,
+            "case_hash": item.case_hash,
+            "tags": list(item.case.tags),
+            "input": case_input(item.case),
+            "provider": item.provider,
+            "provider_label": bound.label,
+            "model": outcome.model or bound.model,
+            "variant": variant_label(item.variant),
+            "prompt": prompt,
+            "prompts": [ref.model_dump() for ref in outcome.prompt_refs],
+            "epoch": item.epoch,
+            # only perturbed rows name their perturbation, so rows of a plain run keep their shape
+            **({"perturbation": item.perturbation} if item.perturbation else {}),
+            "expected": score.expected,
+            "got": score.got,
+            "status": status,
+            "pass": status == "pass",
+            "error": outcome.error,
+            "why": outcome.error if status == "error" else score.why,
+            "checks": checks,
+            **reading_fields(item, outcome, status, checks),
+            "scorer": {"name": score.scorer, "version": score.version},
+            "latency_ms": round(outcome.latency_ms, 3),
+            "tokens": _tokens(outcome),
+            "truncated": outcome.truncated,
+            "cost_usd": None if outcome.cost_usd is None else round(outcome.cost_usd, 8),
+            "cassette": outcome.cassette,
+            "cached": cached,
+            **({"sample": item.suite.sample.as_json()} if item.suite.sample else {}),
+            "git": git_state(),
+            "finished_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
+        }
+    )

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +25,7 @@ from evals.runner.engine import (
     plan,
 )
 from evals.runner.gitinfo import git_state
+from evals.runner.gold import GOLD, split_runnable
 from evals.runner.providers import DETERMINISTIC, ProviderPool, Registry, variant_label
 from evals.runner.results import (
     RESULTS,
@@ -41,6 +43,7 @@ from evals.runner.summary import GroupResult, summarize
 from evals.targets import targets_where
 from pipeline.errors import ConverseError
 from pipeline.providers import REGISTRY
+from pipeline.redact import unredacted
 
 if TYPE_CHECKING:
     from pipeline.providers.claude import Budget
@@ -60,6 +63,8 @@ class RunOutcome:
     rows: list[dict[str, Any]]
     # The spending bound's account (`--max-cost`), when the run had one.
     budget: dict[str, Any] | None = None
+    # `--reading gold`: the cases left out for want of a gold reading (suite, case_id, reason)
+    not_runnable: tuple[dict[str, str], ...] = ()
 
     @property
     def stopped_by_budget(self) -> bool:
@@ -83,6 +88,7 @@ def config_meta(config: RunConfig) -> dict[str, Any]:
         "perturb": None if config.perturb is None else list(config.perturb),
         "perturb_seed": config.perturb_seed,
         **({"sample": {"n": config.sample, "seed": config.seed}} if config.sample else {}),
+        "reading": config.reading,
     }
 
 
@@ -107,14 +113,26 @@ def config_from_meta(meta: dict[str, Any]) -> RunConfig:
         concurrency=int(data["concurrency"]),
         use_cache=bool(data["use_cache"]),
         script=Path(data["script"]) if data.get("script") else None,
-        provider_options={k: dict(v) for k, v in data.get("provider_options", {}).items()},
+        # run.json hides keys and passwords: a resumed run reads them from the environment
+        provider_options={k: unredacted(v) for k, v in data.get("provider_options", {}).items()},
         cassette=Path(data["cassette"]) if data.get("cassette") else None,
         replay=bool(data.get("replay", False)),
         perturb=None if data.get("perturb") is None else tuple(data["perturb"]),
         perturb_seed=int(data.get("perturb_seed", 0)),
         sample=int(sample["n"]) if sample else None,
         seed=int(sample["seed"]) if sample else 0,
+        reading=str(data.get("reading") or "provider"),
     )
+
+
+def with_options(config: RunConfig, given: dict[str, dict[str, str]] | None) -> RunConfig:
+    """`config` with provider options given again laid over its own (a resumed run's keys)."""
+    if not given:
+        return config
+    merged = {k: dict(v) for k, v in config.provider_options.items()}
+    for provider, options in given.items():
+        merged.setdefault(provider, {}).update(options)
+    return replace(config, provider_options=merged)
 
 
 def gates_of(meta: dict[str, Any]) -> dict[str, Any]:
@@ -137,6 +155,10 @@ def _suite_info(suites: list[Suite]) -> list[dict[str, Any]]:
             "cases": len(s.cases),
             "gate": s.gate.model_dump() if s.gate else None,
             "perturb": list(s.perturb),
+            # the cases' contents: shards merged must have run the same suite
+            "sha256": hashlib.sha256(
+                "\n".join(f"{k}={v}" for k, v in sorted(s.case_hashes.items())).encode()
+            ).hexdigest(),
             **({"sample": s.sample.as_json()} if s.sample else {}),
         }
         for s in suites
@@ -270,17 +292,20 @@ def run_eval(
     middleware: Sequence[Any] = (),
     deferral: Deferral | None = None,
     meta_extra: dict[str, Any] | None = None,
+    secrets: dict[str, dict[str, str]] | None = None,
 ) -> RunOutcome:
     """Start a run from `config`, or continue the run named by `resume` / `retry_errors`.
 
     `middleware` goes to the SDK clients of providers on the Anthropic wire, outside the
     spending bound's; `deferral` may hold cases back (no row) and adjust rows before they are
-    written; `meta_extra` is added to a new run's run.json (a batch run says so there)."""
+    written; `meta_extra` is added to a new run's run.json (a batch run says so there);
+    `secrets` are provider options a resumed run cannot read back, run.json having hidden
+    them (keys, passwords: pipeline/redact.py), given again."""
     existing_id = resume or retry_errors
     if existing_id:
         run = RunDir.existing(existing_id, root)
         meta = run.read_meta()
-        config = config_from_meta(meta)
+        config = with_options(config_from_meta(meta), secrets)
         shard = shard_of(meta)
         run.repair()
     else:
@@ -313,6 +338,12 @@ def run_eval(
     )
     if shard is not None:
         items = [i for i in items if shard.holds(i.key)]
+    left_out: list[dict[str, str]] = []
+    if config.reading == GOLD:
+        items, left_out = split_runnable(items)
+        meta["not_runnable"] = left_out
+    if shard is not None:
+        meta.setdefault("planned", len(items))  # a merge refuses a shard with fewer rows
     done = {row_key(r): r for r in run.latest_rows()}
     todo: list[WorkItem]
     if retry_errors:
@@ -365,4 +396,6 @@ def run_eval(
     ran = len(todo)
     if account is not None and account["stopped"]:
         ran -= len(items) - len(rows)  # the cases the bound left for --resume
-    return RunOutcome(run, ran, len(items) - len(todo), tally, groups, rows, account)
+    return RunOutcome(
+        run, ran, len(items) - len(todo), tally, groups, rows, account, tuple(left_out)
+    )

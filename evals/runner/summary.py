@@ -11,6 +11,7 @@ from typing import Any
 from evals.dataset.models import Gate, Target
 from evals.perturb import robustness, robustness_failures, split_rows
 from evals.runner.closure_metrics import closure_metrics, f1_gate_failures
+from evals.runner.reading_metrics import failures_by, reading_accuracy
 from evals.runner.writing_metrics import writing_gate_failures, writing_metrics
 from evals.stats import wilson
 
@@ -41,6 +42,12 @@ class GroupResult:
     sample: dict[str, int] | None = None
     # with epochs: the cases whose scored epochs disagree (some pass, some fail)
     flaky: tuple[str, ...] | None = None
+    # rows with gold readings: accuracy per reading field (evals/runner/reading_metrics.py)
+    reading: dict[str, dict[str, Any]] | None = None
+    # failed rows by what failed: the reading, the decision, or unknown
+    failed_by: dict[str, int] | None = None
+    # "gold" when the group replayed the suites' gold readings (`--reading gold`)
+    reading_mode: str | None = None
 
     def sample_label(self) -> str:
         """'sample 40 of 218, seed 1', or '' when the group ran the whole suite."""
@@ -95,6 +102,9 @@ class GroupResult:
             **({} if self.robustness is None else {"robustness": self.robustness}),
             **({} if self.sample is None else {"sample": self.sample}),
             **({} if self.flaky is None else {"flaky_cases": list(self.flaky)}),
+            **({} if self.reading_mode is None else {"reading_mode": self.reading_mode}),
+            **({} if self.reading is None else {"reading": self.reading}),
+            **({} if self.failed_by is None else {"failed_by": self.failed_by}),
             "gate": None
             if self.gate is None
             else {
@@ -201,6 +211,9 @@ def summarize(
             critical_failures=sum(1 for r in members if is_critical_failure(r)),
             sample=members[0].get("sample") or None,
             flaky=flaky_cases(members),
+            reading=reading_accuracy(members),
+            failed_by=failures_by(members),
+            reading_mode=members[0].get("reading") or None,
         )
         gate = (gates or {}).get(suite)
         failures = gate_failures(group, gate)

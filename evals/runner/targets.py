@@ -8,10 +8,12 @@ from typing import Any
 
 from evals.dataset.cases import Case
 from evals.dataset.models import ClassifyCase, ForgetCase, MemoryBlockCase, Target
+from evals.runner.acts import acts_record
 from evals.runner.closure import run_closure
 from evals.runner.compaction import run_compaction
 from evals.runner.consolidation import run_consolidation
 from evals.runner.conversation import run_conversation
+from evals.runner.gold import GOLD, gold_bound
 from evals.runner.outcome import NOW, Outcome
 from evals.runner.providers import Bound
 from evals.runner.sandbox import Sandbox
@@ -38,6 +40,8 @@ def _classified(classified: ClassifiedIntent) -> dict[str, Any]:
         "intent": classified.intent,
         "params": dict(classified.params),
         "confidence": classified.confidence,
+        # every act read, for the reading's accuracy against a gold reading (evals/reading)
+        "acts": acts_record(classified),
     }
 
 
@@ -139,4 +143,6 @@ def run_case(target: str, case: Case, bound: Bound, sandbox: Sandbox) -> Outcome
     spec = spec_of(target)
     if not isinstance(case, spec.case_model):
         raise TypeError(f"a {type(case).__name__} cannot run on target {target}")
+    if bound.name == GOLD:  # `--reading gold`: the case's own gold readings answer
+        bound = gold_bound(bound, case)
     return RUNNERS[spec.name](case, bound, sandbox)

@@ -20,6 +20,7 @@ from typing import Any
 
 from evals.runner.results import RunDir, RunError
 from evals.runstore.store import RunStore, runs_url
+from pipeline.redact import redact
 
 
 class RunRecorder:
@@ -82,7 +83,7 @@ class RunRecorder:
 
     def _fail(self, exc: Exception) -> None:
         if self.failed is None:
-            self.failed = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            self.failed = redact(f"{type(exc).__name__}: {exc}".splitlines()[0])
             print(
                 f"warning: the run store stopped receiving this run ({self.failed}); the run "
                 "folder has every row — `converse runs push RUN` copies it later",

@@ -21,7 +21,6 @@ from typing import Any
 from sqlalchemy import (
     Connection,
     Engine,
-    create_engine,
     event,
     func,
     insert,
@@ -29,16 +28,14 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import (
-    ArgumentError,
     IntegrityError,
-    NoSuchModuleError,
     OperationalError,
     SQLAlchemyError,
 )
 
-from evals.runner.results import RunError, reports_dir, row_key
+from evals.runner.results import RunError, redact_meta, redact_row, reports_dir, row_key
+from evals.runstore.connect import parse, shown, store_engine
 from evals.runstore.rows import (
     ROW_COLUMNS,
     RowTally,
@@ -51,6 +48,8 @@ from evals.runstore.rows import (
 )
 from evals.runstore.tables import rows_table, runs
 from evals.settings import run_store_settings
+from pipeline.redact import redact
+from pipeline.store import db_settings
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 VERSION_TABLE = "runstore_alembic_version"  # as migrations/env.py names it
@@ -87,22 +86,7 @@ class RunStore:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        try:
-            parsed = make_url(url)
-            if parsed.get_backend_name() == "sqlite" and parsed.database not in (
-                None,
-                "",
-                ":memory:",
-            ):
-                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-            self.engine: Engine = create_engine(url, future=True)
-        except (ArgumentError, NoSuchModuleError, ImportError) as exc:
-            raise RunError(
-                f"cannot open the run store {_shown(url)}: not a database URL this install "
-                "can open",
-                "set CONVERSE_RUNS_URL to sqlite:///PATH or postgresql+psycopg://..., "
-                "or to none to record runs only in their folders",
-            ) from exc
+        self.engine: Engine = store_engine(url)
         _relax_commits(self.engine)
         # rows with their JSON text when known, made records when written
         self._buffer: list[tuple[dict[str, Any], str | None]] = []
@@ -137,12 +121,17 @@ class RunStore:
             raise _unavailable(self.url, exc) from exc
 
     def _at_head(self) -> bool:
-        """Whether the store's version table already names the newest migration."""
+        """Whether the store's version table already names the newest migration; a store
+        that cannot be reached is a RunError here, once, not a second wait in the upgrade."""
         try:
-            with self.engine.connect() as conn:
+            conn = self.engine.connect()
+        except SQLAlchemyError as exc:
+            raise _unavailable(self.url, exc) from exc
+        with conn:
+            try:
                 found = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).all()
-        except SQLAlchemyError:
-            return False  # no version table yet (a new store), or a store that cannot open
+            except SQLAlchemyError:
+                return False  # no version table yet: a new store
         return [r[0] for r in found] == [head_revision()]
 
     # -- writing -------------------------------------------------------------------------
@@ -155,6 +144,7 @@ class RunStore:
     ) -> None:
         """Insert or update the run's metadata (shards of one run merge their shard lists);
         its summary columns from `tally` when given, else from `rows`."""
+        meta = redact_meta(meta)  # a folder written before run.json hid its secrets, too
         values = tally.summary(meta) if tally is not None else summarize_meta(meta, rows)
         run_id = str(meta["run_id"])
         shard = meta.get("shard")
@@ -198,7 +188,7 @@ class RunStore:
             try:
                 self.flush()
             except Exception as exc:  # the rows stay in the run folder; `sync` catches up
-                self.error = f"{type(exc).__name__}: {exc}".splitlines()[0]
+                self.error = redact(f"{type(exc).__name__}: {exc}".splitlines()[0])
                 return
 
     def flush(self) -> None:
@@ -271,7 +261,9 @@ class RunStore:
                 )
             }
         missing = [
-            record(r) for r in rows if (key_text(r), str(r.get("finished_at") or "")) not in have
+            record(redact_row(r))
+            for r in rows
+            if (key_text(r), str(r.get("finished_at") or "")) not in have
         ]
         if missing:
             with self.engine.begin() as conn:
@@ -363,19 +355,14 @@ def _exists(exc: SQLAlchemyError) -> bool:
     return "already exists" in text or "duplicate" in text or "unique" in text
 
 
-def _shown(url: str) -> str:
-    """The URL as an error may show it: its password hidden, and nothing of a URL that does
-    not parse (it may hold one)."""
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return "(CONVERSE_RUNS_URL, which does not parse as a URL)"
-
-
 def _unavailable(url: str, exc: SQLAlchemyError) -> RunError:
-    shown = _shown(url)
-    reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+    reason = redact(str(getattr(exc, "orig", None) or exc).strip().splitlines()[0])
+    if "timeout" in reason.lower() and parse(url).get_backend_name() == "postgresql":
+        reason += (
+            f" (gave up after {db_settings().connect_timeout_s} s, "
+            "CONVERSE_DB_CONNECT_TIMEOUT_S, as the memory database does)"
+        )
     return RunError(
-        f"cannot open the run store {shown}: {reason}",
+        f"cannot open the run store {shown(url)}: {reason}",
         "check CONVERSE_RUNS_URL (or set it to none to record runs only in their folders)",
     )

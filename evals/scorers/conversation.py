@@ -15,10 +15,13 @@ from evals.dataset.conversation import (
     FactCheck,
     MemoryExpect,
     MessageTurn,
+    StatusCheck,
     TurnExpect,
 )
 from evals.scorers.base import Check, Score, Scorer, text_checks
 from evals.scorers.matching import max_matching
+from pipeline.english import ENGLISH
+from pipeline.memory.status import topic_key
 
 LIVE = ("held", "committed")
 
@@ -82,6 +85,43 @@ def fact_checks(
     return checks
 
 
+def _topic(topic: str) -> str:
+    # the store keys a topic with the lexicon's openers; the suites are English
+    return topic_key(topic, ENGLISH.topic_openers)
+
+
+def status_checks(
+    turn: int, entries: Sequence[StatusCheck], notes: list[dict[str, Any]]
+) -> list[Check]:
+    """Each expected status note against the current note of its topic (topics compared as
+    the store keys them: "My car" is "car")."""
+    current = {_topic(str(n["topic"])): str(n["text"]) for n in notes}
+    checks: list[Check] = []
+    for i, entry in enumerate(entries):
+        key = _topic(entry.topic)
+        expected = entry.model_dump(mode="json", exclude_defaults=True)
+        text = current.get(key)
+        name = f"status[{i + 1}]"
+        if text is None:
+            held = ", ".join(sorted(current)) or "none"
+            why = f"turn {turn}: no current status note on {key!r} (topics: {held})"
+            checks.append(Check(name, expected, None, False, why, turn))
+            continue
+        folded = text.casefold()
+        lacks = [n for n in entry.text.contains if n.casefold() not in folded]
+        has = [n for n in entry.text.excludes if n.casefold() in folded]
+        ok = not lacks and not has
+        why = (
+            ""
+            if ok
+            else f"turn {turn}: status {key!r} {text!r}"
+            + (f" lacks {lacks}" if lacks else "")
+            + (f" has {has}" if has else "")
+        )
+        checks.append(Check(name, expected, f"{key}: {text}", ok, why, turn))
+    return checks
+
+
 def _equal(turn: int, name: str, want: str | None, got: Any) -> list[Check]:
     if want is None:
         return []
@@ -101,6 +141,8 @@ def _message_checks(turn: int, expect: TurnExpect, record: dict[str, Any]) -> li
             ]
     if expect.notes is not None:
         checks += fact_checks(turn, "notes", expect.notes, record.get("notes") or [], False)
+    if expect.status is not None:
+        checks += status_checks(turn, expect.status, record.get("status") or [])
     return checks
 
 

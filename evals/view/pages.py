@@ -10,9 +10,11 @@ import pandas as pd
 
 from evals.report import tables
 from evals.report.compare import compare
+from evals.report.frame import reading_why
 from evals.report.gates import gate_verdicts
 from evals.report.grouped import worst_first
 from evals.report.heatmap import confusion
+from evals.report.reading import causes_frame, not_runnable_frame, reading_frame
 from evals.report.transcript import transcript_table
 from evals.targets import is_transcript
 from evals.view.prompt_diff import prompt_changes
@@ -104,6 +106,8 @@ def failure_list(found: LoadedRun) -> list[dict[str, Any]]:
                 "expected": row.expected_text,
                 "got": row.got_text,
                 "why": row.why,
+                # the reading or the decision (empty when the run cannot tell)
+                "failed_on": tables.failed_on(pd.Series(row._asdict())) if row.failed_by else "",
                 "review": row.review,
                 "kind": kind_of(row.review_note),
                 "note": row.review_note,
@@ -135,6 +139,10 @@ def _run_page(found: LoadedRun) -> dict[str, Any]:
             "providers": sorted(df["provider_label"].unique()),
             "gates": gate_verdicts(found.groups),
             "summary": grid(tables.summary(found.groups)),
+            "reading": grid(reading_frame(found.groups)),
+            "causes": grid(causes_frame(found.groups)),
+            "not_runnable": grid(not_runnable_frame(found.meta)),
+            "reading_mode": (found.meta.get("config") or {}).get("reading") or "provider",
             "per_tag": _per_tag(df),
             "confusions": _confusions(df),
             "errors": grid(tables.errors(df)),
@@ -159,6 +167,12 @@ def case_page(found: LoadedRun, key: tuple[str, str, str]) -> dict[str, Any]:
             "variant": row.get("variant"),
             "status": row["status"],
             "why": row.get("why") or "",
+            # the reading (with what it got wrong) or the decision
+            "failed_on": tables.failed_on_text(
+                row.get("failed_by") or "", reading_why(row.get("reading_scores"))
+            )
+            if row.get("failed_by")
+            else "",
             "error": row.get("error") or "",
             "prompts": [p for p in row.get("prompts") or [] if isinstance(p, dict)],
             "input": json.dumps(row.get("input") or {}, indent=2, ensure_ascii=False),
@@ -171,7 +185,8 @@ def case_page(found: LoadedRun, key: tuple[str, str, str]) -> dict[str, Any]:
             "sent": sent_prompt(row) if not is_transcript(row["target"]) else None,
         }
         if is_transcript(row["target"]) and isinstance(got, dict) and got.get("turns"):
-            entry["transcript"] = grid(transcript_table(got, entry["checks"]))
+            reading = row.get("reading_scores")
+            entry["transcript"] = grid(transcript_table(got, entry["checks"], reading))
             entry["prompt_texts"] = [
                 (t.get("turn"), t["prompt"])
                 for t in got.get("turns") or []
@@ -202,6 +217,7 @@ def compare_page(found: LoadedRun, base: LoadedRun) -> dict[str, Any]:
         "per_tag": grid(result.per_tag),
         "regressions": grid(result.regressions),
         "fixes": grid(result.fixes),
+        "attribution": grid(result.attribution),
         "prompts": prompt_changes(
             base.rows, found.rows, commit_of(base.meta)[0], commit_of(found.meta)[0]
         ),

@@ -32,6 +32,7 @@ from pipeline.cli.conversation_view import (
 )
 from pipeline.cli.params import id_option
 from pipeline.errors import ConverseError, NotFound
+from pipeline.files import output_path, write_output
 
 if TYPE_CHECKING:
     from pipeline.conversations import SplitPart
@@ -361,18 +362,14 @@ def conversation_export(
     import sys
 
     from pipeline.conversations import memories_markdown
-    from pipeline.memory.export import write_atomically
 
-    if output is not None and (output.is_dir() or not output.parent.is_dir()):
-        raise fail(f"cannot write {str(output)!r} — name a file in an existing folder")
+    if output is not None:
+        output_path(output, "export")  # refused before the database is read
     store, person_id = _person_id(db_url, person)
     text = memories_markdown(store, person_id)
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    try:
-        write_atomically(output, text)
-    except OSError as exc:
-        raise fail(f"cannot write {str(output)!r}: {exc.strerror} — name a writable file") from None
+    write_output(output, text, "export")
     console.print(f"Exported to {shown(output)}.", highlight=False)

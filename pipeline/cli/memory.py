@@ -27,6 +27,7 @@ from pipeline.cli.shelf_commands import ShelfKind, add_shelf_commands, where_opt
 from pipeline.clock import utcnow
 from pipeline.config import database_url
 from pipeline.domain import Assertion
+from pipeline.files import output_path, write_output
 from pipeline.memory.relative_time import relative_time
 from pipeline.memory.who import who
 from pipeline.store import quick_read
@@ -224,13 +225,9 @@ def memory_export(
     kind = format_.lower()
     if kind not in ("json", "markdown"):
         raise fail(f"unknown export format {format_!r} — use --format json or --format markdown")
-    if output is not None and not output.parent.is_dir():
-        raise fail(
-            f"the folder of {str(output)!r} does not exist — create it first, or name another file"
-        )
-    if output is not None and output.is_dir():
-        raise fail(f"{str(output)!r} is a folder — name a file to write the export to")
-    from pipeline.memory.export import as_json, as_markdown, export_person, write_atomically
+    if output is not None:
+        output_path(output, "export")  # refused before the database is read
+    from pipeline.memory.export import as_json, as_markdown, export_person
     from pipeline.store.people import get_person
 
     with store_for(db_url).read() as session:
@@ -241,10 +238,7 @@ def memory_export(
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    try:
-        write_atomically(output, text)
-    except OSError as exc:
-        raise fail(f"cannot write {str(output)!r}: {exc.strerror} — name a writable file") from None
+    write_output(output, text, "export")
     err_console.print(f"Exported {shown(data['person'])} to {shown(output)}.", highlight=False)
 
 

@@ -57,6 +57,14 @@ def build_server(me: Person, name: str) -> MCPServer:
             "a memory, preview and confirm it, search memories, see open threads."
         ),
     )
+    _lifecycle_tools(server, me)
+    _memory_tools(server, me)
+    _reading_tools(server, me)
+    return server
+
+
+def _lifecycle_tools(server: MCPServer, me: Person) -> None:
+    """The conversation's lifecycle: the open conversation, closing it, its memory's review."""
 
     @server.tool()
     @_answers
@@ -96,6 +104,10 @@ def build_server(me: Person, name: str) -> MCPServer:
     def resume_conversation(conversation_id: ConversationId) -> Conversation:
         """Cancel closing: the conversation is active again and its drafts are dropped."""
         return tools.resume(me, conversation_id)
+
+
+def _memory_tools(server: MCPServer, me: Person) -> None:
+    """Searching and querying memories."""
 
     @server.tool()
     @_answers
@@ -151,6 +163,11 @@ def build_server(me: Person, name: str) -> MCPServer:
             asked["threshold"] = threshold
         return tools.query(me, asked)
 
+
+def _reading_tools(server: MCPServer, me: Person) -> None:
+    """Open threads, the story so far, the archive, editing a memory, reasoning context and what a
+    classification was shown."""
+
     @server.tool()
     @_answers
     def get_open_threads(
@@ -201,5 +218,3 @@ def build_server(me: Person, name: str) -> MCPServer:
     ) -> Explanation:
         """Which memories a message's classification was shown, with scores and reasons."""
         return tools.explain(me, turn_id)
-
-    return server

@@ -10,10 +10,7 @@ entities, deltas and the narrative as extracted beside an edited one).
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -196,20 +193,3 @@ def _md_memories(memories: list[dict[str, Any]]) -> list[str]:
         lines.extend(f"  - {e['kind']} ({e['status']}): {_md(e['text'])}" for e in m["entities"])
     lines.append("")
     return lines
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file beside it and a rename, so a reader
-    (or a crash) never sees half an export and an existing file is replaced whole."""
-    descriptor, temporary = tempfile.mkstemp(
-        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
-    )
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

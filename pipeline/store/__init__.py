@@ -14,7 +14,7 @@ if TYPE_CHECKING:
         MemoryEntityRow,
         MemoryRow,
     )
-    from pipeline.store.engine import Store, head_revision, open_store, upgrade
+    from pipeline.store.engine import Store, db_settings, head_revision, open_store, upgrade
     from pipeline.store.filtered import Filters, filtered_memories
     from pipeline.store.memories import your_story
     from pipeline.store.people import create_person, create_project, get_person
@@ -38,6 +38,7 @@ _HOMES = {
     "MemoryEntityRow": ".conversation_rows",
     "MemoryRow": ".conversation_rows",
     "Store": ".engine",
+    "db_settings": ".engine",
     "head_revision": ".engine",
     "open_store": ".engine",
     "upgrade": ".engine",
@@ -71,6 +72,7 @@ __all__ = [
     "count_edges",
     "create_person",
     "create_project",
+    "db_settings",
     "filtered_memories",
     "get_person",
     "head_revision",

@@ -41,8 +41,7 @@ def test_junit_into_a_missing_folder_is_refused_and_makes_none(tmp_path, reports
     target = tmp_path / "nowhere" / "x.xml"
     said = one_line(["eval", "--provider", "local", "--junit", str(target)])
     assert said == (
-        f"error: the folder of --junit {target} does not exist — create it first, or name "
-        "another file"
+        f"error: the folder of {target} does not exist — create it first, or name another file"
     )
     assert not target.parent.exists()
 

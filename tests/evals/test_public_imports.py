@@ -27,9 +27,11 @@ STILL_REACHED = {
     "pipeline.memory.query",
     "pipeline.memory.relations",
     "pipeline.memory.search",
+    "pipeline.memory.status",  # topic_key: a status expectation keys topics as the store does
     "pipeline.memory.vectors",
     "pipeline.memory.writing",
     "pipeline.store.ann",
+    "pipeline.store.status",  # current_notes: what a status expectation checks
 }
 
 

@@ -69,7 +69,7 @@ def test_suites_schema_prints_or_writes_it(tmp_path: Path):
     printed = runner.invoke(app, ["suites", "schema"])
     assert printed.exit_code == 0, printed.output
     assert json.loads(printed.stdout)["discriminator"]["propertyName"] == "target"
-    out = tmp_path / "nested" / "suite.schema.json"
+    out = tmp_path / "suite.schema.json"
     written = runner.invoke(app, ["suites", "schema", "--out", str(out)])
     assert written.exit_code == 0, written.output
     assert written.stdout.strip() == f"schema: {out}"

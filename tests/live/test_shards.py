@@ -122,3 +122,113 @@ def test_a_second_shard_into_the_same_folder_is_refused(
          "--no-report", "--no-progress", "--run-id", RUN_ID, "--shard", "2/2"],
     )  # fmt: skip
     assert result.exit_code != 0 and f"run {RUN_ID} already exists" in result.output
+
+
+def _two_shards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: tuple[Path, Path]
+) -> list[Path]:
+    for k in (1, 2):
+        _eval(monkeypatch, tmp_path / f"s{k}", files, "--run-id", RUN_ID, "--shard", f"{k}/2")
+    monkeypatch.setenv("CONVERSE_REPORTS_DIR", str(tmp_path / "merged"))
+    return [tmp_path / f"s{k}" / "runs" / RUN_ID for k in (1, 2)]
+
+
+def _merge(shards: list[Path], *extra: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["runs", "merge", RUN_ID, *map(str, shards), *extra])
+    return result.exit_code, result.output
+
+
+def _edit_meta(folder: Path, **changes: object) -> None:
+    meta = json.loads((folder / "run.json").read_text())
+    (folder / "run.json").write_text(json.dumps(meta | changes))
+
+
+def test_a_merged_run_is_in_the_run_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: tuple[Path, Path]
+) -> None:
+    code, output = _merge(_two_shards(tmp_path, monkeypatch, files))
+    assert code == 0, output
+    assert f"run {RUN_ID}: in the run store (60 rows added)" in output
+    shown = CliRunner().invoke(app, ["runs", "show", RUN_ID])
+    assert shown.exit_code == 0, shown.output
+    assert "rows: 60" in shown.output
+
+
+def test_a_shard_without_rows_or_with_fewer_than_planned_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: tuple[Path, Path]
+) -> None:
+    shards = _two_shards(tmp_path, monkeypatch, files)
+    results = shards[1] / "results.jsonl"
+    lines = results.read_text().splitlines(keepends=True)
+    results.write_text("".join(lines[:-3]))  # three cases never finished
+    code, output = _merge(shards)
+    assert code == 2
+    assert output.strip() == (
+        f"error: shard 2/2 in {shards[1]} holds {len(lines) - 3} of its {len(lines)} rows "
+        f"(unfinished, or its results.jsonl is missing) — finish it with converse eval "
+        f"--resume {RUN_ID} on its machine, then merge"
+    )
+    results.unlink()
+    _edit_meta(shards[1], planned=None)  # a run.json from before shards counted their plan
+    code, output = _merge(shards)
+    assert code == 2 and f"shard 2/2 in {shards[1]} holds no rows" in output
+    assert not (tmp_path / "merged" / "runs" / RUN_ID).exists()
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        ("{not json", "run.json cannot be read (JSONDecodeError) — restore it from a backup"),
+        ("[1, 2]", "run.json is not a run description (a JSON object)"),
+        ("shard-k", "run.json: field shard.k: input should be a valid integer"),
+        ("shard-order", "run.json: field shard is not {k, n} with whole numbers 1 ≤ k ≤ n"),
+    ],
+)
+def test_a_shard_whose_run_json_is_damaged_is_one_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    files: tuple[Path, Path],
+    damage: str,
+    said: str,
+) -> None:
+    shards = _two_shards(tmp_path, monkeypatch, files)
+    if damage == "shard-k":
+        _edit_meta(shards[0], shard={"k": "one", "n": 2})
+    elif damage == "shard-order":
+        _edit_meta(shards[0], shard={"k": 3, "n": 2})
+    else:
+        (shards[0] / "run.json").write_text(damage)
+    code, output = _merge(shards)
+    assert code == 2 and "Traceback" not in output
+    assert len(output.strip().splitlines()) == 1 and said in output, output
+    assert not (tmp_path / "merged" / "runs" / RUN_ID).exists()
+
+
+@pytest.mark.parametrize("difference", ["commit", "suite", "provider"])
+def test_shards_that_differ_are_refused_unless_allowed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: tuple[Path, Path], difference: str
+) -> None:
+    shards = _two_shards(tmp_path, monkeypatch, files)
+    meta = json.loads((shards[1] / "run.json").read_text())
+    if difference == "commit":
+        _edit_meta(shards[1], git={"commit": "0" * 40, "dirty": False})
+        named = "commits "
+    elif difference == "suite":
+        _edit_meta(shards[1], suite_info=[dict(meta["suite_info"][0], sha256="f" * 64)])
+        named = "suite sharded with different contents (sha256 differs)"
+    else:
+        results = shards[1] / "results.jsonl"
+        rows = [json.loads(line) for line in results.read_text().splitlines()]
+        results.write_text("".join(
+            json.dumps(dict(r, provider_label="scripted (another fixture)")) + "\n" for r in rows
+        ))  # fmt: skip
+        named = "provider scripted as scripted (another fixture) and "
+    code, output = _merge(shards)
+    assert code == 2 and f"error: the shards of run {RUN_ID} differ: " in output
+    assert named in output and "pass --allow-mismatch" in output
+    assert not (tmp_path / "merged" / "runs" / RUN_ID).exists()
+    code, output = _merge(shards, "--allow-mismatch")
+    assert code == 0, output
+    assert "warning: merged despite " in output
+    merged = json.loads((tmp_path / "merged" / "runs" / RUN_ID / "run.json").read_text())
+    assert len(merged["mismatches"]) == 1 and named in merged["mismatches"][0]

@@ -332,10 +332,11 @@ def test_export_markdown_to_a_file_replaces_it_whole(env, monkeypatch) -> None:
     def broken_fsync(_fd: int) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("pipeline.memory.export.os.fsync", broken_fsync)
+    monkeypatch.setattr("pipeline.files.os.fsync", broken_fsync)
     failed = runner.invoke(app, ["memory", "export", "--person", "Ana", "-o", str(target)])
     assert _one_line_error(failed) == (
-        f"error: cannot write {str(target)!r}: No space left on device — name a writable file"
+        f"error: the disk holding {target} is full; the export was not written and the file "
+        "there is unchanged — free some space and run it again"
     )
     assert target.read_text(encoding="utf-8") == text
     assert _beside(tmp_path) == ["ana.md"]
@@ -351,10 +352,7 @@ def test_export_to_a_missing_folder_or_a_folder_is_one_line(env) -> None:
     missing = tmp_path / "nowhere" / "x.json"
     assert _one_line_error(
         runner.invoke(app, ["memory", "export", "--person", "Ana", "-o", str(missing)])
-    ) == (
-        f"error: the folder of {str(missing)!r} does not exist — create it first, or name "
-        "another file"
-    )
+    ) == (f"error: the folder of {missing} does not exist — create it first, or name another file")
     assert _one_line_error(
         runner.invoke(app, ["memory", "export", "--person", "Ana", "-o", str(tmp_path)])
-    ) == (f"error: {str(tmp_path)!r} is a folder — name a file to write the export to")
+    ) == (f"error: {tmp_path} is a folder — name a file to write the export to")

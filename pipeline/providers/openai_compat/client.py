@@ -18,6 +18,7 @@ from pipeline.providers.openai_compat.classifier import OpenAIClassifier
 from pipeline.providers.openai_compat.endpoints import Spread, split_urls
 from pipeline.providers.openai_compat.responder import OpenAIResponder
 from pipeline.providers.openai_compat.settings import NO_KEY, PROVIDER, OpenAISettings
+from pipeline.redact import redact
 
 
 def make_client(
@@ -60,12 +61,15 @@ def openai_providers(
     # can mean different weights on two servers, so the server is part of the fingerprint.
     data_files = (Path(intent_schema.__file__), Path(wire.__file__))
     code = code_fingerprint(classifier, responder, files=data_files)
-    fingerprint = hashlib.sha256(f"{code}\n{settings.base_url}".encode()).hexdigest()
+    # A record names the server, never its credentials (pipeline/redact.py); a new password
+    # for the same server keeps the cache.
+    server = redact(settings.base_url)
+    fingerprint = hashlib.sha256(f"{code}\n{server}".encode()).hexdigest()
     return Providers(
         classifier=classifier,
         responder=responder,
         model=settings.model,
-        label=f"{PROVIDER} ({settings.model} at {settings.base_url})",
+        label=f"{PROVIDER} ({settings.model} at {server})",
         data_files=data_files,
         fingerprint=fingerprint,
         # its prompts are English: keyword matching skips English stop words (pipeline/lexicon.py)
