@@ -3,9 +3,9 @@ readings through the core (docs/evals.md, "Gold readings").
 
 The classifier answers each message with the acts the suite's gold reading names; the replies
 are the local template responder's. The bundle is built here, per case, and never registered:
-it is a way of running the suites, not a provider anyone could chat with. Like the scripted
-provider, it lends no embedding model (forget and recall match by keywords) and the English
-lexicon the suites are written in.
+it is a way of running the suites, not a provider anyone could chat with. Only the reading is
+replaced: like the local provider, it lends the embedded MiniLM model to the core's semantic
+forget and recall (loaded once a process), and the English lexicon the suites are written in.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from pipeline.domain import Act, ClassifiedIntent
 from pipeline.english import ENGLISH
 from pipeline.providers import ClassifyRequest, Providers, degraded
 from pipeline.providers.local import LocalResponder
+from pipeline.providers.local.model import MiniLMEmbedder
+from pipeline.providers.local.onnx import EMBEDDER_ID
 
 if TYPE_CHECKING:
     from evals.runner.engine import WorkItem
@@ -131,14 +133,28 @@ def gold_fingerprint() -> str:
     return _FINGERPRINT[0]
 
 
+_EMBEDDER: list[MiniLMEmbedder] = []
+_EMBEDDER_LOCK = threading.Lock()
+
+
+def _embedder() -> MiniLMEmbedder:
+    """The local provider's embedding model, one a process (it loads in about a second)."""
+    with _EMBEDDER_LOCK:
+        if not _EMBEDDER:
+            _EMBEDDER.append(MiniLMEmbedder())
+        return _EMBEDDER[0]
+
+
 def gold_providers(readings: Sequence[tuple[str, tuple[Act, ...]]]) -> Providers:
-    """The bundle one case runs on: its gold readings and the local template responder."""
+    """The bundle one case runs on: its gold readings, the local template responder, and the
+    local provider's embedding model for the core's semantic forget and recall."""
     return Providers(
         GoldClassifier(readings),
         LocalResponder(),
         GOLD_LABEL,
         model=GOLD_MODEL,
-        fingerprint=gold_fingerprint(),
+        embedder=_embedder(),
+        fingerprint=f"{gold_fingerprint()}+{EMBEDDER_ID}",
         lexicon=ENGLISH,  # the suites are English conversations, as the scripted fixtures are
     )
 
