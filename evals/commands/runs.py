@@ -96,7 +96,7 @@ def list_command(
 @handles_errors
 def show_command(run_id: str = typer.Argument(..., help="A stored run.")) -> None:
     """One stored run: its metadata, prompt hashes, and accuracy per suite and provider."""
-    from evals.runner.run import gates_of, reducers_of
+    from evals.runner.run_meta import gates_of, reducers_of
     from evals.runner.summary import summarize
 
     check_run_id(run_id)
@@ -198,7 +198,7 @@ def merge_command(
     """Merge the N shards of a run (`converse eval --shard K/N --run-id ID`) into one run under
     the reports folder and the run store; `converse report ID` then reports it whole."""
     from evals.runner.merge import merge_shards
-    from evals.runner.run import gates_of, reducers_of
+    from evals.runner.run_meta import gates_of, reducers_of
     from evals.runner.summary import summarize
 
     run = merge_shards(check_run_id(run_id), sources, allow_mismatch=allow_mismatch)

@@ -43,7 +43,7 @@ from evals.report.transcript import conversation_section
 from evals.report.writing import TITLE as WRITING
 from evals.report.writing import writing_section
 from evals.runner.results import RUN_ID, RunDir, RunError
-from evals.runner.run import gates_of, reducers_of
+from evals.runner.run_meta import gates_of, reducers_of
 from evals.runner.summary import GroupResult, summarize
 from pipeline.providers.claude import PRICES_SOURCE, PRICES_VERSION
 

@@ -11,7 +11,8 @@ from evals.runner.providers import (
     variant_label,
 )
 from evals.runner.results import RunDir, RunError, read_rows, reports_dir
-from evals.runner.run import RunOutcome, gates_of, run_eval
+from evals.runner.run import RunOutcome, run_eval
+from evals.runner.run_meta import gates_of
 from evals.runner.summary import GroupResult, result_object, summarize
 
 __all__ = [

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from evals.dataset.load import Suite, load_suite
-from evals.dataset.sample import sample_suite
+from evals.dataset.load import Suite
 from evals.runner.cache import ResultCache
 from evals.runner.engine import (
     Deferral,
@@ -24,7 +22,6 @@ from evals.runner.engine import (
     execute,
     plan,
 )
-from evals.runner.gitinfo import git_state
 from evals.runner.gold import GOLD, split_runnable
 from evals.runner.providers import DETERMINISTIC, ProviderPool, Registry, variant_label
 from evals.runner.results import (
@@ -33,17 +30,20 @@ from evals.runner.results import (
     OnRow,
     RunDir,
     RunError,
-    new_run_id,
     reports_dir,
     row_key,
 )
+from evals.runner.run_meta import (
+    gates_of,
+    open_run,
+    reducers_of,
+)
 from evals.runner.sandbox import Sandbox
-from evals.runner.shards import Shard, shard_of
+from evals.runner.shards import Shard
 from evals.runner.summary import GroupResult, summarize
 from evals.targets import targets_where
 from pipeline.errors import ConverseError
 from pipeline.providers import REGISTRY
-from pipeline.redact import unredacted
 
 if TYPE_CHECKING:
     from pipeline.providers.claude import Budget
@@ -70,113 +70,6 @@ class RunOutcome:
     def stopped_by_budget(self) -> bool:
         """Whether the bound stopped the run before every case ran."""
         return bool(self.budget and self.budget["stopped"])
-
-
-def config_meta(config: RunConfig) -> dict[str, Any]:
-    """The part of run.json that lets the run be resumed exactly."""
-    return {
-        "suites": [str(s.path.resolve()) for s in config.suites],
-        "providers": config.providers,
-        "variants": config.variants,
-        "epochs": config.epochs,
-        "concurrency": config.concurrency,
-        "use_cache": config.use_cache,
-        "script": str(config.script.resolve()) if config.script else None,
-        "provider_options": config.provider_options,
-        "cassette": str(config.cassette.resolve()) if config.cassette else None,
-        "replay": config.replay,
-        "perturb": None if config.perturb is None else list(config.perturb),
-        "perturb_seed": config.perturb_seed,
-        **({"sample": {"n": config.sample, "seed": config.seed}} if config.sample else {}),
-        "reading": config.reading,
-    }
-
-
-def config_from_meta(meta: dict[str, Any]) -> RunConfig:
-    """Rebuild a run's config from its run.json."""
-    data = meta["config"]
-    suites: list[Suite] = []
-    for path in data["suites"]:
-        if not Path(path).is_file():
-            raise RunError(
-                f"suite file {path} of this run is gone", "restore it, or start a new run"
-            )
-        suites.append(load_suite(Path(path)))
-    sample = data.get("sample") or {}
-    if sample:  # the same seed draws the same cases again
-        suites = [sample_suite(s, int(sample["n"]), int(sample["seed"])) for s in suites]
-    return RunConfig(
-        suites=suites,
-        providers=list(data["providers"]),
-        variants=[dict(v) for v in data["variants"]],
-        epochs=int(data["epochs"]),
-        concurrency=int(data["concurrency"]),
-        use_cache=bool(data["use_cache"]),
-        script=Path(data["script"]) if data.get("script") else None,
-        # run.json hides keys and passwords: a resumed run reads them from the environment
-        provider_options={k: unredacted(v) for k, v in data.get("provider_options", {}).items()},
-        cassette=Path(data["cassette"]) if data.get("cassette") else None,
-        replay=bool(data.get("replay", False)),
-        perturb=None if data.get("perturb") is None else tuple(data["perturb"]),
-        perturb_seed=int(data.get("perturb_seed", 0)),
-        sample=int(sample["n"]) if sample else None,
-        seed=int(sample["seed"]) if sample else 0,
-        reading=str(data.get("reading") or "provider"),
-    )
-
-
-def with_options(config: RunConfig, given: dict[str, dict[str, str]] | None) -> RunConfig:
-    """`config` with provider options given again laid over its own (a resumed run's keys)."""
-    if not given:
-        return config
-    merged = {k: dict(v) for k, v in config.provider_options.items()}
-    for provider, options in given.items():
-        merged.setdefault(provider, {}).update(options)
-    return replace(config, provider_options=merged)
-
-
-def gates_of(meta: dict[str, Any]) -> dict[str, Any]:
-    """Suite name -> Gate, from run.json."""
-    from evals.dataset.models import Gate
-
-    return {
-        s["name"]: Gate.model_validate(s["gate"]) if s.get("gate") is not None else None
-        for s in meta.get("suite_info", [])
-    }
-
-
-def reducers_of(meta: dict[str, Any]) -> dict[str, str]:
-    """Suite name -> how its epochs reduce (run.json's suite_info; mean when not said)."""
-    return {
-        str(s["name"]): str(s.get("reducer") or "mean")
-        for s in meta.get("suite_info", [])
-        if isinstance(s, dict) and "name" in s
-    }
-
-
-def _suite_info(suites: list[Suite]) -> list[dict[str, Any]]:
-    return [
-        {
-            "name": s.name,
-            "target": s.target,
-            "path": str(s.path),
-            "description": s.description,
-            "cases": len(s.cases),
-            # the cases' content: two runs of "the same suite" on different files differ here
-            "cases_sha256": hashlib.sha256(
-                "\n".join(f"{k}={v}" for k, v in sorted(s.case_hashes.items())).encode()
-            ).hexdigest(),
-            "gate": s.gate.model_dump() if s.gate else None,
-            "perturb": list(s.perturb),
-            # the cases' contents: shards merged must have run the same suite
-            "sha256": hashlib.sha256(
-                "\n".join(f"{k}={v}" for k, v in sorted(s.case_hashes.items())).encode()
-            ).hexdigest(),
-            "reducer": s.reducer,
-            **({"sample": s.sample.as_json()} if s.sample else {}),
-        }
-        for s in suites
-    ]
 
 
 def _lends_embedder(pool: ProviderPool, name: str) -> bool:
@@ -316,27 +209,16 @@ def run_eval(
     `secrets` are provider options a resumed run cannot read back, run.json having hidden
     them (keys, passwords: pipeline/redact.py), given again."""
     existing_id = resume or retry_errors
-    if existing_id:
-        run = RunDir.existing(existing_id, root)
-        meta = run.read_meta()
-        config = with_options(config_from_meta(meta), secrets)
-        shard = shard_of(meta)
-        run.repair()
-    else:
-        if config is None:
-            raise ValueError("run_eval needs a config for a new run")
-        run = RunDir(run_id or new_run_id(), root)
-        meta = {
-            "run_id": run.run_id,
-            "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "git": git_state(),
-            "argv": argv or [],
-            "config": config_meta(config),
-            "suite_info": _suite_info(config.suites),
-        }
-        if shard is not None:
-            meta["shard"] = shard.as_meta()
-        meta.update(meta_extra or {})
+    run, meta, config, shard = open_run(
+        config,
+        existing_id,
+        run_id=run_id,
+        root=root,
+        argv=argv,
+        shard=shard,
+        meta_extra=meta_extra,
+        secrets=secrets,
+    )
     guard: list[Any] = list(middleware)
     if budget is not None:
         from pipeline.providers.claude import BudgetGuard

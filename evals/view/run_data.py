@@ -19,7 +19,7 @@ import pandas as pd
 from evals.report.frame import earlier_verdicts, frame
 from evals.report.reviews import Review, load_reviews
 from evals.runner.results import RESULTS, REVIEWS, RUN_META, RunDir, RunError
-from evals.runner.run import gates_of, reducers_of
+from evals.runner.run_meta import gates_of, reducers_of
 from evals.runner.summary import GroupResult, summarize
 from evals.view.errors import ViewError
 from evals.view.runs import check_run_id, file_stamp

@@ -15,7 +15,7 @@ from evals.dataset import SuiteError, load_suite
 from evals.dataset.conversation import MessageTurn
 from evals.runner import RunConfig, run_eval
 from evals.runner.gold import GOLD, GoldClassifier
-from evals.runner.run import config_from_meta
+from evals.runner.run_meta import config_from_meta
 from evals.scorers.conversation import status_checks
 from pipeline.domain import Act, Relation
 from pipeline.providers import ClassifyRequest

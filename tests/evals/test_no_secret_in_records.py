@@ -20,7 +20,7 @@ from evals.cassettes.serializer import _request_out
 from evals.cli import app
 from evals.loopback.openai_server import OpenAILoopback, error, intent
 from evals.runner.results import RunDir
-from evals.runner.run import config_from_meta
+from evals.runner.run_meta import config_from_meta
 from evals.runstore.tables import rows_table, runs
 from pipeline.providers.openai_compat.settings import set_command_options
 from pipeline.redact import redact, redact_argv, redact_data

@@ -82,7 +82,7 @@ def test_junit_marks_a_sample(classify_suite, script_file, tmp_path):
 
 
 def test_a_resumed_sample_draws_the_same_cases(classify_suite, script_file):
-    from evals.runner.run import config_from_meta
+    from evals.runner.run_meta import config_from_meta
 
     args = ["eval", "--no-progress", "--suite", str(classify_suite), "--provider", "scripted",
             "--script", str(script_file), "--sample", "3", "--json", "--no-report"]  # fmt: skip
