@@ -13,17 +13,12 @@ from pipeline.checkpoint import ConversationState
 from pipeline.clock import utcnow
 from pipeline.compaction import Compacted
 from pipeline.config import MAX_MESSAGE_CHARS
-from pipeline.domain import (
-    ClassifiedIntent,
-    MemoryNote,
-    Reply,
-    RouteResult,
-    Turn,
-)
+from pipeline.domain import MemoryNote, Reply, RouteResult, Turn
 from pipeline.errors import InvalidMessage
 from pipeline.on_demand_recall import Recalled
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers.base import Providers
+from pipeline.reading import ClassifiedIntent
 from pipeline.settings import Settings, settings
 from pipeline.store import Store
 from pipeline.store.status import StatusNote

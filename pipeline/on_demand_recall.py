@@ -19,10 +19,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from pipeline.domain import ClassifiedIntent, Person
+from pipeline.domain import Person
 from pipeline.intents.taxonomy import LOW_CONFIDENCE
 from pipeline.memory.embeddings import Embedder
 from pipeline.memory.query import MemoryQuery, QueryItem, memory_query
+from pipeline.reading import ClassifiedIntent
 from pipeline.settings import Settings
 from pipeline.store import Store
 from pipeline.store.events import Event, Node, conversation_key, record_events

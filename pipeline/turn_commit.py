@@ -13,14 +13,10 @@ from sqlalchemy.orm import Session
 from pipeline.checkpoint import advanced, save_state
 from pipeline.conversations.lifecycle import attach_turns
 from pipeline.conversations.recall import record_references
-from pipeline.domain import (
-    ClassifiedIntent,
-    Role,
-    RouteResult,
-    Turn,
-)
+from pipeline.domain import Role, RouteResult, Turn
 from pipeline.errors import AlreadyAnswered
 from pipeline.links import carried_assertions, stated_before
+from pipeline.reading import ClassifiedIntent
 from pipeline.store import inbox
 from pipeline.store.assertions import touch
 from pipeline.store.erasure import link_turns

@@ -11,10 +11,11 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
-from pipeline.domain import ClassifiedIntent, MemoryChange, NormativeForce, RouteResult
+from pipeline.domain import MemoryChange, NormativeForce, RouteResult
 from pipeline.intents.multi import HELD_MANY
 from pipeline.intents.recall import BEST_SIMILARITY
 from pipeline.intents.recall import INTENT as RECALL
+from pipeline.reading import ClassifiedIntent
 from pipeline.store.events import Event, Node, conversation_key
 from pipeline.store.tables import AssertionRow
 

@@ -10,7 +10,6 @@ from pipeline.assemble import AssembledPrompt
 from pipeline.checkpoint import ConversationState
 from pipeline.compaction import Compacted
 from pipeline.domain import (
-    ClassifiedIntent,
     Engagement,
     HistoryTurn,
     MemoryNote,
@@ -25,6 +24,7 @@ from pipeline.intents import HandlerContext
 from pipeline.on_demand_recall import Recalled
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import Providers
+from pipeline.reading import ClassifiedIntent
 from pipeline.settings import Settings
 from pipeline.store import Store
 from pipeline.store.status import StatusNote

@@ -9,8 +9,8 @@ from typing import Any
 
 import yaml
 
-from pipeline.domain import ClassifiedIntent
 from pipeline.providers import ClassifyRequest, RespondRequest
+from pipeline.reading import ClassifiedIntent
 
 
 def suite_file(folder: Path, name: str, n: int, first: int = 0) -> Path:

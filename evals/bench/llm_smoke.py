@@ -21,8 +21,8 @@ from evals.power import paired_power
 from evals.runner.targets import _history
 from evals.scorers.classify import CLASSIFY
 from evals.stats import mcnemar_exact
-from pipeline.domain import ClassifiedIntent
 from pipeline.providers import ClassifyRequest
+from pipeline.reading import ClassifiedIntent
 
 SUITE = "prompt_smoke"
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from evals.dataset.conversation import ConversationCase, MessageTurn
 from evals.dataset.models import ClassifyCase
 from evals.dataset.reading import GoldAct
-from pipeline.domain import Relation
 from pipeline.intents.taxonomy import INTENTS, REQUIRED_PARAMS
+from pipeline.reading import Relation
 
 REMEMBER = "remember_about_me"
 ADD_NOTE = "add_knowledge"

@@ -13,8 +13,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from pipeline.domain import ITEM_REF, Act, ProfileField, Reading, Relation, StatusReport
+from pipeline.domain import ProfileField
 from pipeline.intents.taxonomy import INTENTS
+from pipeline.reading import ITEM_REF, Act, Reading, Relation, StatusReport
 
 
 class GoldStatus(BaseModel):

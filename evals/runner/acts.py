@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.domain import ClassifiedIntent
+from pipeline.reading import ClassifiedIntent
 
 
 def acts_record(classified: ClassifiedIntent) -> list[dict[str, Any]]:

@@ -19,12 +19,12 @@ from evals.dataset.conversation import ConversationCase, MessageTurn
 from evals.dataset.models import ClassifyCase
 from evals.dataset.reading import GoldAct
 from evals.targets import TARGET_SPECS
-from pipeline.domain import Act, ClassifiedIntent
 from pipeline.english import ENGLISH
 from pipeline.providers import ClassifyRequest, Providers, degraded
 from pipeline.providers.local import LocalResponder
 from pipeline.providers.local.model import MiniLMEmbedder
 from pipeline.providers.local.onnx import EMBEDDER_ID
+from pipeline.reading import Act, ClassifiedIntent
 
 if TYPE_CHECKING:
     from evals.runner.engine import WorkItem

@@ -19,11 +19,12 @@ from evals.runner.providers import Bound
 from evals.runner.sandbox import Sandbox
 from evals.runner.writing import run_writing
 from evals.targets import spec_of
-from pipeline.domain import ClassifiedIntent, HistoryTurn, Role
+from pipeline.domain import HistoryTurn, Role
 from pipeline.intents import HandlerContext, route
 from pipeline.memory import load_personal_memory
 from pipeline.providers import ClassifyRequest
 from pipeline.providers.claude import cost
+from pipeline.reading import ClassifiedIntent
 
 
 def _history(case: ClassifyCase) -> tuple[HistoryTurn, ...]:

@@ -35,9 +35,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pipeline.domain import Act, Relation
 from pipeline.english import ENGLISH
 from pipeline.memory.status import topic_key
+from pipeline.reading import Act, Relation
 
 FIELDS = (
     "intent",

@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from pipeline.domain import ClassifiedIntent
 from pipeline.extraction.extract import Extracted, extract_facts
 from pipeline.intents.multi import MAX_WRITES_PER_TURN
 from pipeline.intents.remember import INTENT
 from pipeline.lexicon import Lexicon
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.structured import StructuredGenerator
+from pipeline.reading import ClassifiedIntent
 from pipeline.settings import Settings
 from pipeline.store import Store
 from pipeline.store.events import Node, event_counts

@@ -19,22 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from pipeline.actions import Action
-from pipeline.domain import (
-    Act,
-    ActorKind,
-    Assertion,
-    HistoryTurn,
-    NormativeForce,
-    Reading,
-    Relation,
-    Role,
-    RouteResult,
-    StatusReport,
-)
+from pipeline.domain import ActorKind, Assertion, HistoryTurn, NormativeForce, Role, RouteResult
 from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.taxonomy import INTENTS
 from pipeline.memory.matching import match_forget
+from pipeline.reading import Act, Reading, Relation, StatusReport
 from pipeline.store import assertions as repo
 
 # How many of the latest companion turns can still leave something pending (docs/intents.md,

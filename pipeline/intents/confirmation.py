@@ -7,10 +7,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from pipeline.domain import Assertion, Reading, Relation, RouteResult
+from pipeline.domain import Assertion, RouteResult
 from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
 from pipeline.memory.matching import content_words, keyword_score, match_forget
+from pipeline.reading import Reading, Relation
 from pipeline.store import assertions as repo
 
 

@@ -8,11 +8,12 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from pipeline.domain import ClassifiedIntent, Engagement, HistoryTurn, Person
+from pipeline.domain import Engagement, HistoryTurn, Person
 from pipeline.intents.writes import Writes
 from pipeline.lexicon import NO_LEXICON, Lexicon
 from pipeline.memory.embeddings import Embedder
 from pipeline.memory.matching import content_words
+from pipeline.reading import ClassifiedIntent
 
 
 @dataclass(frozen=True)

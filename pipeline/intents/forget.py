@@ -5,14 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline.actions import Action
-from pipeline.domain import (
-    Assertion,
-    HistoryActor,
-    MemoryChange,
-    NormativeForce,
-    Relation,
-    RouteResult,
-)
+from pipeline.domain import Assertion, HistoryActor, MemoryChange, NormativeForce, RouteResult
 from pipeline.errors import NotFound
 from pipeline.intents.confirmation import (
     answer_to_confirmation,
@@ -23,6 +16,7 @@ from pipeline.intents.context import HandlerContext
 from pipeline.intents.remember import offered_held, reject_offer
 from pipeline.memory.matching import Match, match_forget
 from pipeline.memory.search import semantic_forget
+from pipeline.reading import Relation
 from pipeline.store import assertions as repo
 
 INTENT = "forget_about_me"

@@ -18,13 +18,13 @@ from pipeline.domain import (
     HistoryActor,
     MemoryChange,
     NormativeForce,
-    Relation,
     RouteResult,
 )
 from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.facts import same_fact
 from pipeline.memory.profile_fields import fields_of_many
+from pipeline.reading import Relation
 from pipeline.store import assertions as repo
 
 INTENT = "remember_about_me"

@@ -9,8 +9,6 @@ from pipeline.domain import (
     HistoryActor,
     MemoryChange,
     NormativeForce,
-    Reading,
-    Relation,
     RouteResult,
 )
 from pipeline.errors import NotFound
@@ -18,6 +16,7 @@ from pipeline.intents.context import HandlerContext
 from pipeline.intents.facts import clean_fact, same_fact
 from pipeline.intents.multi import hold_many
 from pipeline.memory.profile_fields import field_of
+from pipeline.reading import Reading, Relation
 from pipeline.store import assertions as repo
 
 INTENT = "remember_about_me"

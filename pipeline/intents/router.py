@@ -8,7 +8,7 @@ from dataclasses import replace
 from sqlalchemy.orm import Session
 
 from pipeline.actions import Action
-from pipeline.domain import HistoryActor, NormativeForce, Relation, RouteResult
+from pipeline.domain import HistoryActor, NormativeForce, RouteResult
 from pipeline.intents import conversation, forget, knowledge, multi, recall, remember, restore
 from pipeline.intents.acts import route_acts
 from pipeline.intents.context import HandlerContext
@@ -16,6 +16,7 @@ from pipeline.intents.taxonomy import INTENTS
 from pipeline.intents.writes import apply
 from pipeline.memory.matching import match_forget
 from pipeline.memory.relations import link_changes
+from pipeline.reading import Relation
 from pipeline.store import assertions as repo
 
 Handler = Callable[[HandlerContext], RouteResult]

@@ -10,17 +10,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from pipeline.domain import (
-    Act,
-    ClassifiedIntent,
-    ProfileField,
-    PromptRef,
-    Reading,
-    Relation,
-    StatusReport,
-    Usage,
-)
+from pipeline.domain import ProfileField, PromptRef, Usage
 from pipeline.intents.taxonomy import FALLBACK_INTENT, INTENTS, REQUIRED_PARAMS
+from pipeline.reading import Act, ClassifiedIntent, Reading, Relation, StatusReport
 
 
 def degraded(

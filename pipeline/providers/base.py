@@ -12,15 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pipeline.assemble import AssembledPrompt
-from pipeline.domain import (
-    ClassifiedIntent,
-    HistoryTurn,
-    MemoryNote,
-    Reply,
-    RouteResult,
-)
+from pipeline.domain import HistoryTurn, MemoryNote, Reply, RouteResult
 from pipeline.errors import ConverseError
 from pipeline.lexicon import NO_LEXICON, Lexicon
+from pipeline.reading import ClassifiedIntent
 
 if TYPE_CHECKING:
     from pipeline.memory.embeddings import Embedder

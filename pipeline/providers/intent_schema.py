@@ -12,9 +12,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
-from pipeline.domain import ClassifiedIntent, ProfileField, PromptRef, Relation
+from pipeline.domain import ProfileField, PromptRef
 from pipeline.intents.taxonomy import INTENTS
 from pipeline.providers.answers import validated
+from pipeline.reading import ClassifiedIntent, Relation
 
 SCHEMA_NAME = "classify_intent"
 SCHEMA_DESCRIPTION = "Record the intent of the person's last message and its parameters."

@@ -14,11 +14,12 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import ValidationError
 
-from pipeline.domain import ClassifiedIntent, PromptRef, Usage
+from pipeline.domain import PromptRef, Usage
 from pipeline.errors import ProviderError
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.answers import degraded, validated_acts
 from pipeline.providers.intent_schema import IntentAnswer, classification, first_error
+from pipeline.reading import ClassifiedIntent
 
 ClientT = TypeVar("ClientT")
 SettingsT = TypeVar("SettingsT")

@@ -30,13 +30,14 @@ from typing import Any
 
 import yaml
 
-from pipeline.domain import ClassifiedIntent, Reply
+from pipeline.domain import Reply
 from pipeline.english import ENGLISH
 from pipeline.errors import ConverseError
 from pipeline.files import read_bounded
 from pipeline.providers.answers import degraded, validated, validated_acts
 from pipeline.providers.base import ClassifyRequest, Providers, RespondRequest
 from pipeline.providers.replies import compose_reply
+from pipeline.reading import ClassifiedIntent
 
 NAME = "scripted"
 

@@ -12,11 +12,12 @@ import pytest
 from evals.cassettes import StaleCassette, synthetic_answers
 from evals.loopback import LoopbackServer, load_answers
 from pipeline.config import prompts_dir
-from pipeline.domain import ClassifiedIntent, HistoryTurn, Role
+from pipeline.domain import HistoryTurn, Role
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.claude.models import THINKING_HEADROOM
 from pipeline.providers.registry import Providers
+from pipeline.reading import ClassifiedIntent
 
 pytestmark = [pytest.mark.vcr, pytest.mark.block_network]
 

@@ -13,7 +13,7 @@ from evals.cli import app
 from pipeline.conversations import close_conversation, confirm_conversation, get_active_conversation
 from pipeline.conversations.recall import explain_classification
 from pipeline.converse import converse
-from pipeline.domain import ClassifiedIntent, MemoryNote
+from pipeline.domain import MemoryNote
 from pipeline.english import ENGLISH
 from pipeline.errors import NotFound
 from pipeline.lexicon import NO_LEXICON, Lexicon
@@ -23,6 +23,7 @@ from pipeline.providers.classifier_system import classifier_system_prompt
 from pipeline.providers.claude.wire import classifier_system
 from pipeline.providers.local import MiniLMEmbedder
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
+from pipeline.reading import ClassifiedIntent
 from pipeline.store import Store
 from tests.conversations.helpers import talk
 

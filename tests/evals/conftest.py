@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 import yaml
 
-from pipeline.domain import ClassifiedIntent
 from pipeline.providers.base import ClassifyRequest, RespondRequest
 from pipeline.providers.registry import REGISTRY, ProviderOptions, Providers, ProviderSpec
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
+from pipeline.reading import ClassifiedIntent
 
 SCRIPT = {
     "turns": [

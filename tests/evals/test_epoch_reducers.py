@@ -14,7 +14,7 @@ from evals.dataset import load_suite
 from evals.report import build_report
 from evals.runner import RunConfig, run_eval
 from evals.runner.reducers import reduced
-from pipeline.domain import ClassifiedIntent
+from pipeline.reading import ClassifiedIntent
 from tests.evals.conftest import stand_in
 
 

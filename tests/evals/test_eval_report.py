@@ -9,7 +9,7 @@ import pytest
 from evals.dataset import load_suite
 from evals.report import build_report
 from evals.runner import RunConfig, run_eval
-from pipeline.domain import ClassifiedIntent
+from pipeline.reading import ClassifiedIntent
 from tests.evals.conftest import stand_in
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -20,8 +20,8 @@ import pytest
 from evals.dataset import load_suite
 from evals.report import build_report
 from evals.runner import RunConfig, run_eval
-from pipeline.domain import ClassifiedIntent
 from pipeline.intents.taxonomy import INTENTS
+from pipeline.reading import ClassifiedIntent
 from tests.evals.conftest import stand_in
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from evals.cli import app
 from evals.report import build_report
 from evals.runner import RunConfig, run_eval
-from pipeline.domain import ClassifiedIntent
+from pipeline.reading import ClassifiedIntent
 from tests.evals.conftest import stand_in
 from tests.evals.test_eval_report import ten_cases  # noqa: F401  (fixture)
 

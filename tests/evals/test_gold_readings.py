@@ -17,8 +17,8 @@ from evals.runner import RunConfig, run_eval
 from evals.runner.gold import GOLD, GoldClassifier
 from evals.runner.run_meta import config_from_meta
 from evals.scorers.conversation import status_checks
-from pipeline.domain import Act, Relation
 from pipeline.providers import ClassifyRequest
+from pipeline.reading import Act, Relation
 
 FACT = "Your daughter Noor is 9 and just started piano lessons"
 NOOR = {

@@ -13,8 +13,8 @@ from evals.cli import app
 from evals.dataset import SuiteError, load_suite
 from evals.perturb import parse_perturbations, perturb_case, perturbation_figures
 from evals.runner import RunConfig, plan, run_eval
-from pipeline.domain import ClassifiedIntent
 from pipeline.providers.base import ClassifyRequest
+from pipeline.reading import ClassifiedIntent
 from tests.evals.conftest import scripted, stand_in, write_yaml
 
 runner = CliRunner()

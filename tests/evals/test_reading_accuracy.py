@@ -14,8 +14,9 @@ from evals.report import build_report
 from evals.runner import RunConfig, run_eval
 from evals.scorers.reading import content_words, message_verdicts, spans_agree
 from evals.stats import wilson
-from pipeline.domain import Act, ProfileField, Reading, Relation, StatusReport
+from pipeline.domain import ProfileField
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
+from pipeline.reading import Act, Reading, Relation, StatusReport
 from tests.evals.conftest import stand_in
 
 

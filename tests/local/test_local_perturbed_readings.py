@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.domain import ClassifiedIntent, HistoryTurn, Relation, Role, RouteResult
+from pipeline.domain import HistoryTurn, Role, RouteResult
 from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.local import LocalClassifier, MiniLMEmbedder
 from pipeline.providers.local.model import loaded_model
 from pipeline.providers.local.responder import which_to_forget
+from pipeline.reading import ClassifiedIntent, Relation
 
 
 def _classify(

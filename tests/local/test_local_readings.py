@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.domain import ClassifiedIntent, HistoryTurn, Relation, Role
+from pipeline.domain import HistoryTurn, Role
 from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.local import LocalClassifier
+from pipeline.reading import ClassifiedIntent, Relation
 
 
 @pytest.fixture(scope="module")

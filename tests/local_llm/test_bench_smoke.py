@@ -8,8 +8,8 @@ import time
 from itertools import count
 
 from evals.bench.llm_smoke import SmokeRun, agreement, measure, smoke_cases
-from pipeline.domain import ClassifiedIntent
 from pipeline.providers.base import ClassifyRequest
+from pipeline.reading import ClassifiedIntent
 
 
 class _Oracle:

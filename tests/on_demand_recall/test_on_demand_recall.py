@@ -16,12 +16,13 @@ from typer.testing import CliRunner
 from evals.cli import app
 from pipeline import on_demand_recall
 from pipeline.converse import TurnOutcome, converse
-from pipeline.domain import ActorKind, ClassifiedIntent, NormativeForce
+from pipeline.domain import ActorKind, NormativeForce
 from pipeline.intents.taxonomy import LOW_CONFIDENCE
 from pipeline.memory.embeddings import Vectors, normalized
 from pipeline.providers.answers import validated
 from pipeline.providers.base import ClassifyRequest, Providers
 from pipeline.providers.scripted import ScriptedProvider
+from pipeline.reading import ClassifiedIntent
 from pipeline.store import Store
 from pipeline.store import assertions as repo
 from pipeline.store.people import create_person, create_project

@@ -11,10 +11,11 @@ import sys
 import time
 from pathlib import Path
 
-from pipeline.domain import ClassifiedIntent, Reply
+from pipeline.domain import Reply
 from pipeline.errors import ConverseError
 from pipeline.providers.answers import validated
 from pipeline.providers.base import ClassifyRequest, Providers, RespondRequest
+from pipeline.reading import ClassifiedIntent
 from pipeline.store import open_store
 from pipeline.turn_queue import TurnQueue
 

@@ -8,8 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 from pipeline.converse import TurnOutcome
-from pipeline.domain import ClassifiedIntent, NormativeForce
+from pipeline.domain import NormativeForce
 from pipeline.providers.answers import validated_acts
+from pipeline.reading import ClassifiedIntent
 from pipeline.store import Store, people
 from pipeline.store import assertions as repo
 from pipeline.store.status import current_notes

@@ -3,10 +3,11 @@ list of acts is read act by act, with parameters beside each act's intent."""
 
 from __future__ import annotations
 
-from pipeline.domain import PromptRef, Relation
+from pipeline.domain import PromptRef
 from pipeline.providers.intent_schema import answer_schema, reads_acts, schema_for
 from pipeline.providers.local_llm.classifier import response_format
 from pipeline.providers.roles import read_answer
+from pipeline.reading import Relation
 
 
 def _refs(version: str) -> tuple[PromptRef, ...]:

@@ -60,7 +60,7 @@ def test_each_turn_runs_its_handler_once_in_one_write_transaction(
 def test_a_decision_alone_stores_nothing(store: Any, make_person: Any, say: Any) -> None:
     person, _ = make_person(store)
     from pipeline.clock import utcnow
-    from pipeline.domain import ClassifiedIntent
+    from pipeline.reading import ClassifiedIntent
 
     classified = ClassifiedIntent(intent=R, params={"personal_fact": "You keep bees"})
     with store.read() as session:

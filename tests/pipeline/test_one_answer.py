@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from pipeline.converse import converse
-from pipeline.domain import ClassifiedIntent
 from pipeline.memory.manage import personal_assertions
 from pipeline.providers.base import ClassifyRequest, Providers, validated
 from pipeline.providers.scripted import ScriptedProvider
+from pipeline.reading import ClassifiedIntent
 from pipeline.store import Store, open_store
 from pipeline.store.people import create_person, get_person
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.domain import ClassifiedIntent
 from pipeline.errors import ProviderError
 from pipeline.intents.taxonomy import FALLBACK_INTENT
 from pipeline.providers.base import code_fingerprint
@@ -22,6 +21,7 @@ from pipeline.providers.openai_compat.classifier import OpenAIClassifier
 from pipeline.providers.openai_compat.responder import OpenAIResponder
 from pipeline.providers.openai_compat.settings import OpenAISettings
 from pipeline.providers.roles import AsProviderError, ClassifierRole, ClientRole, read_answer
+from pipeline.reading import ClassifiedIntent
 
 
 class Failed(Exception):

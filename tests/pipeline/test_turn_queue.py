@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.domain import ClassifiedIntent, Engagement, Person, Reply, Role
+from pipeline.domain import Engagement, Person, Reply, Role
 from pipeline.errors import InvalidMessage, NotFound
 from pipeline.providers.answers import validated
 from pipeline.providers.base import ClassifyRequest, Providers, RespondRequest
+from pipeline.reading import ClassifiedIntent
 from pipeline.store import Store, inbox, open_store
 from pipeline.store.inbox import Received
 from pipeline.store.turns import recent_history

@@ -14,7 +14,6 @@ from typing import Any
 import anthropic
 from anthropic.types import ToolParam
 
-from pipeline.domain import ClassifiedIntent
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.classifier_system import classifier_system_prompt
@@ -30,6 +29,7 @@ from pipeline.providers.intent_schema import (
     schema_for,
 )
 from pipeline.providers.roles import ClassifierRole
+from pipeline.reading import ClassifiedIntent
 
 NAME = "claude"
 TOOL_NAME = SCHEMA_NAME

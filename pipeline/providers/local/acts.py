@@ -3,10 +3,11 @@ stated fact changes, and the status reports the message makes, as acts of their 
 
 from __future__ import annotations
 
-from pipeline.domain import Act, ClassifiedIntent, ProfileField, StatusReport
+from pipeline.domain import ProfileField
 from pipeline.english.lexicon import ENGLISH
 from pipeline.english.status import detect_status
 from pipeline.memory.profile_fields import read_field
+from pipeline.reading import Act, ClassifiedIntent, StatusReport
 
 
 def with_status(classified: ClassifiedIntent, message: str) -> ClassifiedIntent:

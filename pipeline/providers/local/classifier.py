@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pipeline.domain import ClassifiedIntent, PromptRef
+from pipeline.domain import PromptRef
 from pipeline.english import language
 from pipeline.english.choices import chosen_indexes, pick_one
 from pipeline.english.cues import (
@@ -67,6 +67,7 @@ from pipeline.providers.local.examples import Examples, cached_arrays, load_exam
 from pipeline.providers.local.model import MiniLMEmbedder
 from pipeline.providers.local.nearest import Groups
 from pipeline.providers.local.words import known_words, vocabulary
+from pipeline.reading import ClassifiedIntent
 
 NAME = "local"
 KNN_WEIGHT = 2.0

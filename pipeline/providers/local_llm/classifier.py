@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pipeline.domain import ClassifiedIntent, HistoryTurn
+from pipeline.domain import HistoryTurn
 from pipeline.intents.taxonomy import INTENTS, REQUIRED_PARAMS
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.answers import degraded
@@ -25,6 +25,7 @@ from pipeline.providers.local_llm.roles import EngineRole
 from pipeline.providers.local_llm.runtime import Completion, Engine, GenerationFailed, Message
 from pipeline.providers.local_llm.settings import PROVIDER
 from pipeline.providers.roles import read_answer
+from pipeline.reading import ClassifiedIntent
 
 # The reading's fields that answer something the companion's previous turn left pending; a
 # message with no companion turn before it has nothing pending, so its answer never has them.

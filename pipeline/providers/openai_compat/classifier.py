@@ -8,7 +8,6 @@ from typing import Any
 
 import openai
 
-from pipeline.domain import ClassifiedIntent
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.classifier_system import classifier_system_prompt
@@ -26,6 +25,7 @@ from pipeline.providers.openai_compat.calls import (
 )
 from pipeline.providers.openai_compat.settings import PROVIDER, OpenAISettings
 from pipeline.providers.roles import ClassifierRole
+from pipeline.reading import ClassifiedIntent
 
 
 def response_format(schema: dict[str, Any] | None = None) -> dict[str, Any]:
