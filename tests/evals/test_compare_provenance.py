@@ -1,6 +1,7 @@
 """A comparison names every provenance difference and credits a finding to the prompt only when
 the prompt is the one thing that changed."""
 
+# ruff: noqa: F811  (ten_cases is a fixture)
 from __future__ import annotations
 
 import json

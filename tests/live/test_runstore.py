@@ -98,7 +98,9 @@ def test_list_show_and_trend_read_the_store(
     trend = CliRunner().invoke(app, ["runs", "trend", "--suite", "stored", "--out", str(out)])
     assert trend.exit_code == 0, trend.output
     page = out.read_text()
-    assert page.count("<svg") == 1 and "<polyline" in page and first in page and second in page
+    # one plot (the legend's line-and-marker icons are small SVGs of their own)
+    assert page.count('role="img"') == 1 and "<polyline" in page
+    assert first in page and second in page
     assert "stored · scripted · " in page  # suite · provider · model · prompt versions
     missing = CliRunner().invoke(app, ["runs", "show", "20200101-000000-0000"])
     assert (
