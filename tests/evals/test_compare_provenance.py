@@ -31,7 +31,7 @@ def _run(suite, right, run_id, model="knows-fixture", provider="scripted", varia
     return run_eval(cfg, run_id=run_id, progress=False, registry=registry)
 
 
-def test_a_model_change_is_not_credited_to_the_prompt(ten_cases):  # noqa: F811
+def test_a_model_change_is_not_credited_to_the_prompt(ten_cases):
     _run(ten_cases, {0, 1}, BASE, model="smollm2-360m")
     _run(ten_cases, set(range(1, 10)), NEW, model="qwen2.5-1.5b")
     built = build_report(NEW, compare=BASE)
@@ -49,7 +49,7 @@ def test_a_model_change_is_not_credited_to_the_prompt(ten_cases):  # noqa: F811
     )
 
 
-def test_the_cli_says_what_changed_and_takes_allow_change(ten_cases):  # noqa: F811
+def test_the_cli_says_what_changed_and_takes_allow_change(ten_cases):
     _run(ten_cases, {0, 1}, BASE, model="smollm2-360m")
     _run(ten_cases, set(range(1, 10)), NEW, model="qwen2.5-1.5b")
     result = CliRunner().invoke(app, ["report", NEW, "--compare", BASE, "--json"])
@@ -66,7 +66,7 @@ def test_the_cli_says_what_changed_and_takes_allow_change(ten_cases):  # noqa: F
     assert bad.exit_code != 0 and "'modle' is not a dimension" in bad.output
 
 
-def test_a_prompt_change_alone_is_a_prompt_finding(ten_cases):  # noqa: F811
+def test_a_prompt_change_alone_is_a_prompt_finding(ten_cases):
     _run(ten_cases, {0, 1}, BASE, provider="claude", variant={"classifier": "v2"})
     _run(ten_cases, set(range(1, 10)), NEW, provider="claude", variant={"classifier": "v3"})
     record = build_report(NEW, compare=BASE).comparison.records[0]
