@@ -88,8 +88,8 @@ EXPLAIN = (
 )
 GOLD_NOTE = (
     "This run replayed the suites' gold readings (`--reading gold`): the classifier answered "
-    "each message with its gold reading and the replies are the local template responder's, so "
-    "every failure is the decision's."
+    "each message with its gold reading, the replies are the local template responder's and "
+    "forget and recall use the local embedding model, so every failure is the decision's."
 )
 
 

@@ -21,9 +21,7 @@ from evals.dataset.reading import GoldAct
 from evals.targets import TARGET_SPECS
 from pipeline.english import ENGLISH
 from pipeline.providers import ClassifyRequest, Providers, degraded
-from pipeline.providers.local import LocalResponder
-from pipeline.providers.local.model import MiniLMEmbedder
-from pipeline.providers.local.onnx import EMBEDDER_ID
+from pipeline.providers.local import LocalResponder, MiniLMEmbedder
 from pipeline.reading import Act, ClassifiedIntent
 
 if TYPE_CHECKING:
@@ -148,13 +146,14 @@ def _embedder() -> MiniLMEmbedder:
 def gold_providers(readings: Sequence[tuple[str, tuple[Act, ...]]]) -> Providers:
     """The bundle one case runs on: its gold readings, the local template responder, and the
     local provider's embedding model for the core's semantic forget and recall."""
+    embedder = _embedder()
     return Providers(
         GoldClassifier(readings),
         LocalResponder(),
         GOLD_LABEL,
         model=GOLD_MODEL,
-        embedder=_embedder(),
-        fingerprint=f"{gold_fingerprint()}+{EMBEDDER_ID}",
+        embedder=embedder,
+        fingerprint=f"{gold_fingerprint()}+{embedder.embedder_id}",
         lexicon=ENGLISH,  # the suites are English conversations, as the scripted fixtures are
     )
 

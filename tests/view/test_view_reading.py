@@ -32,7 +32,7 @@ def test_run_page_shows_reading_accuracy_and_what_each_failure_failed_on(client,
     out = run_eval(RunConfig([suite], ["scripted"], concurrency=1), progress=False,
                    registry=stand_in(misread))  # fmt: skip
     text = client.get(f"/runs/{out.run.run_id}").text
-    assert 'id="reading"' in text and "reading: provider." in text
+    assert 'id="reading"' in text and "reading: provider;" in text
     assert "<td>relation</td>" in text and "Decision failed" in text
     assert "reading: turn 2: intent: [&#39;general_conversation&#39;]" in text
     case = client.get(
