@@ -135,6 +135,11 @@ def _sample(value: Any) -> str:
     return f"{value.get('n')} of {value.get('of')}, seed {value.get('seed')}"
 
 
+def _listed(value: object) -> list[Any]:
+    """A row's list field, or nothing when the row holds something else there."""
+    return value if isinstance(value, list) else []
+
+
 def _prompts(rows: list[dict[str, Any]]) -> str:
     labels = _joined(
         ", ".join(f"{k}={v}" for k, v in sorted((r.get("prompt") or {}).items())) for r in rows
@@ -143,7 +148,7 @@ def _prompts(rows: list[dict[str, Any]]) -> str:
         {
             f"{p.get('family')}/{p.get('version')}@{str(p.get('sha256') or '')[:8]}"
             for r in rows
-            for p in r.get("prompts") or []
+            for p in _listed(r.get("prompts"))
             if isinstance(p, Mapping)
         }
     )

@@ -40,9 +40,6 @@ CLASSES = (
     "erase-recall",
     "spec-examples",
     "plain-flow",
-    "compound",
-    "late-answer",
-    "status",
 )
 MIN_PER_CLASS = 6
 # Losing or corrupting a fact in these classes hurts a person: every case is critical.
@@ -177,9 +174,8 @@ def test_cases_are_well_formed(suite: dict[str, Any]) -> None:
         problems += _seed_problems(where, case.get("memories"), project=False)
         problems += _seed_problems(where, case.get("notes"), project=True)
         turns = case.get("turns") or []
-        # one message is a conversation too when it does several things or reports a status
-        if not 1 <= len(turns) <= 8:
-            problems.append(f"{where}: a conversation has 1 to 8 turns")
+        if not 2 <= len(turns) <= 8:
+            problems.append(f"{where}: a conversation has 2 to 8 turns")
         if not any(isinstance(t, dict) and "expect" in t for t in turns):
             problems.append(f"{where}: no turn checks anything")
         for n, turn in enumerate(turns, 1):

@@ -37,7 +37,7 @@ def started_id(stderr: str) -> str | None:
         ),
         (  # a script that exists but fails when the provider is built, after the run id
             ["--provider", "scripted", "--script", "BAD_SCRIPT"],
-            "error: script BAD_SCRIPT, entry 1: needs `message` and `intent` — fix the entry",
+            "error: script BAD_SCRIPT, entry 1: needs `message` and `intent` (or `acts`) — fix the entry",
         ),
     ],
 )

@@ -1,7 +1,7 @@
 """A process that answers the companion's offer once, for tests/pipeline/test_one_answer.py:
 open the store, wait for the go file, say MESSAGE as `converse chat -m` would, print the reply.
 
-usage: answer_child.py DB_URL GO_FILE MESSAGE
+usage: answer_child.py DB_URL GO_FILE PERSON MESSAGE
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class Slow:
 
 
 def main() -> None:
-    url, go, message = sys.argv[1:4]
+    url, go, person, message = sys.argv[1:5]
     store = open_store(url)
     providers = Providers.of(PROVIDER, Slow())
     # a first turn loads what a turn loads lazily, so both answers start at the same moment
@@ -35,7 +35,7 @@ def main() -> None:
     while not Path(go).exists():  # both processes answer at once
         time.sleep(0.005)
     outcome = converse(
-        store, person="ana", message=message, providers=Providers.of(PROVIDER, Slow())
+        store, person=person, message=message, providers=Providers.of(PROVIDER, Slow())
     )
     print(outcome.reply.text, flush=True)
 

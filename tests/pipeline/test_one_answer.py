@@ -15,10 +15,11 @@ import pytest
 
 from pipeline.converse import converse
 from pipeline.memory.manage import personal_assertions
-from pipeline.providers.base import ClassifyRequest, Providers, validated
+from pipeline.providers.answers import validated
+from pipeline.providers.base import ClassifyRequest, Providers
 from pipeline.providers.scripted import ScriptedProvider
 from pipeline.reading import ClassifiedIntent
-from pipeline.store import Store, open_store
+from pipeline.store import Store
 from pipeline.store.people import create_person, get_person
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,55 +53,42 @@ PROVIDER = Reader()
 ROUNDS = 4
 
 
-def _offered(url: str) -> Store:
-    """A store where the companion has just offered to hold FACT."""
-    store = open_store(url)
+def _offered(store: Store, person: str) -> None:
+    """The companion has just offered to hold FACT to `person`."""
     with store.write() as session:
-        create_person(session, "ana")
-        create_person(session, "ben")  # whose turn warms each process up
+        create_person(session, person)
     converse(
-        store,
-        person="ana",
-        message="I'm allergic to shrimp",
+        store, person=person, message="I'm allergic to shrimp",
         providers=Providers.of(PROVIDER, PROVIDER),
-    )
-    return store
+    )  # fmt: skip
 
 
-def _memory(store: Store) -> list[tuple[str, str]]:
+def _memory(store: Store, person: str) -> list[tuple[str, str]]:
     with store.read() as session:
-        found = personal_assertions(session, get_person(session, "ana"), include_retracted=True)
+        found = personal_assertions(session, get_person(session, person), include_retracted=True)
         return sorted((a.content, a.force.value) for a in found)
 
 
-def _serial(folder: Path, first: str, second: str) -> list[tuple[str, str]]:
-    store = _offered(f"sqlite:///{folder / 'serial.db'}")
-    try:
-        for message in (first, second):
-            converse(
-                store, person="ana", message=message, providers=Providers.of(PROVIDER, PROVIDER)
-            )
-        return _memory(store)
-    finally:
-        store.dispose()
+def _serial(store: Store, person: str, first: str, second: str) -> list[tuple[str, str]]:
+    _offered(store, person)
+    for message in (first, second):
+        converse(store, person=person, message=message, providers=Providers.of(PROVIDER, PROVIDER))
+    return _memory(store, person)
 
 
-def _raced(folder: Path, first: str, second: str) -> list[tuple[str, str]]:
-    url = f"sqlite:///{folder / 'raced.db'}"
-    store = _offered(url)
-    go = folder / "go"
+def _raced(
+    store: Store, url: str, folder: Path, person: str, first: str, second: str
+) -> list[tuple[str, str]]:
+    _offered(store, person)
+    go = folder / f"go-{person}"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     children = [
         subprocess.Popen(
-            [sys.executable, str(ROOT / "tests/pipeline/answer_child.py"), url, str(go), m],
-            env=env,
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
+            [sys.executable, str(ROOT / "tests/pipeline/answer_child.py"), url, str(go), person, m],
+            env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         for m in (first, second)
-    ]
+    ]  # fmt: skip
     deadline = time.monotonic() + 120
     while not all(Path(f"{go}.{m}").exists() for m in (first, second)):
         assert time.monotonic() < deadline, "the answering processes did not start"
@@ -108,22 +96,21 @@ def _raced(folder: Path, first: str, second: str) -> list[tuple[str, str]]:
     go.write_text("go")
     said = [child.communicate(timeout=120) for child in children]
     assert [c.returncode for c in children] == [0, 0], said
-    try:
-        return _memory(store)
-    finally:
-        store.dispose()
+    return _memory(store, person)
 
 
 @pytest.mark.parametrize(("first", "second"), [("yes", "no"), ("yes", "forget that")])
 def test_two_answers_at_once_leave_a_serial_outcome(
-    tmp_path: Path, first: str, second: str
+    db_url: str, store: Store, tmp_path: Path, first: str, second: str
 ) -> None:
-    serial = set()
-    for n, order in enumerate([(first, second), (second, first)]):
-        (tmp_path / f"s{n}").mkdir()
-        serial.add(tuple(_serial(tmp_path / f"s{n}", *order)))
+    """On SQLite (a lock file per person) and PostgreSQL (an advisory lock); each round is a
+    person of its own in one database."""
+    with store.write() as session:
+        create_person(session, "ben")  # whose turn warms each answering process up
+    serial = {
+        tuple(_serial(store, f"serial{n}", *order))
+        for n, order in enumerate([(first, second), (second, first)])
+    }
     for round_ in range(ROUNDS):
-        folder = tmp_path / f"r{round_}"
-        folder.mkdir()
-        left = tuple(_raced(folder, first, second))
+        left = tuple(_raced(store, db_url, tmp_path, f"ana{round_}", first, second))
         assert left in serial, f"round {round_}: {left} is neither order's outcome {serial}"
