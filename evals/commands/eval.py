@@ -215,7 +215,7 @@ def eval_command(
         [],
         "--perturb",
         help="Also run each message rewritten: transforms or presets, comma-separated "
-        "(e.g. casual,typos; all; none). Default: each suite's own `perturb:`.",
+        "(e.g. casual,keyboard_typos; all; none). Default: each suite's own `perturb:`.",
         envvar="CONVERSE_EVAL_PERTURB",
     ),
     perturb_seed: int = typer.Option(

@@ -241,7 +241,7 @@ class SuiteHeader(Strict):
     # {multi_fact_extraction: true}; a case's own `settings:` win over these.
     settings: dict[str, Any] | None = None
     # Perturbations every run of the suite adds (classify, forget_match, conversation), e.g.
-    # [casual, filler, typos]; `converse eval --perturb` replaces them.
+    # [casual, texting, keyboard_typos]; `converse eval --perturb` replaces them.
     perturb: list[str] | None = None
     # How a case's epochs (`--epochs K`) reduce to one score: mean (the default), majority,
     # pass@k or all-k (evals/runner/reducers.py); `converse eval --reducer` replaces it.

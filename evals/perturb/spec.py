@@ -48,7 +48,7 @@ def valid_names() -> list[str]:
 def _unknown(name: str) -> PerturbError:
     return PerturbError(
         f"unknown perturbation {name!r}; valid: {', '.join(valid_names())}",
-        "join transforms with + to chain them, e.g. lower+typos",
+        "join transforms with + to chain them, e.g. lower+keyboard_typos",
     )
 
 

@@ -54,7 +54,7 @@ def series_of(row: dict[str, Any]) -> tuple[str, bool]:
     """The series a row belongs to, and whether it is a sample or a perturbation.
 
     'intent_boundaries · local-llm · qwen2.5-1.5b · classifier=v3' (+ ' [variant]' for a
-    `--prompt` variant, ' · sample 40 of 218, seed 3', ' · perturbed: typos').
+    `--prompt` variant, ' · sample 40 of 218, seed 3', ' · perturbed: keyboard_typos').
     """
     prompt = row.get("prompt")
     versions = (

@@ -18,7 +18,7 @@ from evals.perturb import (
 )
 from pipeline.config import PROJECT_ROOT
 
-TYPOS = parse_perturbations(["typos"])[0]
+TYPOS = parse_perturbations(["keyboard_typos"])[0]
 LOWER = parse_perturbations(["lower"])[0]
 SPELLING = parse_perturbations(["spelling"])[0]
 SUITES = ["conversations", "intent_boundaries", "continuations", "forget_matching"]

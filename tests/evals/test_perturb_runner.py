@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from evals.cli import app
 from evals.dataset import SuiteError, load_suite
 from evals.perturb import parse_perturbations, perturb_case, perturbation_figures
+from evals.perturb.styles import OPENING_PAUSES
 from evals.runner import RunConfig, plan, run_eval
 from pipeline.providers.base import ClassifyRequest
 from pipeline.reading import ClassifiedIntent
@@ -34,8 +35,8 @@ SUITE = {
 
 
 class Reader:
-    """Reads by keyword, as a model might; a trailing "tbh" or "lol" throws it off (so the
-    filler perturbation changes verdicts), and it is case-sensitive about "The soil"."""
+    """Reads by keyword, as a model might; an opening "uhm" or "uhh" throws it off (so the
+    voice transcript changes verdicts), and it is case-sensitive about "The soil"."""
 
     name = "reader"
     model = "reader-fixture"
@@ -47,7 +48,7 @@ class Reader:
     def classify(self, request: ClassifyRequest) -> ClassifiedIntent:
         text = request.message
         self.seen.append(text)
-        if text.rstrip("?.!").endswith(("tbh", "lol")):
+        if text.split()[0] in OPENING_PAUSES:
             return ClassifiedIntent(intent="general_conversation")
         if "shellfish" in text.lower():
             return ClassifiedIntent(intent="remember_about_me", params={"personal_fact": text})
@@ -59,7 +60,7 @@ class Reader:
         return self.inner.respond(request)
 
 
-def config(path, perturb=("lower", "emoji"), **extra):
+def config(path, perturb=("lower", "emoticons"), **extra):
     return RunConfig([load_suite(path)], ["scripted"], concurrency=2, perturb=perturb, **extra)
 
 
@@ -91,9 +92,9 @@ def test_rows_name_their_perturbation_and_invariance_counts_changed_verdicts(mak
     out = run_eval(config(path), progress=False, registry=stand_in(provider))
     rows = out.run.rows()
     assert sorted((r["case_id"], r.get("perturbation", "")) for r in rows) == [
-        ("hello", ""), ("hello", "emoji"),
-        ("shellfish", ""), ("shellfish", "emoji"), ("shellfish", "lower"),
-        ("soil", ""), ("soil", "emoji"), ("soil", "lower"),
+        ("hello", ""), ("hello", "emoticons"),
+        ("shellfish", ""), ("shellfish", "emoticons"), ("shellfish", "lower"),
+        ("soil", ""), ("soil", "emoticons"), ("soil", "lower"),
     ]  # fmt: skip
     lowered = next(r for r in rows if r.get("perturbation") == "lower" and r["case_id"] == "soil")
     assert lowered["input"]["message"] == "the soil ph should be 6.5"
@@ -101,7 +102,7 @@ def test_rows_name_their_perturbation_and_invariance_counts_changed_verdicts(mak
     assert lowered["expected"] == {"intent": "add_knowledge"}
     (group,) = out.groups
     assert (group.n, group.passed) == (3, 3)  # the figures of the suite as written
-    lower, emoji = group.robustness or []
+    lower, emoticons = group.robustness or []
     assert lower["name"] == "lower"
     assert {k: lower[k] for k in ("n", "changed", "passed", "paired", "invariant", "broke")} == {
         "n": 3, "changed": 2, "passed": 2, "paired": 2, "invariant": 1, "broke": 1,
@@ -109,7 +110,7 @@ def test_rows_name_their_perturbation_and_invariance_counts_changed_verdicts(mak
     assert lower["accuracy"] == pytest.approx(2 / 3, abs=1e-4)
     assert lower["accuracy_change"] == pytest.approx(-1 / 3, abs=1e-4)
     assert lower["invariance"] == 0.5
-    assert emoji["invariance"] == 1.0 and emoji["changed"] == 3
+    assert emoticons["invariance"] == 1.0 and emoticons["changed"] == 3
     assert group.gate_failures == ("robust on scripted [lower]: invariance 0.500 < gate 0.900",)
     payload = group.as_json()
     assert payload["robustness"][0]["invariance_ci95"] == [
@@ -129,11 +130,11 @@ def test_a_resumed_run_keeps_perturbed_rows_apart(make_suite):
 
 
 def test_a_suites_own_perturb_key_runs_without_the_option(make_suite):
-    path = make_suite({**SUITE, "perturb": ["filler"]})
+    path = make_suite({**SUITE, "perturb": ["voice_transcript"]})
     provider = Reader()
     out = run_eval(config(path, perturb=None), progress=False, registry=stand_in(provider))
     (group,) = out.groups
-    assert [f["name"] for f in group.robustness or []] == ["filler"]
+    assert [f["name"] for f in group.robustness or []] == ["voice_transcript"]
     none = run_eval(config(path, perturb=("none",)), progress=False, registry=stand_in(Reader()))
     assert none.groups[0].robustness is None
 
@@ -179,15 +180,15 @@ def test_cli_unknown_perturbation_is_one_line_before_anything_runs(make_suite, r
 def test_cli_json_and_report_show_robustness(make_suite, tmp_path):
     path = make_suite(SUITE)
     suite = load_suite(path)
-    filler = parse_perturbations(["filler"])[0]
-    said = {c.id: perturb_case(c, filler, 0) for c in suite.cases}
+    voice = parse_perturbations(["voice_transcript"])[0]
+    said = {c.id: perturb_case(c, voice, 0) for c in suite.cases}
     script = {"turns": [
         {"message": "I'm allergic to shellfish.", "intent": "remember_about_me",
          "params": {"personal_fact": "You're allergic to shellfish"}},
         {"message": "The soil pH should be 6.5", "intent": "add_knowledge",
          "params": {"knowledge": "The soil pH should be 6.5"}},
         {"message": "hello", "intent": "general_conversation"},
-        # under the filler the shellfish message is misread; the others are not
+        # under the voice transcript the shellfish message is misread; the others are not
         {"message": said["shellfish"].message, "intent": "general_conversation"},
         {"message": said["soil"].message, "intent": "add_knowledge",
          "params": {"knowledge": "The soil pH should be 6.5"}},
@@ -195,19 +196,19 @@ def test_cli_json_and_report_show_robustness(make_suite, tmp_path):
     ]}  # fmt: skip
     script_file = write_yaml(tmp_path / "script.yaml", script)
     result = runner.invoke(app, ["eval", "--no-progress", "--suite", str(path), "--provider",
-                                 "scripted", "--script", str(script_file), "--perturb", "filler",
+                                 "scripted", "--script", str(script_file), "--perturb", "voice_transcript",
                                  "--json"])  # fmt: skip
     assert result.exit_code == 1, result.output
     payload = json.loads(result.stdout)
     (entry,) = payload["results"]
     assert entry["n"] == 3 and entry["passed"] == 3
     (figures,) = entry["robustness"]
-    assert (figures["name"], figures["invariant"], figures["paired"]) == ("filler", 2, 3)
+    assert (figures["name"], figures["invariant"], figures["paired"]) == ("voice_transcript", 2, 3)
     assert payload["gate_failures"] == [
-        "robust on scripted [filler]: invariance 0.667 < gate 0.900"
+        "robust on scripted [voice_transcript]: invariance 0.667 < gate 0.900"
     ]
     assert "robustness: each perturbation" in result.stderr
     report = Path(payload["report"]).with_suffix(".md").read_text(encoding="utf-8")
-    assert "## Robustness" in report and "| filler | 3 of 3 | 66.7% |" in report
+    assert "## Robustness" in report and "| voice_transcript | 3 of 3 | 66.7% |" in report
     assert "1 verdict(s) changed by a perturbation" in report
     assert "**robustness**: FAIL" in report

@@ -15,18 +15,15 @@ from evals.perturb import (
     protected_spans,
     valid_names,
 )
+from evals.perturb.keyboard import neighbours
 from evals.perturb.transforms import (
-    EMOJI,
-    FILLERS,
-    QWERTY_NEIGHBOURS,
-    contractions,
-    emoji,
-    filler,
+    EMOTICONS,
+    emoticons,
+    keyboard_typos,
     lower,
     no_articles,
     no_final_punct,
     spelling,
-    typos,
 )
 
 SENTENCES = [
@@ -59,8 +56,8 @@ def test_every_transform_is_deterministic_for_its_seed(name):
 
 def test_the_seed_chooses_the_random_steps():
     text = SENTENCES[2]
-    assert len({run(typos, text, seed) for seed in range(20)}) > 5
-    assert {run(filler, "yes", seed) for seed in range(40)} == {"yes tbh", "yes lol", "ok so yes"}
+    assert len({run(keyboard_typos, text, seed) for seed in range(20)}) > 5
+    assert {run(emoticons, "yes", seed) for seed in range(60)} == {f"yes {e}" for e in EMOTICONS}
 
 
 @pytest.mark.parametrize("name", list(TRANSFORMS))
@@ -75,9 +72,9 @@ def test_no_transform_changes_a_needle(name):
 
 def test_without_protection_typos_do_land_on_the_words_needles_guard():
     """The protection test above could not fail if typos never touched those words."""
-    hit = {run(typos, "shellfish", seed) for seed in range(10)}
+    hit = {run(keyboard_typos, "shellfish", seed) for seed in range(10)}
     assert hit and "shellfish" not in hit
-    assert run(typos, "shellfish", 0, ["Shellfish"]) == "shellfish"
+    assert run(keyboard_typos, "shellfish", 0, ["Shellfish"]) == "shellfish"
 
 
 def test_lower():
@@ -102,50 +99,62 @@ def test_no_final_punct_only_at_the_end():
     assert run(no_final_punct, "v. 2") == "v. 2"
 
 
-def test_contractions_contract_or_else_expand_only_unambiguous_forms():
-    assert run(contractions, "I am sure it is not done") == "I'm sure it isn't done"
-    assert run(contractions, "You are right, we do not know") == "You're right, we don't know"
-    assert run(contractions, "I don’t know and I can't say") == "I do not know and I cannot say"
-    assert run(contractions, "it's been a while") == "it's been a while"  # "it has" or "it is"
-    assert run(contractions, "I am sure", needles=["I am"]) == "I am sure"
+def _one_slip(word: str, typed: str) -> bool:
+    """Whether `typed` is `word` with one of the model's five slips past the first letter."""
+    if typed[0] != word[0]:
+        return False
+    for i in range(1, len(word)):
+        keys = neighbours(word[i])
+        if typed == word[:i] + word[i + 1 :] or typed == word[:i] + word[i] + word[i:]:
+            return True  # dropped, doubled
+        if typed[:i] == word[:i] and typed[i + 1 :] == word[i + 1 :] and typed[i] in keys:
+            return True  # neighbour struck instead
+        if (
+            typed[: i + 1] == word[: i + 1]
+            and typed[i + 2 :] == word[i + 1 :]
+            and (typed[i + 1] in keys)
+        ):
+            return True  # neighbour struck as well
+        if i + 1 < len(word) and typed == word[:i] + word[i + 1] + word[i] + word[i + 2 :]:
+            return True  # swapped
+    return False
 
 
-def test_filler_leads_or_trails_before_closing_punctuation():
-    outs = {run(filler, "Is that right?", seed) for seed in range(40)}
-    assert outs == {"Is that right tbh?", "Is that right lol?", "ok so Is that right?"}
-    assert {o.split()[-1] for o in (run(filler, "no", s) for s in range(40))} <= {
-        *FILLERS,
-        "no",
-    }
+def test_keyboard_neighbours_come_from_the_layout_geometry():
+    assert set(neighbours("s")) == set("awedzx")
+    assert set(neighbours("p")) == set("ol")
+    assert set(neighbours("g")) == set("tyfhvb")
+    assert neighbours("1") == "" and neighbours("é") == ""
+    # symmetric, as distances are
+    assert all(a in neighbours(b) for a in "qwertyuiopasdfghjklzxcvbnm" for b in neighbours(a))
 
 
-def test_typos_substitute_one_neighbouring_key_past_the_first_letter():
+def test_keyboard_typos_make_one_slip_of_every_kind_past_the_first_letter():
     text = "Could you remember that my sister lives in Berlin"
-    for seed in range(50):
-        out = run(typos, text, seed)
-        assert len(out) == len(text)
-        diffs = [(i, a, b) for i, (a, b) in enumerate(zip(text, out, strict=True)) if a != b]
-        assert len(diffs) == 1, out
-        i, before, after = diffs[0]
-        assert after.lower() in QWERTY_NEIGHBOURS[before.lower()]
-        word_start = text.rfind(" ", 0, i) + 1
-        assert i > word_start  # never the first letter
-        word = text[word_start:].split(" ")[0]
-        assert len(word) >= 4
+    kinds: set[int] = set()
+    for seed in range(80):
+        out = run(keyboard_typos, text, seed)
+        changed = [(a, b) for a, b in zip(text.split(), out.split(), strict=True) if a != b]
+        assert len(changed) == 1, out
+        word, typed = changed[0]
+        assert len(word) >= 4 and _one_slip(word, typed), (word, typed)
+        kinds.add(len(typed) - len(word))
+    assert kinds == {-1, 0, 1}  # drops, same-length slips and insertions all occur
 
 
-def test_typos_leave_short_messages_and_numbers_alone():
-    assert run(typos, "yes, ok 07700 900132") == "yes, ok 07700 900132"
+def test_keyboard_typos_leave_short_messages_and_numbers_alone():
+    assert run(keyboard_typos, "yes, ok 07700 900132") == "yes, ok 07700 900132"
 
 
-def test_typos_grow_with_the_message():
+def test_keyboard_typos_grow_with_the_message():
     text = " ".join(["remember"] * 30)
-    changed = sum(a != b for a, b in zip(text, run(typos, text, 3), strict=True))
-    assert changed == 3  # one, and one more per 12 words
+    out = run(keyboard_typos, text, 3)
+    changed = sum(a != b for a, b in zip(text.split(), out.split(), strict=True))
+    assert changed == 4  # one, and one more per 10 words
 
 
-def test_emoji_and_spelling():
-    assert run(emoji, "sounds good! ", 1) in {f"sounds good! {e}" for e in EMOJI}
+def test_emoticons_and_spelling():
+    assert run(emoticons, "sounds good! ", 1) in {f"sounds good! {e}" for e in EMOTICONS}
     assert run(spelling, "My favorite Color is gray") == "My favourite Colour is grey"
     assert run(spelling, "my Mum's neighbour") == "my Mom's neighbor"
     assert run(spelling, "my favorite color", needles=["color"]) == "my favourite color"
@@ -153,9 +162,9 @@ def test_emoji_and_spelling():
 
 def test_parse_names_presets_chains_all_and_none():
     assert parse_perturbations(["casual"]) == (Perturbation("casual", ("lower", "no_final_punct")),)
-    assert parse_perturbations(["lower+typos,emoji"]) == (
-        Perturbation("lower+typos", ("lower", "typos")),
-        Perturbation("emoji", ("emoji",)),
+    assert parse_perturbations(["lower+keyboard_typos,emoticons"]) == (
+        Perturbation("lower+keyboard_typos", ("lower", "keyboard_typos")),
+        Perturbation("emoticons", ("emoticons",)),
     )
     assert [p.name for p in parse_perturbations(["all"])] == list(TRANSFORMS)
     assert parse_perturbations(["none"]) == ()
@@ -169,13 +178,13 @@ def test_an_unknown_name_is_one_line_listing_the_valid_ones():
     assert "\n" not in line
     assert line.startswith(f"unknown perturbation 'tpyos'; valid: {', '.join(valid_names())}")
     with pytest.raises(PerturbError, match="`none` cannot be combined"):
-        parse_perturbations(["none,typos"])
+        parse_perturbations(["none,texting"])
 
 
 def test_a_chain_seeds_each_step_by_message():
-    chain = parse_perturbations(["lower+filler"])[0]
+    chain = parse_perturbations(["lower+emoticons"])[0]
     one = chain.apply("Hello There", (), 0, "case|0")
     assert one == chain.apply("Hello There", (), 0, "case|0")
-    assert one.startswith("hello there") or one == "ok so hello there"
-    outs = {chain.apply("Hello There", (), 0, f"case|{i}") for i in range(30)}
-    assert len(outs) == 3
+    assert one.startswith("hello there ")
+    outs = {chain.apply("Hello There", (), 0, f"case|{i}") for i in range(60)}
+    assert len(outs) == len(EMOTICONS)
