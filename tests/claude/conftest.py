@@ -63,8 +63,11 @@ def claude(request: pytest.FixtureRequest, vcr: Any) -> Iterator[Callable[..., P
     rerecord = rerecord_test(request.node.nodeid)
     recording = _recording(vcr)
     server = LoopbackServer(load_answers(ANSWERS)).start() if recording else None
+    overrides: dict[str, str] = {}  # families a test asked for at a non-active version
 
     def make(library: PromptLibrary | None = None, **options: Any) -> Providers:
+        if library is not None:
+            overrides.update(library.overrides)
         settings: dict[str, Any] = {
             "api_key": SYNTHETIC_KEY,
             "base_url": server.url if server else REPLAY_BASE_URL,
@@ -80,7 +83,7 @@ def claude(request: pytest.FixtureRequest, vcr: Any) -> Iterator[Callable[..., P
         if server is not None:
             server.close()
     if server is not None:
-        stamp(vcr, synthetic=True, rerecord=rerecord)
+        stamp(vcr, synthetic=True, rerecord=rerecord, overrides=overrides)
         assert not server.unmatched, f"no scripted answer in {ANSWERS} for {server.unmatched}"
 
 
