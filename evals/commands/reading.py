@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import pandas as pd
 from rich.console import Console
 
 from evals.commands.eval_tables import frame_table
@@ -46,15 +47,27 @@ def reading_payload(
     return {"reading": GOLD, "not_runnable": {"n": len(not_runnable), "cases": list(not_runnable)}}
 
 
+def _narrow(frame: pd.DataFrame, groups: list[GroupResult]) -> pd.DataFrame:
+    """A report frame as the terminal shows it beside the 80-column summary: each provider by
+    its name (its label and prompts are under the summary), no prompt column."""
+    if frame.empty:
+        return frame
+    names = {g.label: g.provider for g in groups}
+    narrow = frame.drop(columns=[c for c in ("Prompt",) if c in frame.columns])
+    if "Provider" in narrow.columns:
+        narrow = narrow.assign(Provider=narrow["Provider"].map(lambda p: names.get(p, p)))
+    return narrow
+
+
 def print_reading(
     console: Console, groups: list[GroupResult], not_runnable: Sequence[dict[str, str]]
 ) -> None:
     """The reading accuracy per field, the failed cases by cause, and the cases a gold run
     could not replay (nothing when the run has none of these)."""
-    accuracy = reading_frame(groups)
+    accuracy = _narrow(reading_frame(groups), groups)
     if not accuracy.empty:
         console.print(frame_table("reading accuracy per field (against gold readings)", accuracy))
-    causes = causes_frame(groups)
+    causes = _narrow(causes_frame(groups), groups)
     if not causes.empty:
         console.print(frame_table("failed cases: the reading or the decision", causes))
     if not_runnable:
