@@ -12,15 +12,19 @@ from pipeline.reading import Act, ClassifiedIntent, StatusReport
 
 def with_status(classified: ClassifiedIntent, message: str) -> ClassifiedIntent:
     """The status reports the message makes, read by the English detector, as acts of their
-    own after the message's other acts (the core notes them)."""
+    own after the message's other acts (the core notes them). A message that is only chat
+    besides is its status reports alone ("phone's cracked, fixing it saturday" is one act)."""
     reports = detect_status(message)
     if not reports:
         return classified
-    noted = (
+    noted = tuple(
         Act(intent="general_conversation", status=StatusReport(topic=r.topic, text=r.text))
         for r in reports
     )
-    return classified.model_copy(update={"acts": (*classified.all_acts(), *noted)})
+    acts = classified.all_acts()
+    if len(acts) == 1 and acts[0] == Act(intent="general_conversation"):
+        return classified.model_copy(update={"acts": noted})
+    return classified.model_copy(update={"acts": (*acts, *noted)})
 
 
 def with_profile_field(classified: ClassifiedIntent) -> ClassifiedIntent:
