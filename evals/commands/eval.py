@@ -8,20 +8,16 @@ from dataclasses import replace
 from pathlib import Path
 
 import typer
-from rich.console import Console
 
 from evals.commands.batch_mode import batch_mode, batch_runner
 from evals.commands.common import EXIT_GATE, EXIT_INTERRUPTED, handles_errors, stderr, stdout
-from evals.commands.eval_tables import closure_table, frame_table, summary_legend, summary_table
+from evals.commands.eval_tables import print_summary
 from evals.commands.reading import READING_HELP, check_reading, print_reading, reading_payload
 from evals.commands.spend import announce_budget_stop, make_budget
 from evals.dataset import load_suites, sample_suite
 from evals.perturb import parse_perturbations, split_rows
 from evals.report import build_report
-from evals.report.closure import closure_frames
-from evals.report.robustness import robustness_frame
 from evals.runner import (
-    GroupResult,
     RunConfig,
     RunDir,
     parse_prompt_options,
@@ -35,7 +31,7 @@ from evals.runner.meta import MAX_CONCURRENCY, MAX_EPOCHS
 from evals.runner.results import RUN_META, check_run_id, new_run_id
 from evals.runner.run import check_cassettes
 from evals.runner.shards import parse_shard
-from pipeline.cli.common import default_script, shown
+from pipeline.cli.common import default_script
 from pipeline.cli.params import bounded_option
 from pipeline.errors import ConverseError
 from pipeline.files import existing_file, output_path
@@ -359,8 +355,15 @@ def eval_command(
         report_path = str(built.html)
     if junit is not None:
         write_junit(junit, split_rows(outcome.rows)[0], outcome.groups)
-    _print_summary(tables, outcome.run, outcome.groups, outcome.ran, outcome.skipped, report_path)
-    print_reading(tables, outcome.groups, outcome.not_runnable)
+    print_summary(
+        tables,
+        outcome.run,
+        outcome.groups,
+        outcome.ran,
+        outcome.skipped,
+        report_path,
+        reading=lambda: print_reading(tables, outcome.groups, outcome.not_runnable),
+    )
     payload = result_object(outcome.run.run_id, report_path, outcome.groups)
     payload.update(reading_payload(gold, outcome.groups, outcome.not_runnable))
     if outcome.budget is not None:
@@ -372,49 +375,3 @@ def eval_command(
         raise typer.Exit(EXIT_INTERRUPTED)
     if not payload["gates_passed"]:
         raise typer.Exit(EXIT_GATE)
-
-
-def _print_summary(
-    console: Console,
-    run: RunDir,
-    groups: list[GroupResult],
-    ran: int,
-    skipped: int,
-    report: str | None,
-) -> None:
-    console.print(summary_table(groups, f"converse eval — run {run.run_id}"))
-    for line in summary_legend(groups):
-        console.print(shown(line), highlight=False, soft_wrap=True)
-    seeds = sorted({g.sample.get("seed") for g in groups if g.sample}, key=str)
-    if seeds:
-        console.print(
-            f"[bold]a sample[/] (seed {', '.join(map(str, seeds))}): each suite's cases were "
-            "drawn stratified by tag (--sample); the "
-            "accuracy, interval and gate are the sample's, an estimate of the whole suite",
-            highlight=False,
-        )
-    flaky = [(g, g.flaky) for g in groups if g.flaky]
-    for g, cases in flaky:
-        console.print(
-            f"flaky: {len(cases)} case(s) of {shown(g.suite)} on {shown(g.provider)} disagree "
-            f"across epochs (first: {shown(cases[0])}); the report lists them",
-            highlight=False,
-            soft_wrap=True,
-        )
-    for suite, frame in closure_frames(groups):
-        console.print(closure_table(suite, frame))
-    robust = robustness_frame(groups)
-    if not robust.empty:
-        title = "robustness: each perturbation against the run as written"
-        console.print(frame_table(title, robust))
-    failures = [f for g in groups for f in g.gate_failures]
-    if failures:
-        console.print("[bold red]gates failed:[/]", highlight=False)
-        for failure in failures:
-            console.print(f"  - {shown(failure)}", highlight=False)
-    else:
-        console.print("[green]every gate passed[/]")
-    done = f"{ran} case runs now" + (f", {skipped} already done" if skipped else "")
-    console.print(f"{done}; rows: {shown(run.results_path)}", highlight=False, soft_wrap=True)
-    if report:
-        console.print(f"report: {shown(report)}", highlight=False, soft_wrap=True)

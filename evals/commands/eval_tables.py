@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 import pandas as pd
 from rich import box
+from rich.console import Console
 from rich.table import Table
 
+from evals.report.closure import closure_frames
+from evals.report.robustness import robustness_frame
 from evals.report.tables import reduced_text
 from evals.runner import GroupResult
+from evals.runner.results import RunDir
 from pipeline.cli.common import shown
 
 # The summary fits an 80-column terminal, one line a row: the provider's long label, model
@@ -81,3 +86,54 @@ def frame_table(title: str, frame: pd.DataFrame) -> Table:
     for row in frame.itertuples(index=False):
         table.add_row(*(shown(str(v)) for v in row))
     return table
+
+
+def print_summary(
+    console: Console,
+    run: RunDir,
+    groups: list[GroupResult],
+    ran: int,
+    skipped: int,
+    report: str | None,
+    *,
+    reading: Callable[[], None] = lambda: None,
+) -> None:
+    """The run's summary, the figures beside it (samples, flaky cases, closure, robustness, the
+    reading by `reading`), the gates' verdict, and where the rows and the report are."""
+    console.print(summary_table(groups, f"converse eval — run {run.run_id}"))
+    for line in summary_legend(groups):
+        console.print(shown(line), highlight=False, soft_wrap=True)
+    seeds = sorted({g.sample.get("seed") for g in groups if g.sample}, key=str)
+    if seeds:
+        console.print(
+            f"[bold]a sample[/] (seed {', '.join(map(str, seeds))}): each suite's cases were "
+            "drawn stratified by tag (--sample); the "
+            "accuracy, interval and gate are the sample's, an estimate of the whole suite",
+            highlight=False,
+        )
+    flaky = [(g, g.flaky) for g in groups if g.flaky]
+    for g, cases in flaky:
+        console.print(
+            f"flaky: {len(cases)} case(s) of {shown(g.suite)} on {shown(g.provider)} disagree "
+            f"across epochs (first: {shown(cases[0])}); the report lists them",
+            highlight=False,
+            soft_wrap=True,
+        )
+    for suite, frame in closure_frames(groups):
+        console.print(closure_table(suite, frame))
+    robust = robustness_frame(groups)
+    if not robust.empty:
+        title = "robustness: each perturbation against the run as written"
+        console.print(frame_table(title, robust))
+    reading()
+    failures = [f for g in groups for f in g.gate_failures]
+    if failures:
+        console.print("[bold red]gates failed:[/]", highlight=False)
+        for failure in failures:
+            console.print(f"  - {shown(failure)}", highlight=False)
+    else:
+        console.print("[green]every gate passed[/]")
+    done = f"{ran} case runs now" + (f", {skipped} already done" if skipped else "")
+    console.print(f"{done}; rows: {shown(run.results_path)}", highlight=False, soft_wrap=True)
+    if report:
+        console.print(f"report: {shown(report)}", highlight=False, soft_wrap=True)
