@@ -182,6 +182,83 @@ def _discard_if_empty(run: RunDir) -> None:
         run.path.rmdir()
 
 
+def _planned(
+    items: list[WorkItem], shard: Shard | None, config: RunConfig, meta: dict[str, Any]
+) -> tuple[list[WorkItem], list[dict[str, str]]]:
+    """The run's items: its shard's, and under `--reading gold` those with gold readings (the
+    cases left out are recorded in run.json)."""
+    if shard is not None:
+        items = [i for i in items if shard.holds(i.key)]
+    left_out: list[dict[str, str]] = []
+    if config.reading == GOLD:
+        items, left_out = split_runnable(items)
+        meta["not_runnable"] = left_out
+    if shard is not None:
+        meta.setdefault("planned", len(items))  # a merge refuses a shard with fewer rows
+    return items, left_out
+
+
+@dataclass
+class _Executing:
+    """What the phases of a run share while they execute: where rows go and how."""
+
+    folder: RunDir
+    meta: dict[str, Any]
+    cache: ResultCache | None
+    on_row: OnRow | None
+    budget: Budget | None
+    deferral: Deferral | None
+    progress: bool
+    console: Console | None
+
+    def execute(
+        self,
+        config: RunConfig,
+        phases: list[tuple[ProviderPool, list[WorkItem]]],
+        pool: ProviderPool,
+        *,
+        started: bool,
+    ) -> Tally:
+        """Execute each phase's items; a new run that fails before a row leaves no folder."""
+        sandbox = Sandbox()
+        tally = Tally()
+        resumed = started
+        try:
+            for phase_pool, phase_items in phases:
+                _start_providers(phase_pool, phase_items)
+                if not started:
+                    # The folder appears only once the run can start: a run that failed to
+                    # start must not be offered for resuming (`converse report`, `--resume`).
+                    self.folder.write_meta(self.meta)
+                    started = True
+                executor = Executor(
+                    self.folder, phase_pool, self.cache, self.on_row, sandbox, self.budget,
+                    self.deferral,
+                )  # fmt: skip
+                done_now = execute(
+                    phase_items,
+                    executor,
+                    config.concurrency,
+                    progress=self.progress,
+                    console=self.console,
+                )
+                tally = tally.plus(done_now)
+                if phase_pool is not pool:
+                    phase_pool.close()
+        except Exception:
+            if not resumed:
+                _discard_if_empty(self.folder)
+            raise
+        finally:
+            sandbox.close()
+            self.folder.close()
+            for phase_pool, _ in phases:
+                phase_pool.close()
+            if self.cache is not None:
+                self.cache.close()
+        return tally
+
+
 def run_eval(
     config: RunConfig | None = None,
     *,
@@ -232,55 +309,22 @@ def run_eval(
         lambda name: _lends_embedder(pool, name),
         lambda name: _lends_generator(pool, name),
     )
-    if shard is not None:
-        items = [i for i in items if shard.holds(i.key)]
-    left_out: list[dict[str, str]] = []
-    if config.reading == GOLD:
-        items, left_out = split_runnable(items)
-        meta["not_runnable"] = left_out
-    if shard is not None:
-        meta.setdefault("planned", len(items))  # a merge refuses a shard with fewer rows
+    items, left_out = _planned(items, shard, config, meta)
     done = {row_key(r): r for r in run.latest_rows()}
-    todo: list[WorkItem]
-    if retry_errors:
-        todo = [i for i in items if i.key in done and done[i.key]["status"] == "error"]
-    else:
-        todo = [i for i in items if i.key not in done]
+    # a retry runs again what errored; a resume what has no row yet
+    todo = [
+        i
+        for i in items
+        if (done.get(i.key, {}).get("status") == "error" if retry_errors else i.key not in done)
+    ]
     phases = _phases(config, todo, pool, registry)
     cache = (
         ResultCache((root or reports_dir()) / CACHE_FILE)
         if config.use_cache and not retry_errors
         else None
     )
-    sandbox = Sandbox()
-    tally = Tally()
-    started = existing_id is not None
-    try:
-        for phase_pool, phase_items in phases:
-            _start_providers(phase_pool, phase_items)
-            if not started:
-                # The folder appears only once the run can start: a run that failed to
-                # start must not be offered for resuming (`converse report`, `--resume`).
-                run.write_meta(meta)
-                started = True
-            executor = Executor(run, phase_pool, cache, on_row, sandbox, budget, deferral)
-            done_now = execute(
-                phase_items, executor, config.concurrency, progress=progress, console=console
-            )
-            tally = tally.plus(done_now)
-            if phase_pool is not pool:
-                phase_pool.close()
-    except Exception:
-        if existing_id is None:
-            _discard_if_empty(run)
-        raise
-    finally:
-        sandbox.close()
-        run.close()
-        for phase_pool, _ in phases:
-            phase_pool.close()
-        if cache is not None:
-            cache.close()
+    executing = _Executing(run, meta, cache, on_row, budget, deferral, progress, console)
+    tally = executing.execute(config, phases, pool, started=existing_id is not None)
     rows = run.latest_rows()
     groups = summarize(rows, gates_of(meta), reducers_of(meta))
     meta["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")

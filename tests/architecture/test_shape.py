@@ -9,13 +9,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("pipeline", "evals")
-# Circles are guarded in both packages; size in both. The harness still has two pieces
-# past the bounds (evals/report/compare.py and its `compare`, and
-# `run_eval`), listed here so that none is added.
+# Circles and size are guarded in both packages. One harness module is still past the bounds
+# (evals/report/compare.py and its `compare`), listed here so that nothing is added to it.
 SIZE_PENDING = {
     "evals/report/compare.py",
     "evals/report/compare.py:compare",
-    "evals/runner/run.py:run_eval",
 }
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 80
