@@ -11,18 +11,18 @@ between the runs (evals/report/provenance.py); otherwise it names what else chan
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import pandas as pd
 
-from evals.power import ALPHA, METHOD, MULTIPLE, POWER, holm, paired_power
+from evals.power import ALPHA, METHOD, MULTIPLE, POWER, holm
 from evals.report.attribution import attribute_moves, attribution_json, attribution_section
+from evals.report.compare_rows import Pair, p_text
 from evals.report.document import Section, Table, Text
 from evals.report.provenance import Attribution, Key, differences
 from evals.report.tables import pct
-from evals.stats import mcnemar_exact, wilcoxon
+from evals.stats import mcnemar_exact
 
 KEY = ["suite", "provider", "case_id"]
 FLAKY_MODES = ("count", "exclude")
@@ -71,27 +71,6 @@ def _pair_variants(
             elif len(have) == 1:
                 pairs.append((suite, provider, variant, have[0]))
     return pairs
-
-
-def _wilcoxon(a: pd.Series, b: pd.Series) -> float | None:
-    diffs = (a.to_numpy() - b.to_numpy()).astype(float)
-    if len(diffs) < 6 or not diffs.any():
-        return None if len(diffs) < 6 else 1.0
-    p = wilcoxon(a.to_numpy(dtype=float).tolist(), b.to_numpy(dtype=float).tolist())
-    return None if math.isnan(p) else p
-
-
-def _asked_again(now: bool, then: bool) -> str:
-    sides = [who for who, flag in (("this run", now), ("baseline", then)) if flag]
-    return f"asked again after an error ({' and '.join(sides)})" if sides else ""
-
-
-def _p(value: float | None) -> str:
-    return "—" if value is None else f"{value:.4f}"
-
-
-def _arrow(before: float, after: float, digits: int = 2) -> str:
-    return f"{before:.{digits}f} → {after:.{digits}f}"
 
 
 def _verdict(p: float, delta: float) -> str:
@@ -164,8 +143,8 @@ def _tag_changes(
                 "Change": f"{after - before:+.1%}",
                 "Regressions": worse,
                 "Fixes": better,
-                "McNemar exact p": _p(p),
-                "Holm p": _p(p_holm),
+                "McNemar exact p": p_text(p),
+                "Holm p": p_text(p_holm),
                 "Verdict": credit.label(_verdict(p_holm, after - before)),
                 "_delta": after - before,
                 "_p": p,
@@ -234,117 +213,15 @@ def compare(
         if joined.empty:
             continue
         flaky_total += flaky_count
-        worse = joined[joined["passed_base"] & ~joined["passed"]]
-        better = joined[~joined["passed_base"] & joined["passed"]]
-        p = mcnemar_exact(len(worse), len(better))
-        power = paired_power(len(joined), len(worse), len(better), p)
-        acc_now, acc_base = joined["passed"].mean(), joined["passed_base"].mean()
-        delta = float(acc_now - acc_base)
-        label = joined["label"].iloc[0]
-        samples = [str(x) for x in (a["sample"].iloc[0], b["sample"].iloc[0])]
-        sampled = "; ".join(
-            f"{who} is a {text}"
-            for who, text in zip(("this run", "baseline"), samples, strict=True)
-            if text
-        )
-        before, after = joined["prompt_base"].iloc[0], joined["prompt"].iloc[0]
-        prompt = after if before == after else f"{before} → {after}"
         credit = _credit(provenance, allow, (suite, provider, cv), (suite, provider, bv))
-        verdict = credit.label(power.verdict)
-        models = [str(x) for x in (b["model"].iloc[0], a["model"].iloc[0])]
-        changes.append(
-            {
-                "Suite": suite + (f" ({sampled})" if sampled else ""),
-                "Provider": label,
-                "Model": models[1] if models[0] == models[1] else " → ".join(models),
-                "Prompt": prompt,
-                "Changed": "; ".join(d.text() for d in credit.differences) or "nothing recorded",
-                "Shared cases": len(joined),
-                "Baseline": pct(float(acc_base)),
-                "This run": pct(float(acc_now)),
-                "Change": f"{delta:+.1%}",
-                "Regressions": len(worse),
-                "Fixes": len(better),
-                "McNemar exact p": _p(p) if len(worse) + len(better) else "—",
-                "MDE (80% power)": power.mde_text(),
-                "Flaky": f"{flaky_count} {'left out' if flaky == 'exclude' else 'counted'}",
-                # answers asked again after an earlier error (the cache never keeps errors):
-                # a case that differs from a run that answered it from the cache says why
-                "Asked again after an error": f"{int(a['asked_again'].sum())} / "
-                f"{int(b['asked_again'].sum())}",
-                "Verdict": verdict,
-            }
-        )
-        suite_tags = _tag_changes(joined, suite, label, credit)
+        pair = Pair.of(suite, provider, (cv, bv), (a, b), joined, credit, (flaky, flaky_count))
+        changes.append(pair.change_row())
+        suite_tags = _tag_changes(joined, suite, pair.label, credit)
         tags += suite_tags
-        records.append(
-            {
-                "suite": suite,
-                "provider": provider,
-                "provider_label": label,
-                "variant": cv,
-                "baseline_variant": bv,
-                "prompt": prompt,
-                "baseline_accuracy": round(float(acc_base), 4),
-                "accuracy": round(float(acc_now), 4),
-                **power.as_json(),
-                "attribution": verdict,
-                "model": models[1],
-                "baseline_model": models[0],
-                "provenance": credit.as_json(),
-                "sentence": verdict + power.sentence()[len(power.verdict) :],
-                "sample": samples[0] or None,
-                "baseline_sample": samples[1] or None,
-                "flaky": {"mode": flaky, "cases": flaky_count},
-                "asked_again_after_error": {
-                    "this_run": int(a["asked_again"].sum()),
-                    "baseline": int(b["asked_again"].sum()),
-                },
-                "tags": [
-                    {
-                        "tag": t["Tag"],
-                        "n": t["Shared cases"],
-                        "regressions": t["Regressions"],
-                        "fixes": t["Fixes"],
-                        "change": round(float(t["_delta"]), 4),  # type: ignore[arg-type]
-                        "mcnemar_exact_p": round(float(t["_p"]), 6),  # type: ignore[arg-type]
-                        "holm_p": round(float(t["_p_holm"]), 6),  # type: ignore[arg-type]
-                        "tags_compared": t["_tags"],
-                        "verdict": t["Verdict"],
-                    }
-                    for t in suite_tags
-                ],
-            }
-        )
-        lat_p = _wilcoxon(joined["latency"], joined["latency_base"])
-        tok_p = _wilcoxon(joined["tokens"], joined["tokens_base"])
-        metrics.append(
-            {
-                "Suite": suite,
-                "Provider": label,
-                "Prompt": prompt,
-                "Median latency ms": _arrow(
-                    joined["latency_base"].median(), joined["latency"].median()
-                ),
-                "Latency Wilcoxon p": _p(lat_p),
-                "Mean tokens": _arrow(joined["tokens_base"].mean(), joined["tokens"].mean(), 1),
-                "Tokens Wilcoxon p": _p(tok_p),
-            }
-        )
-        for frame, bucket in ((worse, regressions), (better, fixes)):
-            for row in frame.itertuples(index=False):
-                bucket.append(
-                    {
-                        "Suite": suite,
-                        "Provider": label,
-                        "Case": row.case_id,
-                        "Expected": row.expected,
-                        "Baseline got": row.got_base,
-                        "This run got": row.got,
-                        "Why": row.why if bucket is regressions else row.why_base,
-                        "Note": _asked_again(row.asked_again, row.asked_again_base),
-                    }
-                )
+        records.append(pair.record(suite_tags))
+        metrics.append(pair.metrics_row())
+        regressions += pair.moved(pair.worse, regression=True)
+        fixes += pair.moved(pair.better, regression=False)
     per_tag = pd.DataFrame.from_records(tags)
     if not per_tag.empty:
         per_tag = per_tag.sort_values(["_delta", "Suite", "Tag"], kind="stable")

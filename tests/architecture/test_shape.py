@@ -9,12 +9,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("pipeline", "evals")
-# Circles and size are guarded in both packages. One harness module is still past the bounds
-# (evals/report/compare.py and its `compare`), listed here so that nothing is added to it.
-SIZE_PENDING = {
-    "evals/report/compare.py",
-    "evals/report/compare.py:compare",
-}
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 80
 MAX_CONVERSE_LINES = 60
@@ -98,14 +92,12 @@ def import_circles() -> list[list[str]]:
 
 def _long_functions(path: Path, limit: int) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    rel = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
     return [
         f"{n.name} ({n.end_lineno - n.lineno + 1} lines)"
         for n in ast.walk(tree)
         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
         and n.end_lineno is not None
         and n.end_lineno - n.lineno + 1 > limit
-        and f"{rel}:{n.name}" not in SIZE_PENDING
     ]
 
 
@@ -113,35 +105,11 @@ def test_no_import_circles() -> None:
     assert import_circles() == []
 
 
-def test_the_pending_list_only_shrinks() -> None:
-    """Each entry of SIZE_PENDING is still past its bound (remove it once it is not)."""
-    still = set()
-    for entry in SIZE_PENDING:
-        rel, _, name = entry.partition(":")
-        path = ROOT / rel
-        if not name:
-            still |= (
-                {entry} if len(path.read_text("utf-8").splitlines()) > MAX_MODULE_LINES else set()
-            )
-            continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        still |= {
-            entry
-            for n in ast.walk(tree)
-            if isinstance(n, ast.FunctionDef)
-            and n.name == name
-            and n.end_lineno is not None
-            and n.end_lineno - n.lineno + 1 > MAX_FUNCTION_LINES
-        }
-    assert still == SIZE_PENDING
-
-
 def test_no_module_over_400_lines() -> None:
     long = {
-        rel: n
+        p.relative_to(ROOT).as_posix(): n
         for p in _modules()
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
-        and (rel := p.relative_to(ROOT).as_posix()) not in SIZE_PENDING
     }
     assert long == {}
 
