@@ -27,18 +27,19 @@ INT8_TOLERANCE = 0.005
 
 
 def to_onnx(model: nn.Module, path: Path) -> None:
-    """The heads as an ONNX graph: hidden (1, tokens, 384) and mask (1, tokens) in."""
-    hidden, mask = torch.zeros(1, 12, 384), torch.ones(1, 12)
+    """The heads as an ONNX graph: hidden (1, tokens, 384), mask and message (1, tokens) in."""
+    hidden, mask, message = torch.zeros(1, 12, 384), torch.ones(1, 12), torch.ones(1, 12)
     axes = {
         "hidden": {0: "batch", 1: "tokens"},
         "mask": {0: "batch", 1: "tokens"},
+        "message": {0: "batch", 1: "tokens"},
         "tags": {0: "batch", 1: "tokens"},
     }
     torch.onnx.export(
         model,
-        (hidden, mask),
+        (hidden, mask, message),
         str(path),
-        input_names=["hidden", "mask"],
+        input_names=["hidden", "mask", "message"],
         output_names=list(OUTPUTS),
         dynamic_axes=axes,
         opset_version=17,

@@ -67,24 +67,37 @@ class Heads(nn.Module):
         self.pool = nn.Sequential(
             nn.Linear(WIDTH * 2 + LOCAL, WIDTH), nn.GELU(), nn.Dropout(dropout)
         )
+        # Which item a choice names is read where the number is: a score per token, the
+        # message's best token counted (a pooled summary blurs "2" into "3").
+        self.by_token = nn.ModuleDict(
+            {f"to_{name}": nn.Linear(LOCAL + WIDTH, SIZES[name]) for name in ("choice", "items")}
+        )
         self.heads = nn.ModuleDict(
             {f"to_{name}": nn.Linear(WIDTH, size) for name, size in SIZES.items()}
         )
 
-    def forward(self, hidden: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        """Logits in the order of OUTPUTS."""
+    def forward(
+        self, hidden: torch.Tensor, mask: torch.Tensor, message: torch.Tensor
+    ) -> tuple[torch.Tensor, ...]:
+        """Logits in the order of OUTPUTS; `message` is 1 on the message's tokens."""
         x = hidden
         pad = mask < 0.5
         bias = (mask - 1.0) * 1e4
         for layer in self.layers:
             x = layer(x, bias)
         local = torch.nn.functional.gelu(self.local(x.transpose(1, 2))).transpose(1, 2)
-        tags = self.tag(torch.cat([x, local], dim=-1))
+        features = torch.cat([x, local], dim=-1)
+        tags = self.tag(features)
+        outside = (message < 0.5).unsqueeze(-1)
         weights = mask.unsqueeze(-1)
         mean = (x * weights).sum(1) / weights.sum(1).clamp(min=1.0)
         peak = local.masked_fill(pad.unsqueeze(-1), -1e4).max(1).values
         pooled = self.pool(torch.cat([x[:, 0], mean, peak], dim=-1))
-        return (*(self.heads[f"to_{name}"](pooled) for name in SIZES), tags)
+        logits = {name: self.heads[f"to_{name}"](pooled) for name in SIZES}
+        for name in ("choice", "items"):
+            token = self.by_token[f"to_{name}"](features).masked_fill(outside, -1e4)
+            logits[name] = logits[name] + token.max(1).values
+        return (*(logits[name] for name in SIZES), tags)
 
 
 class FineTuned(nn.Module):
@@ -102,7 +115,7 @@ class FineTuned(nn.Module):
         hidden = self.encoder(
             input_ids=ids, token_type_ids=types, attention_mask=mask
         ).last_hidden_state
-        return self.heads(hidden, mask.float())  # type: ignore[no-any-return]
+        return self.heads(hidden, mask.float(), types.float())  # type: ignore[no-any-return]
 
 
 def finetune_encoder() -> Any:

@@ -96,7 +96,7 @@ def forward(model: nn.Module, batch: dict[str, torch.Tensor]) -> dict[str, torch
     if isinstance(model, FineTuned):
         outputs = model(batch["ids"], batch["types"], batch["mask"].long())
     else:
-        outputs = model(batch["hidden"], batch["mask"])
+        outputs = model(batch["hidden"], batch["mask"], batch["types"].float())
     return dict(zip(OUTPUTS, outputs, strict=True))
 
 

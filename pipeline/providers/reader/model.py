@@ -150,7 +150,12 @@ class Reader:
                 },
             )
             names = [o.name for o in self.heads.get_outputs()]
-            values = self.heads.run(names, {"hidden": hidden, "mask": mask.astype(np.float32)})
+            feeds = {
+                "hidden": hidden,
+                "mask": mask.astype(np.float32),
+                "message": encoded.types[None, :].astype(np.float32),
+            }
+            values = self.heads.run(names, feeds)
         return dict(zip(names, values, strict=True))
 
     def read(self, message: str, context: ReaderContext | None = None) -> ReaderOutput:
