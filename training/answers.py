@@ -32,8 +32,17 @@ def _items(facts: list[Fact]) -> str:
     return " ".join(f"{i}. {fact.offered.capitalize()}" for i, fact in enumerate(facts, 1))
 
 
+def _offered(rng: random.Random, fact: Fact) -> str:
+    """What the companion offers back: the fact, or (half the time) one no template states."""
+    if rng.random() < 0.5:
+        return fact.offered
+    return f"you {rng.choice(w.OFFER_VERBS)} {rng.choice(w.OFFER_OBJECTS)}"
+
+
 def _offer_context(rng: random.Random, fact: Fact) -> Context:
-    return Context("offer", rng.choice(OFFER_ASKS).format(f=fact.offered), rng.random() < 0.3)
+    return Context(
+        "offer", rng.choice(OFFER_ASKS).format(f=_offered(rng, fact)), rng.random() < 0.3
+    )
 
 
 def _affirm_text(rng: random.Random) -> str:
@@ -162,7 +171,7 @@ def retraction_answer(rng: random.Random) -> tuple[Context, Draft]:
     fact = random_fact(rng)
     project = rng.random() < 0.25
     intent = "retract_knowledge" if project else "forget_about_me"
-    ctx = Context("retraction", rng.choice(RETRACTION_ASKS).format(f=fact.offered), project)
+    ctx = Context("retraction", rng.choice(RETRACTION_ASKS).format(f=_offered(rng, fact)), project)
     pick = rng.random()
     if pick < 0.35:
         text = rng.choice(w.CONFIRM_RETRACTION) if rng.random() < 0.7 else _affirm_text(rng)
@@ -198,7 +207,7 @@ def candidates_answer(rng: random.Random) -> tuple[Context, Draft]:
 def cross_answer(rng: random.Random) -> tuple[Context, Draft]:
     """An answer to "remember that across all your projects?"."""
     fact = random_fact(rng)
-    ctx = Context("cross_promotion", rng.choice(CROSS_ASKS).format(f=fact.offered), True)
+    ctx = Context("cross_promotion", rng.choice(CROSS_ASKS).format(f=_offered(rng, fact)), True)
     if rng.random() < 0.5:
         text = rng.choice(w.CROSS_YES) if rng.random() < 0.6 else _affirm_text(rng)
         return ctx, Draft([(text, None)], relation="confirm", intent="remember_about_me")

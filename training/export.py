@@ -16,7 +16,7 @@ import torch
 from torch import nn
 
 from pipeline.providers.local.onnx import ONNX_SHA256
-from pipeline.providers.reader.model import WEIGHTS, Reader, sha256_of
+from pipeline.providers.reader.model import Reader, sha256_of
 from training.build import corpus_sha256
 from training.features import Example, context_of
 from training.metrics import scores
@@ -95,7 +95,7 @@ def export(
     labels: Mapping[str, Sequence[str]],
     test: list[Example],
 ) -> dict[str, Any]:
-    """Write the heads and manifest to pipeline/providers/reader/weights; the ONNX scores."""
+    """Write the heads and manifest to --weights (the runtime's folder); the ONNX scores."""
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         fp32 = folder / "heads.onnx"
@@ -119,14 +119,15 @@ def export(
             if max(drops) <= INT8_TOLERANCE:
                 chosen = int8
         result["onnx_scoring_s"] = round(time.perf_counter() - started)
-        WEIGHTS.mkdir(parents=True, exist_ok=True)
-        for old in WEIGHTS.glob("heads*.onnx"):
+        out = args.weights
+        out.mkdir(parents=True, exist_ok=True)
+        for old in out.glob("heads*.onnx"):
             old.unlink()
-        shutil.copyfile(chosen, WEIGHTS / chosen.name)
-        manifest = _manifest(WEIGHTS / chosen.name, temps, labels, args)
+        shutil.copyfile(chosen, out / chosen.name)
+        manifest = _manifest(out / chosen.name, temps, labels, args)
         manifest["scores"] = {
             "test": result.get("test_onnx_int8" if chosen != fp32 else "test_onnx_fp32")
         }
-        (WEIGHTS / "reader.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+        (out / "reader.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
         result["shipped"] = chosen.name
     return result

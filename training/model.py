@@ -81,7 +81,6 @@ class Heads(nn.Module):
     ) -> tuple[torch.Tensor, ...]:
         """Logits in the order of OUTPUTS; `message` is 1 on the message's tokens."""
         x = hidden
-        pad = mask < 0.5
         bias = (mask - 1.0) * 1e4
         for layer in self.layers:
             x = layer(x, bias)
@@ -89,9 +88,11 @@ class Heads(nn.Module):
         features = torch.cat([x, local], dim=-1)
         tags = self.tag(features)
         outside = (message < 0.5).unsqueeze(-1)
-        weights = mask.unsqueeze(-1)
+        # The summary is the message's own (its mean and peak), beside the first token, so
+        # the wording of the companion's turn sways the heads less.
+        weights = message.unsqueeze(-1)
         mean = (x * weights).sum(1) / weights.sum(1).clamp(min=1.0)
-        peak = local.masked_fill(pad.unsqueeze(-1), -1e4).max(1).values
+        peak = local.masked_fill(outside, -1e4).max(1).values
         pooled = self.pool(torch.cat([x[:, 0], mean, peak], dim=-1))
         logits = {name: self.heads[f"to_{name}"](pooled) for name in SIZES}
         for name in ("choice", "items"):

@@ -21,6 +21,7 @@ import torch
 from torch import nn
 
 from pipeline.providers.reader.decode import ReaderOutput, reading
+from pipeline.providers.reader.model import WEIGHTS
 from training.build import corpus_sha256, read_corpus
 from training.features import (
     CHOICES,
@@ -239,6 +240,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--limit", type=int, default=0, help="train on the first N rows only")
     parser.add_argument("--no-export", action="store_true", help="score only; write no weights")
     parser.add_argument("--no-int8", action="store_true", help="export float32 heads")
+    parser.add_argument("--weights", type=Path, default=WEIGHTS, help="where the heads go")
     parser.add_argument("--cache", type=Path, help="keep the frozen hidden states here")
     parser.add_argument("--report", type=Path, help="write the scores as JSON here")
     args = parser.parse_args(argv)

@@ -100,6 +100,18 @@ ONGOING = (
     "my {relative} is staying with us till {day}", "I'm between jobs right now",
 )
 
+# Offers of facts no template states: the companion's turn varies more than the facts do.
+OFFER_VERBS = (
+    "cycle to", "volunteer at", "collect", "teach", "grow", "can't stand", "love", "visit",
+    "sing in", "train for", "listen to", "drive a", "repair", "bake", "coach", "study",
+)
+OFFER_OBJECTS = (
+    "work on Tuesdays", "the food bank", "vinyl records", "year 9 maths", "chillies on the balcony",
+    "loud restaurants", "jazz", "your gran every Sunday", "a community choir", "a half marathon",
+    "true crime podcasts", "a red Fiat", "old radios", "sourdough at weekends", "the under-12s",
+    "for a nursing degree",
+)
+
 # --- project domains (add_knowledge) ---------------------------------------------------------
 
 PROJECT_FACTS = (
@@ -372,7 +384,7 @@ COMMON_WORDS = frozenset(
         "xe/xem", "cat", "roof", "budget", "noon", "broke", "about", "because", "before", "know",
         "like", "people", "please", "really", "something", "thanks", "tomorrow", "you", "your",
         "okay", "u", "ur", "pls", "ppl", "tho", "though", "tmr", "cuz", "b4", "k", "um", "uh", "er",
-        "basically", "mhm", "yea", "aye", "affirmative", "pass", "morning", "short", "language",
-        "none", "emoji", "texting", "typos", "voice",
+        "basically", "mhm", "yea", "aye", "affirmative", "pass", "bake", "coach", "morning",
+        "short", "language", "none", "emoji", "texting", "typos", "voice",
     }
 )

@@ -36,6 +36,8 @@ def test_the_messages_here_are_not_in_the_corpus() -> None:
 
 ALL_THREE = _case("all 3 are correct thanks", THREE)
 CROSS = _case("❌ nope", OFFER)
+THUMBS = _case("👍👍👍", OFFER)
+CONFIRM_AND_FACT = _case("yes thats right, oh and I also have a dodgy ankle", OFFER)
 POLITE_KEEP = _case("could you please remember that my brother is called Idris?", ReaderContext())
 STATUS = _case("my car battery died, mechanic is coming thursday", ReaderContext())
 
@@ -46,8 +48,16 @@ def test_all_with_a_digit_is_every_item() -> None:
     assert out.relation == "confirm" and out.chosen == "all"
 
 
-def test_a_cross_rejects() -> None:
+def test_a_cross_rejects_and_thumbs_confirm() -> None:
     assert read(*CROSS).relation == "reject"
+    assert read(*THUMBS).relation == "confirm"
+
+
+def test_a_confirm_keeps_the_new_fact_after_it() -> None:
+    out = read(*CONFIRM_AND_FACT)
+    assert out.relation == "confirm"
+    facts = [a for a in out.acts if a.intent == "remember_about_me" and a.span is not None]
+    assert any("ankle" in a.span.text for a in facts if a.span is not None)
 
 
 def test_a_request_phrased_as_a_question_is_a_request() -> None:

@@ -155,7 +155,9 @@ class Reader:
                 "mask": mask.astype(np.float32),
                 "message": encoded.types[None, :].astype(np.float32),
             }
-            values = self.heads.run(names, feeds)
+            # A heads graph that reads no mask (no layers of its own) declares none.
+            wanted = {i.name for i in self.heads.get_inputs()}
+            values = self.heads.run(names, {k: v for k, v in feeds.items() if k in wanted})
         return dict(zip(names, values, strict=True))
 
     def read(self, message: str, context: ReaderContext | None = None) -> ReaderOutput:
