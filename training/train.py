@@ -114,7 +114,7 @@ def loss_of(logits: dict[str, torch.Tensor], batch: dict[str, torch.Tensor]) -> 
         loss = loss + nn.functional.binary_cross_entropy_with_logits(
             logits["items"][some], batch["items"][some]
         )
-    return loss  # type: ignore[return-value]
+    return loss  # type: ignore[return-value, unused-ignore]
 
 
 def fit(
@@ -136,7 +136,7 @@ def fit(
             batch = collate([exs[i] for i in idx], [hidden[i] for i in idx] if hidden else None)
             loss = loss_of(forward(model, batch), batch)
             optimiser.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call, unused-ignore]
             nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimiser.step()
             schedule.step()
