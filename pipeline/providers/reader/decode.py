@@ -1,0 +1,230 @@
+"""Logits to a reading: calibrated probabilities per head, spans, and the acts built on them.
+
+Where the reader is unsure the safe reading wins: a relation below its floor is `unrelated`
+(nothing committed, corrected or dropped), a correction with no corrected value is
+`unrelated`, and a choice that names no item surely gives no numbers (the core then asks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pipeline.providers.reader.encode import Encoded, ReaderContext
+
+RELATION_NAMES = ("none", "confirm", "reject", "correct", "choose", "unrelated")
+# Below these probabilities the reading falls back to the safe side (docs/reader.md).
+RELATION_FLOOR = 0.6
+ITEM_FLOOR = 0.5
+SPAN_FLOOR = 0.5
+FLAG_FLOOR = 0.5
+# What a span of each kind makes of its act.
+SPAN_INTENTS = {
+    "FACT": "remember_about_me",
+    "KNOWLEDGE": "add_knowledge",
+    "FORGET": "forget_about_me",
+    "QUERY": "ask_about_past_input",
+    "QUESTION": "general_conversation",
+    "STATUS": "general_conversation",
+}
+SPANLESS = {
+    "list_knowledge",
+    "commit_knowledge",
+    "describe_capabilities",
+    "set_reminder",
+    "web_search",
+    "share_project",
+    "export_project",
+    "forget_about_me",
+    "retract_knowledge",
+}
+
+Array = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Span:
+    """Characters [start, end) of the message, of one kind, with the tagger's confidence."""
+
+    kind: str
+    start: int
+    end: int
+    text: str
+    p: float
+
+
+@dataclass(frozen=True)
+class ReadAct:
+    """One thing the message does."""
+
+    intent: str
+    question: bool = False
+    restore: bool = False
+    status: bool = False
+    profile_field: str = "none"
+    span: Span | None = None
+
+
+@dataclass(frozen=True)
+class ReaderOutput:
+    """The reading of one message: the safe-side answers, every head's probabilities, spans."""
+
+    relation: str
+    chosen: tuple[int, ...] | str | None
+    corrected: Span | None
+    intent: str
+    question: bool
+    restore: bool
+    status: bool
+    profile_field: str
+    acts: tuple[ReadAct, ...]
+    spans: tuple[Span, ...]
+    probs: Mapping[str, Mapping[str, float]]
+
+
+def softmax(logits: Array, temperature: float = 1.0) -> Array:
+    """Softmax over the last axis at a temperature."""
+    z = np.asarray(logits, dtype=np.float64) / temperature
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    out: Array = e / e.sum(axis=-1, keepdims=True)
+    return out
+
+
+def sigmoid(logits: Array, temperature: float = 1.0) -> Array:
+    """The logistic function at a temperature."""
+    out: Array = 1.0 / (1.0 + np.exp(-np.asarray(logits, dtype=np.float64) / temperature))
+    return out
+
+
+def spans_of(tag_probs: Array, tags: Sequence[str], encoded: Encoded, message: str) -> list[Span]:
+    """Runs of B-/I- tags of one kind over the message's tokens, as character spans."""
+    best = tag_probs.argmax(axis=-1)
+    spans: list[Span] = []
+    kind, first, last, ps = "", 0, 0, [0.0]
+
+    def close() -> None:
+        if kind:
+            start, end = encoded.offsets[first], encoded.offsets[last]
+            if start is not None and end is not None:
+                p = float(np.mean(ps))
+                spans.append(Span(kind, start[0], end[1], message[start[0] : end[1]], p))
+
+    for i, offset in enumerate(encoded.offsets):
+        if offset is None:
+            continue
+        tag = tags[int(best[i])]
+        prefix, _, this = tag.partition("-")
+        if prefix == "I" and this == kind:
+            last, ps = i, [*ps, float(tag_probs[i, best[i]])]
+            continue
+        close()
+        kind = this if prefix in ("B", "I") else ""
+        first = last = i
+        ps = [float(tag_probs[i, best[i]])]
+    close()
+    return [s for s in spans if s.p >= SPAN_FLOOR and s.text.strip()]
+
+
+def _relation(p: Mapping[str, float], context: ReaderContext, corrected: Span | None) -> str:
+    if context.pending == "none":
+        return "none"
+    top = max((r for r in p if r != "none"), key=lambda r: p[r])
+    if p[top] < RELATION_FLOOR or (top == "correct" and corrected is None):
+        return "unrelated"
+    return top
+
+
+def _chosen(
+    relation: str, choice: Mapping[str, float], items: Array, context: ReaderContext
+) -> tuple[int, ...] | str | None:
+    if relation not in ("confirm", "choose") or context.pending not in ("offers", "candidates"):
+        return None
+    if choice["all"] >= max(choice["some"], choice["none"]):
+        return "all" if relation == "confirm" or choice["all"] >= ITEM_FLOOR else None
+    if relation == "confirm":
+        return None
+    named = tuple(
+        n for n in range(1, (context.items or len(items)) + 1) if items[n - 1] >= ITEM_FLOOR
+    )
+    return named or None
+
+
+def _acts(
+    spans: list[Span],
+    intent: Mapping[str, float],
+    flags: Mapping[str, float],
+    profile: str,
+    context: ReaderContext,
+) -> list[ReadAct]:
+    acts: list[ReadAct] = []
+    restore = flags["restore"] >= FLAG_FLOOR
+    for span in spans:
+        if span.kind not in SPAN_INTENTS:
+            continue
+        name = SPAN_INTENTS[span.kind]
+        if (
+            span.kind == "FORGET"
+            and context.project
+            and intent["retract_knowledge"] > intent["forget_about_me"]
+        ):
+            name = "retract_knowledge"
+        first_fact = span.kind == "FACT" and not any(a.intent == name for a in acts)
+        acts.append(
+            ReadAct(
+                name,
+                question=span.kind in ("QUERY", "QUESTION"),
+                restore=restore and span.kind == "FORGET",
+                status=span.kind == "STATUS",
+                profile_field=profile if first_fact else "none",
+                span=span,
+            )
+        )
+    top = max(intent, key=lambda k: intent[k])
+    forgets = top in ("forget_about_me", "retract_knowledge")
+    if not acts and top in SPANLESS and intent[top] >= RELATION_FLOOR and (restore or not forgets):
+        acts.append(ReadAct(top, question=flags["question"] >= FLAG_FLOOR, restore=restore))
+    return acts
+
+
+def reading(
+    logits: Mapping[str, Any],
+    encoded: Encoded,
+    message: str,
+    context: ReaderContext,
+    labels: Mapping[str, Sequence[str]],
+    temperatures: Mapping[str, float],
+) -> ReaderOutput:
+    """The calibrated, conservative reading from one message's logits (batch of one)."""
+    probs: dict[str, dict[str, float]] = {}
+    for head in ("relation", "intent", "profile", "choice"):
+        p = softmax(np.asarray(logits[head])[0], temperatures.get(head, 1.0))
+        probs[head] = {name: float(v) for name, v in zip(labels[head], p, strict=True)}
+    flag_p = sigmoid(np.asarray(logits["flags"])[0], temperatures.get("flags", 1.0))
+    probs["flags"] = {name: float(v) for name, v in zip(labels["flags"], flag_p, strict=True)}
+    items = sigmoid(np.asarray(logits["items"])[0], temperatures.get("items", 1.0))
+    probs["items"] = {f"#{n + 1}": float(v) for n, v in enumerate(items)}
+    tag_probs = softmax(np.asarray(logits["tags"])[0], temperatures.get("tags", 1.0))
+    spans = spans_of(tag_probs, labels["tags"], encoded, message)
+    corrected = next((s for s in spans if s.kind == "CORRECTION"), None)
+    relation = _relation(probs["relation"], context, corrected)
+    profile = max(probs["profile"], key=lambda k: probs["profile"][k])
+    flags = probs["flags"]
+    acts = _acts(spans, probs["intent"], flags, profile, context)
+    return ReaderOutput(
+        relation=relation,
+        chosen=_chosen(relation, probs["choice"], items, context),
+        corrected=corrected if relation == "correct" else None,
+        intent=max(probs["intent"], key=lambda k: probs["intent"][k]),
+        question=any(a.question for a in acts) or flags["question"] >= FLAG_FLOOR,
+        restore=flags["restore"] >= FLAG_FLOOR,
+        status=any(a.status for a in acts),
+        profile_field=profile,
+        acts=tuple(acts),
+        spans=tuple(spans),
+        probs=probs,
+    )

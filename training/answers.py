@@ -1,0 +1,227 @@
+"""Scenes with something pending: answers that confirm, reject, correct, choose or ignore it."""
+
+from __future__ import annotations
+
+import random
+
+from training import words as w
+from training.facts import Fact, random_fact, topic_of
+from training.scenes import Context, Scene, chat, fact_act, question, recall, statement, status
+from training.schema import Draft
+
+OFFER_ASKS = (
+    "Want me to remember that {f}?",
+    "Should I keep a note that {f}?",
+    "Got it. Shall I hold on to this: {f}?",
+    "Noted: {f}. Keep that?",
+    "I can remember that {f}. OK?",
+)
+OFFERS_ASK = ("I caught {k} things: {items}. Which should I keep?", "Keep which of these? {items}")
+RETRACTION_ASKS = ("Just checking: forget that {f}?", "You want me to drop this: {f}?")
+CANDIDATES_ASK = (
+    "A few things match: {items}. Which one should I forget?",
+    "Which of these goes? {items}",
+)
+CROSS_ASKS = (
+    "Saved for this project. Should I remember that {f} across all your projects?",
+    "Want me to keep that {f} everywhere, not just here?",
+)
+
+
+def _items(facts: list[Fact]) -> str:
+    return " ".join(f"{i}. {fact.offered.capitalize()}" for i, fact in enumerate(facts, 1))
+
+
+def _offered(rng: random.Random, fact: Fact) -> str:
+    """What the companion offers back: the fact, or (half the time) one no template states."""
+    if rng.random() < 0.5:
+        return fact.offered
+    return f"you {rng.choice(w.OFFER_VERBS)} {rng.choice(w.OFFER_OBJECTS)}"
+
+
+def _offer_context(rng: random.Random, fact: Fact) -> Context:
+    return Context(
+        "offer", rng.choice(OFFER_ASKS).format(f=_offered(rng, fact)), rng.random() < 0.3
+    )
+
+
+def _affirm_text(rng: random.Random) -> str:
+    pick = rng.random()
+    if pick < 0.15:
+        return rng.choice(w.AFFIRM_FOREIGN)
+    if pick < 0.3:
+        return rng.choice(w.AFFIRM_EMOJI) * rng.choice((1, 1, 2))
+    return rng.choice(w.AFFIRMS)
+
+
+def _reject_text(rng: random.Random) -> str:
+    pick = rng.random()
+    if pick < 0.12:
+        return rng.choice(w.REJECT_FOREIGN)
+    if pick < 0.25:
+        return rng.choice(w.REJECT_EMOJI)
+    return rng.choice(w.REJECTS)
+
+
+def offer_confirm(rng: random.Random) -> tuple[Context, Draft]:
+    """A yes to one offered fact, sometimes with a new fact after it."""
+    fact = random_fact(rng)
+    draft = Draft([(_affirm_text(rng), None)], relation="confirm", intent="remember_about_me")
+    if rng.random() < 0.35:
+        new = random_fact(rng)
+        draft.segments.append((rng.choice((" — oh and ", ". also ", ", and btw ", " + ")), None))
+        fact_act(draft, new)
+        draft.profile_field = new.profile_field
+    return _offer_context(rng, fact), draft
+
+
+def offer_reject(rng: random.Random) -> tuple[Context, Draft]:
+    """A no to one offered fact, sometimes with a fact that is to be kept instead."""
+    fact = random_fact(rng)
+    draft = Draft([(_reject_text(rng), None)], relation="reject", intent="general_conversation")
+    if rng.random() < 0.35:
+        new = random_fact(rng)
+        draft.segments.append((rng.choice((" — but do keep that ", ". but ", ", however ")), None))
+        fact_act(draft, new)
+        draft.intent = "remember_about_me"
+        draft.profile_field = new.profile_field
+    return _offer_context(rng, fact), draft
+
+
+def offer_correct(rng: random.Random) -> tuple[Context, Draft]:
+    """A correction of the offered value, behind a cue, an apology or a formal lead-in."""
+    fact = random_fact(rng)
+    while not fact.correctable():
+        fact = random_fact(rng)
+    new_value = fact.other_value(rng)
+    draft = Draft(
+        [], relation="correct", intent="remember_about_me", profile_field=fact.profile_field
+    )
+    lead = rng.choice(w.CORRECTION_LEADS)
+    tail = rng.choice(w.CORRECTION_TAILS).format(old=fact.value)
+    if rng.random() < 0.3:  # the whole corrected statement, not just the value
+        said = fact.said.replace(fact.value, new_value, 1)
+        head, _, rest = said.partition(new_value)
+        draft.segments += [
+            (lead.replace("it's ", ""), None),
+            (head, None),
+            (new_value, "CORRECTION"),
+        ]
+        draft.segments += [(rest + tail, None)]
+    else:
+        draft.segments += [(lead, None), (new_value, "CORRECTION"), (tail, None)]
+    return _offer_context(rng, fact), draft
+
+
+def offer_unrelated(rng: random.Random) -> tuple[Context, Draft]:
+    """A message that answers nothing pending: a new fact, a question, chat or a status."""
+    fact = random_fact(rng)
+    scene = rng.choice((statement, question, chat, status, recall, _no_but_unrelated))
+    _, draft = scene(rng)
+    draft.relation = "unrelated"
+    return _offer_context(rng, fact), draft
+
+
+def _no_but_unrelated(rng: random.Random) -> tuple[Context, Draft]:
+    opener = rng.choice(
+        ("honestly no idea ", "nah I can't decide ", "no clue ", "nope, still no word on ")
+    )
+    text = opener + rng.choice(("what to wear tomorrow", "what to cook", "the flat", "which train"))
+    return Context(), Draft([(text, None)], intent="general_conversation")
+
+
+def offers_answer(rng: random.Random) -> tuple[Context, Draft]:
+    """An answer to several numbered offers: all of them, some by number, or none."""
+    k = rng.choice((2, 3, 3, 4))
+    facts = [random_fact(rng) for _ in range(k)]
+    ctx = Context(
+        "offers", rng.choice(OFFERS_ASK).format(k=k, items=_items(facts)), rng.random() < 0.3, k
+    )
+    pick = rng.random()
+    if pick < 0.4:  # "all 3" is every item, never item 3
+        phrase = rng.choice(w.ALL_PICKS)
+        if k != 2 and phrase.startswith("both"):
+            phrase = "all of em"
+        text = phrase.format(
+            k=rng.choice((str(k), str(k), "three" if k == 3 else "four" if k == 4 else "two"))
+        )
+        return ctx, Draft(
+            [(text, None)], relation="confirm", chosen="all", intent="remember_about_me"
+        )
+    if pick < 0.5:
+        return ctx, Draft(
+            [(rng.choice(w.NONE_PICKS), None)], relation="reject", intent="general_conversation"
+        )
+    if pick < 0.9:
+        return ctx, _pick(rng, k, "remember_about_me")
+    _, draft = offer_unrelated(rng)
+    return ctx, draft
+
+
+def _pick(rng: random.Random, k: int, intent: str) -> Draft:
+    a, b = sorted(rng.sample(range(1, k + 1), 2))
+    form = rng.choice(w.PICK_FORMS)
+    text = form.format(a=a, b=b, ord=w.ORDINALS[a - 1])
+    chosen = [a, b] if "{b}" in form else [a]
+    return Draft([(text, None)], relation="choose", chosen=chosen, intent=intent)
+
+
+def retraction_answer(rng: random.Random) -> tuple[Context, Draft]:
+    """An answer to "forget this?": yes, no, another thing instead, or something else."""
+    fact = random_fact(rng)
+    project = rng.random() < 0.25
+    intent = "retract_knowledge" if project else "forget_about_me"
+    ctx = Context("retraction", rng.choice(RETRACTION_ASKS).format(f=_offered(rng, fact)), project)
+    pick = rng.random()
+    if pick < 0.35:
+        text = rng.choice(w.CONFIRM_RETRACTION) if rng.random() < 0.7 else _affirm_text(rng)
+        return ctx, Draft([(text, None)], relation="confirm", intent=intent)
+    if pick < 0.65:
+        return ctx, Draft([(rng.choice(w.REJECT_RETRACTION), None)], relation="reject")
+    if pick < 0.85:
+        other = random_fact(rng)
+        lead = rng.choice(("no, the one about ", "not that, ", "wrong one, I meant ", "no no, "))
+        draft = Draft(
+            [(lead, None), (topic_of(other), "CORRECTION")], relation="correct", intent=intent
+        )
+        return ctx, draft
+    _, draft = offer_unrelated(rng)
+    return ctx, draft
+
+
+def candidates_answer(rng: random.Random) -> tuple[Context, Draft]:
+    """An answer to "which of these should I forget?"."""
+    k = rng.choice((2, 3))
+    facts = [random_fact(rng) for _ in range(k)]
+    ctx = Context("candidates", rng.choice(CANDIDATES_ASK).format(items=_items(facts)), False, k)
+    pick = rng.random()
+    if pick < 0.6:
+        return ctx, _pick(rng, k, "forget_about_me")
+    if pick < 0.8:
+        text = rng.choice(w.ALL_PICKS).format(k=k) if k == 3 else rng.choice(("both", "both pls"))
+        return ctx, Draft([(text, None)], relation="choose", chosen="all", intent="forget_about_me")
+    _, draft = offer_unrelated(rng)
+    return ctx, draft
+
+
+def cross_answer(rng: random.Random) -> tuple[Context, Draft]:
+    """An answer to "remember that across all your projects?"."""
+    fact = random_fact(rng)
+    ctx = Context("cross_promotion", rng.choice(CROSS_ASKS).format(f=_offered(rng, fact)), True)
+    if rng.random() < 0.5:
+        text = rng.choice(w.CROSS_YES) if rng.random() < 0.6 else _affirm_text(rng)
+        return ctx, Draft([(text, None)], relation="confirm", intent="remember_about_me")
+    text = rng.choice(w.CROSS_NO) if rng.random() < 0.6 else _reject_text(rng)
+    return ctx, Draft([(text, None)], relation="reject")
+
+
+ANSWERS: tuple[tuple[Scene, int], ...] = (
+    (offer_confirm, 8),
+    (offer_reject, 5),
+    (offer_correct, 7),
+    (offer_unrelated, 6),
+    (offers_answer, 6),
+    (retraction_answer, 5),
+    (candidates_answer, 3),
+    (cross_answer, 3),
+)

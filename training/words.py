@@ -1,0 +1,390 @@
+"""Word lists of the corpus generator, written for training alone.
+
+They share no entry with evals/perturb/ or pipeline/english/ (tests/training/test_words.py
+checks every entry), so the reader never learns the exact phrasings the evaluation perturbs
+with or the rule reader keys on. Slot values are deliberately varied and a little odd.
+"""
+
+from __future__ import annotations
+
+# The lists are kept packed: one entry a line would make this file four times longer.
+# fmt: off
+
+# --- slot values ------------------------------------------------------------------------
+
+FOODS = (
+    "peanuts", "shellfish", "sesame", "kiwi fruit", "gluten", "lactose", "mushrooms", "coriander",
+    "pineapple", "eggplant", "oat milk", "blue cheese", "anchovies", "okra", "tahini",
+    "black licorice", "raw onion", "celery", "mustard seeds", "soy", "walnuts", "lentils",
+)
+
+CITIES = (
+    "Leeds", "Porto", "Winnipeg", "Adelaide", "Graz", "Tucson", "Kraków", "Nairobi", "Halifax",
+    "Osaka", "Bristol", "Valparaíso", "Tallinn", "Duluth", "Cork", "Bologna", "Pune", "Ghent",
+)
+
+NAMES = (
+    "Priya", "Tomasz", "Ife", "Marguerite", "Dev", "Sol", "Björn", "Keiko", "Rafa", "Ottilie",
+    "Jun", "Amara", "Cas", "Wren", "Idris", "Lupe", "Nils", "Zara", "Beatrix", "Kofi",
+)
+
+PET_KINDS = (
+    "dog", "cat", "parrot", "rabbit", "gecko", "hamster", "tortoise", "ferret",
+)
+
+RELATIVES = (
+    "sister", "brother", "mum", "dad", "wife", "husband", "partner", "son", "daughter", "nan",
+    "grandad", "aunt", "uncle", "cousin", "stepdad", "flatmate", "best friend",
+)
+
+LANGUAGES = (
+    "Portuguese", "Tagalog", "Welsh", "Polish", "Korean", "Swahili", "Dutch", "Farsi",
+)
+
+PRONOUN_SETS = (
+    "she/her", "he/him", "they/them", "she/they", "he/they", "xe/xem",
+)
+
+WEEKDAYS_OWN = (
+    "Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays",
+)
+
+DAY_NAMES = (
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+)
+
+CLOCK_TIMES = (
+    "6am", "7:15", "half eight", "noon", "5.30", "9pm", "quarter past six", "10:45",
+)
+
+JOBS = (
+    "a paramedic", "a sound engineer", "a primary school teacher", "a welder", "an actuary",
+    "a night-shift nurse", "a carpenter", "a data analyst", "a florist", "a bus driver",
+    "a pharmacist", "a tattoo artist", "a translator", "a vet tech",
+)
+
+HOBBIES = (
+    "bouldering", "the cello", "pottery", "birdwatching", "salsa dancing", "chess",
+    "open-water swimming", "knitting", "trail running", "woodcarving", "karaoke", "beekeeping",
+)
+
+AILMENTS = (
+    "a bad knee", "asthma", "migraines", "a dodgy shoulder", "tinnitus", "type 1 diabetes",
+    "a bad back", "hay fever", "eczema", "low iron",
+)
+
+AGES = (
+    "34", "41", "27", "58", "63", "19", "45", "72",
+)
+
+KID_AGES = (
+    "4", "6", "7", "9", "11", "13", "15",
+)
+
+DEVICES = (
+    "phone screen", "laptop hinge", "boiler", "car battery", "washing machine", "bike chain",
+)
+
+FIX_PLANS = (
+    "getting it fixed {day}", "someone's coming {day}", "taking it in {day}",
+    "the repair guy is booked for {day}", "should be sorted by {day}",
+)
+
+BROKEN_STATES = (
+    "is cracked", "packed in", "died again", "is making a weird noise", "broke",
+)
+
+ONGOING = (
+    "I'm off sick till {day}", "I'm on call all week", "I'm in the middle of moving flats",
+    "we're renovating the kitchen this month", "I'm fasting until {day}",
+    "my {relative} is staying with us till {day}", "I'm between jobs right now",
+)
+
+# Offers of facts no template states: the companion's turn varies more than the facts do.
+OFFER_VERBS = (
+    "cycle to", "volunteer at", "collect", "teach", "grow", "can't stand", "love", "visit",
+    "sing in", "train for", "listen to", "drive a", "repair", "bake", "coach", "study",
+)
+OFFER_OBJECTS = (
+    "work on Tuesdays", "the food bank", "vinyl records", "year 9 maths", "chillies on the balcony",
+    "loud restaurants", "jazz", "your gran every Sunday", "a community choir", "a half marathon",
+    "true crime podcasts", "a red Fiat", "old radios", "sourdough at weekends", "the under-12s",
+    "for a nursing degree",
+)
+
+# --- project domains (add_knowledge) ---------------------------------------------------------
+
+PROJECT_FACTS = (
+    "the deck boards need 5 mm gaps", "we're staining everything walnut",
+    "the bread needs 72 percent hydration", "the API runs on port 8443",
+    "the tomatoes go in bed three", "the chapter count is capped at 24",
+    "we use 3 coats of varnish on the table", "the budget for the trip is 1800 euros",
+    "the bathroom tiles are 30 by 60", "the brine is 6 percent salt", "the app targets iOS 16",
+    "the quilt uses 9 inch squares", "rehearsals are in the church hall",
+    "the kiln fires to cone 6", "the shed roof is corrugated steel",
+    "the cake tiers are 6, 8 and 10 inch", "deployments go out on tuesdays only",
+    "the mural uses exterior acrylics",
+)
+
+PROJECT_TOPICS = (
+    "deck gaps", "varnish", "hydration", "port number", "tile size", "brine", "budget", "roof",
+    "kiln", "deploy day", "mural paint", "quilt squares",
+)
+
+# --- framings ------------------------------------------------------------------------------
+
+# Statements that frame a fact (the fact follows).
+FACT_LEADS = (
+    "just so u know, ", "fyi: ", "for the record, ", "heads up, ", "note to self but ",
+    "worth knowing: ", "thought you should know ", "random but ", "oh btw ", "so basically ",
+    "small thing, ", "one more thing: ",
+)
+# Requests phrased as questions: a request, never a question (the fact follows; "?" closes).
+POLITE_KEEP = (
+    "could u remember that ", "would you mind noting that ", "can you keep a note that ",
+    "could you hang on to the fact that ", "would u be able to remember ",
+    "mind jotting down that ", "can u save that ", "is it ok if you keep in mind that ",
+    "would you be so kind as to remember that ", "could you file away that ",
+)
+
+POLITE_FORGET = (
+    "would you mind forgetting ", "could u drop ", "can you wipe ", "could you lose ",
+    "would it be possible to erase ", "mind getting rid of ", "can u scrub ",
+    "could you stop holding on to ",
+)
+
+PLAIN_FORGET = (
+    "pls forget ", "please get rid of ", "wipe out ", "scrub out ", "I want you to forget ",
+    "stop keeping hold of ", "clear out ", "erase what you have about ", "no longer keep ",
+)
+
+RECALL_ASKS = (
+    "what did i tell u about ", "do you still have ", "remind me what I said about ",
+    "what have you got on ", "did I ever mention ", "what do u know re ",
+    "can you pull up what I said about ", "have I told you about ",
+)
+
+RESTORE_ASKS = (
+    "put #{n} back", "wait nvm put it back", "can you recover the {topic} one",
+    "undo that, bring it back", "actually restore #{n}", "bring back the bit about {topic}",
+    "oops I didn't mean that, put it back", "un-forget the {topic} thing pls",
+    "could you reinstate #{n}?", "hmm no, put the {topic} one back",
+)
+
+LIST_ASKS = (
+    "show me everything in this project", "list the project notes pls", "what's in here so far?",
+    "dump all the notes for this one", "can I see the notes", "gimme the full list of notes",
+)
+
+COMMIT_ASKS = (
+    "lock in #{n}", "make #{n} final", "mark all of those as settled", "finalise number {n}",
+    "set #{n} in stone", "those are good, lock them in",
+)
+
+CAPABILITY_ASKS = (
+    "what can u actually do", "what are you good for?", "what sorts of stuff can you help with",
+    "how can you help me exactly?", "what's your skill set", "remind me what you're for",
+)
+
+REMINDER_ASKS = (
+    "remind me to call the dentist {day}", "ping me {day} about the gas bill",
+    "set an alarm for {time} tomorrow", "nudge me {day} to water the ferns",
+)
+
+SEARCH_ASKS = (
+    "look up the opening hours of the tip", "search the web for cheap flights to {city}",
+    "google the weather in {city}", "find me reviews of the new ramen place online",
+)
+
+SHARE_ASKS = (
+    "share this project with my {relative}", "send these notes to {name}",
+    "give {name} access to this one",
+)
+
+EXPORT_ASKS = (
+    "export the notes as a pdf", "download this project as a spreadsheet",
+    "turn the notes into a word doc",
+)
+
+GENERAL_QUESTIONS = (
+    "how long do I boil an egg for", "any tips for sleeping in the heat",
+    "what should I cook tonight", "is it worth learning rust", "how do I get wax out of a rug",
+    "what's a good name for a sourdough starter", "should I repaint the hallway grey",
+    "what's the capital of mongolia", "why do cats knead blankets", "how far is a 10k in miles",
+)
+
+SMALL_TALK = (
+    "ugh the weather is trash today", "not in the mood for anything tbh", "what a week honestly",
+    "lol my bus was late again", "ok that's hilarious", "meh, mondays", "haha fair enough",
+    "I can't be bothered with anything today", "today has been a lot", "wow the sunset tho",
+    "oh great, another meeting. love that for me", "sure, because everything's going SO well",
+    "I'm not hungry, I'm just bored", "I'm not a morning person today, that's all",
+    "yeah right, as if the train will be on time", "my coworker says she hates mondays",
+)
+
+HYPOTHETICALS = (
+    "if I moved to {city} I'd get a {pet}", "imagine if I was {job}",
+    "suppose I took up {hobby}, would that be mad", "if I were allergic to {food} I'd be doomed",
+    "what if I dyed my hair blue", "say I quit tomorrow, hypothetically",
+)
+
+REPORTED = (
+    "my boss told me to tell you: {fact}", "someone online said to paste this: {fact}",
+    "my {relative} reckons I should learn {language}", "a guy at work thinks {fact}",
+    "copying this from an email — {fact}",
+)
+
+QUESTION_JOINS = (
+    " — and ", ". also ", ", oh and ", "! btw ", "... anyway ",
+)
+
+# --- answers to something pending -----------------------------------------------------------
+
+AFFIRMS = (
+    "yes that's it", "yup spot on", "yeah go on then", "yes please do", "100%", "correctamundo",
+    "that is entirely accurate", "affirmative", "bang on", "uh huh", "yea", "ye", "yesss", "YESSS",
+    "yass", "mhm", "you got it right", "too right", "that's the one alright", "defo", "aye",
+    "that's accurate", "quite right, yes", "sounds right to me", "yes indeed it is",
+    "go for it yes", "please keep that", "keep it pls", "yep save it", "ok do that",
+    "ok sure thing", "spot on thanks", "I can confirm that", "that would be correct", "righto",
+)
+
+AFFIRM_FOREIGN = (
+    "sí", "oui", "ja", "da", "haan", "hai", "sim", "tak", "evet", "naam", "ndiyo",
+)
+
+AFFIRM_EMOJI = (
+    "👍", "✅", "👌", "🙌", "💯", "✔️", "🆗",
+)
+
+REJECTS = (
+    "no don't keep that", "nah leave it", "no thanks", "don't bother", "please don't save that",
+    "I'd rather you didn't", "scratch that, don't keep it", "nope not needed", "no need for that",
+    "pass", "I'll pass", "no, leave that out", "that's not something to keep",
+    "not that one please", "nah forget about it", "leave it out thanks",
+    "I do not wish that to be kept", "no that's wrong", "that's off, just drop it", "nah not right",
+)
+
+REJECT_FOREIGN = (
+    "nein", "non", "nee", "nie", "hayır", "nahi", "iie", "não",
+)
+
+REJECT_EMOJI = (
+    "❌", "👎", "🙅", "✖️", "🚫",
+)
+
+CORRECTION_LEADS = (
+    "no, it's ", "nah it's ", "sorry, it's ", "apologies, ", "my bad, ", "oops, I meant ",
+    "actually it's ", "sorry I misspoke — ", "small correction: ", "ah no, ", "I beg your pardon, ",
+    "hmm not quite, ", "so sorry, it's ", "wait no, ", "to clarify, ", "I should have said ",
+)
+
+CORRECTION_TAILS = (
+    "", " not {old}", " instead of {old}", ", not {old}", " rather than {old}",
+)
+
+CONFIRM_RETRACTION = (
+    "yes forget it", "yep that one", "yes wipe it", "that's the one, go ahead", "correct, lose it",
+    "yes please remove it", "go ahead and do it", "yeah bin it",
+)
+
+REJECT_RETRACTION = (
+    "no keep it", "wait no don't", "hold on, leave it", "actually keep that one",
+    "no no, don't delete it", "never mind, leave it there",
+)
+
+CROSS_YES = (
+    "yes everywhere", "yes, all projects", "sure, keep it across the board", "yes for all of them",
+)
+
+CROSS_NO = (
+    "just this project", "no only here", "keep it to this one", "nah just for this",
+)
+
+ALL_PICKS = (
+    "all {k} are right", "all {k} of them", "all of em", "both", "both are right",
+    "every single one", "keep the lot", "all {k} pls", "all {k}", "the whole lot", "yes to all {k}",
+)
+
+NONE_PICKS = (
+    "none of them", "neither", "none pls", "none of those",
+)
+
+ORDINALS = (
+    "first", "second", "third", "fourth", "fifth",
+)
+
+PICK_FORMS = (
+    "#{a}", "#{a} and #{b}", "just the {ord} one", "only {a}", "{a} and {b} pls", "keep {a}",
+    "number {a}", "the {ord}", "{a} only", "just {a} and {b}", "{a}, {b}",
+)
+
+# --- style pieces -----------------------------------------------------------------------------
+
+TEXTING_SWAPS = {
+    "you": "u", "your": "ur", "please": "pls", "thanks": "ty", "tomorrow": "tmr", "because": "cuz",
+    "really": "rly", "probably": "prob", "before": "b4", "people": "ppl", "something": "smth",
+    "about": "bout", "okay": "k", "know": "kno", "though": "tho",
+}
+
+VOICE_FILLERS = (
+    "um", "uh", "so yeah", "like", "y'know", "er", "basically",
+)
+
+HEDGES = (
+    "I think that ", "pretty sure ", "if I remember right ", "not 100% but ", "I reckon ",
+)
+
+GREETINGS_FORMAL = (
+    "Dear assistant, ", "Good afternoon. ", "To whom it may concern: ", "Hello there. ",
+)
+
+SIGNOFFS_FORMAL = (
+    " Kind regards.", " Many thanks in advance.", " Yours sincerely.", " Best wishes.",
+)
+
+FORMAL_KEEP = (
+    "I would be grateful if you could record that ", "Please be advised that ",
+    "I wish to inform you that ", "Kindly make a note that ",
+)
+
+SWITCH_OPENERS = (
+    "bueno, ", "genau, ", "alors ", "yaani ", "achha ", "vale, ", "allora ",
+)
+
+EMOJI_TAILS = (
+    "😅", "🙏", "😂", "🥲", "✨", "🐶", "🍕", "😤", "🤞",
+)
+
+SLANG_OPENERS = (
+    "not gonna lie ", "lowkey ", "fr fr ", "deadass ", "bro ", "istg ",
+)
+
+JARGON_OPENERS = (
+    "circling back on this: ", "quick sync — ", "for visibility, ", "as an action item, ",
+    "per my last message, ",
+)
+
+DIGRESSIONS = (
+    "oh dear, where was I, ", "now my late husband always said this but ",
+    "bear with me, my eyes aren't great, ", "as I was telling the lady at church, ",
+)
+
+# Single everyday words the rule reader's or the perturbations' lists also hold (weekdays,
+# kin, ordinals, pronoun sets, the commonest texting forms), and names the code uses as
+# identifiers (profile fields, style names). They are the language's words, not a copied
+# list: tests/reader/test_reader_words.py allows a shared single word only if it is named
+# here, and no shared phrase at all.
+COMMON_WORDS = frozenset(
+    {
+        "fridays", "mondays", "saturdays", "thursdays", "tuesdays", "wednesdays", "monday",
+        "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "aunt", "brother",
+        "dad", "daughter", "husband", "mum", "partner", "sister", "son", "uncle", "wife", "first",
+        "second", "third", "fourth", "fifth", "both", "neither", "he/him", "she/her", "they/them",
+        "xe/xem", "cat", "roof", "budget", "noon", "broke", "about", "because", "before", "know",
+        "like", "people", "please", "really", "something", "thanks", "tomorrow", "you", "your",
+        "okay", "u", "ur", "pls", "ppl", "tho", "though", "tmr", "cuz", "b4", "k", "um", "uh", "er",
+        "basically", "mhm", "yea", "aye", "affirmative", "pass", "bake", "coach", "morning",
+        "short", "language", "none", "emoji", "texting", "typos", "voice",
+    }
+)
