@@ -135,7 +135,7 @@ STYLES: dict[str, tuple[Style, int]] = {
     "plain": (plain, 10),
     "texting": (texting, 8),
     "voice": (voice, 5),
-    "formal": (formal, 3),
+    "formal_letter": (formal, 3),
     "shout": (shout, 1),
     "emoji": (emoji, 3),
     "hedge": (hedge, 2),

@@ -13,7 +13,7 @@ from __future__ import annotations
 # --- slot values ------------------------------------------------------------------------
 
 FOODS = (
-    "peanuts", "shellfish", "sesame", "kiwi fruit", "gluten", "lactose", "mushrooms", "coriander",
+    "peanuts", "shellfish", "sesame", "kiwi fruit", "buckwheat", "soy", "mushrooms", "coriander",
     "pineapple", "eggplant", "oat milk", "blue cheese", "anchovies", "okra", "tahini",
     "black licorice", "raw onion", "celery", "mustard seeds", "soy", "walnuts", "lentils",
 )
@@ -25,7 +25,7 @@ CITIES = (
 
 NAMES = (
     "Priya", "Tomasz", "Ife", "Marguerite", "Dev", "Sol", "Björn", "Keiko", "Rafa", "Ottilie",
-    "Jun", "Amara", "Cas", "Wren", "Idris", "Lupe", "Nils", "Zara", "Beatrix", "Kofi",
+    "Jin", "Amara", "Cas", "Wren", "Idris", "Lupe", "Nils", "Zara", "Beatrix", "Kofi",
 )
 
 PET_KINDS = (
@@ -69,7 +69,7 @@ HOBBIES = (
 )
 
 AILMENTS = (
-    "a bad knee", "asthma", "migraines", "a dodgy shoulder", "tinnitus", "type 1 diabetes",
+    "a bad knee", "eczema", "migraines", "a dodgy shoulder", "tinnitus", "type 1 diabetes",
     "a bad back", "hay fever", "eczema", "low iron",
 )
 
@@ -102,7 +102,7 @@ ONGOING = (
 
 # Offers of facts no template states: the companion's turn varies more than the facts do.
 OFFER_VERBS = (
-    "cycle to", "volunteer at", "collect", "teach", "grow", "can't stand", "love", "visit",
+    "cycle to", "volunteer at", "collect", "teach", "grow", "dislike", "adore", "visit",
     "sing in", "train for", "listen to", "drive a", "repair", "bake", "coach", "study",
 )
 OFFER_OBJECTS = (
@@ -258,7 +258,7 @@ AFFIRM_EMOJI = (
 )
 
 REJECTS = (
-    "no don't keep that", "nah leave it", "no thanks", "don't bother", "please don't save that",
+    "no don't keep that", "nah leave it", "thanks but no", "don't bother", "please don't save that",
     "I'd rather you didn't", "scratch that, don't keep it", "nope not needed", "no need for that",
     "pass", "I'll pass", "no, leave that out", "that's not something to keep",
     "not that one please", "nah forget about it", "leave it out thanks",

@@ -75,7 +75,16 @@ def test_each_source_records_its_licence(corpus: list[dict]) -> None:
 
 def test_the_corpus_covers_every_style_and_relation(corpus: list[dict]) -> None:
     styles = Counter(part for r in corpus for part in r["style"].split("+"))
-    for style in ("texting", "voice", "formal", "emoji", "code_switch", "hedge", "typos", "sgd"):
+    for style in (
+        "texting",
+        "voice",
+        "formal_letter",
+        "emoji",
+        "code_switch",
+        "hedge",
+        "typos",
+        "sgd",
+    ):
         assert styles[style] >= 100, style
     relations = Counter(r["labels"]["relation"] for r in corpus)
     assert all(relations[r] >= 200 for r in RELATIONS), relations
