@@ -10,7 +10,8 @@ A pending item stays answerable after other turns: the offers and retraction que
 last PENDING_WINDOW companion turns, while what they offered is still held (or, for a
 retraction question, still committed). A late answer names its item by display number
 (`Reading.answers`); one that names none answers the previous turn's item, else the one item
-pending, and when several are pending the core asks which instead of guessing.
+pending (a rejection excepted: dropping an earlier offer needs its number or its description),
+and when several are pending the core asks which instead of guessing.
 """
 
 from __future__ import annotations
@@ -182,6 +183,10 @@ def _aimed(ctx: HandlerContext) -> HandlerContext | RouteResult:
             return ctx  # not pending (committed, dropped or out of the window): as said
         return replace(ctx, prior_companion=item.turn)
     if _leaves_pending(ctx.prior_companion):
+        return ctx
+    if reading.relation is Relation.REJECT:
+        # Turning down an offer made turns ago drops it: the reading must name which one (or
+        # describe it, as a forget request does); a bare "no" late answers nothing.
         return ctx
     if len(items) == 1:
         return replace(ctx, prior_companion=items[0].turn)

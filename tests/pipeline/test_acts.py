@@ -273,3 +273,12 @@ def test_a_status_act_beside_one_fact_keeps_the_sentence_splitters_facts(
     )
     assert outcome.route.operation_data["action"] == "held_many"
     assert [r.operation_data["action"] for r in outcome.route.also] == ["status_noted"]
+
+
+def test_a_late_rejection_naming_no_item_drops_nothing(sqlite_store: Store, say: Say) -> None:
+    late = {
+        "message": "actually don't keep that thing about kiwi",
+        "acts": [{"intent": "forget_about_me", "relation": "reject"}],
+    }
+    _run(sqlite_store, say, [OFFER, CHAT, late])
+    assert _facts(sqlite_store)[0][2] is NormativeForce.HELD
