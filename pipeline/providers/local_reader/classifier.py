@@ -142,13 +142,18 @@ def answer_acts(out: ReaderOutput, pending: Pending, request: ClassifyRequest) -
         return [_choice(out, offer)]
     if offer.kind == "retraction":
         return [_retraction(out, offer)]
+    field = out.profile_field  # the field the offered or corrected fact changes
     if relation in ("confirm", "choose"):  # one offer: naming it is taking it
         params = {"personal_fact": offer.fact} if offer.fact else {}
-        return [Act(intent="remember_about_me", params=params, reading=Reading(relation="confirm"))]
+        confirm = Reading(relation="confirm")
+        return [
+            Act(intent="remember_about_me", params=params, reading=confirm, profile_field=field)
+        ]
     corrected = refine_fact(offer.fact, out.corrected.text if out.corrected else "")
     chosen = (offer.number,) if offer.number is not None else ()
     reading = Reading(relation="correct", corrected=corrected, chosen=chosen)
-    return [Act(intent="remember_about_me", params={"personal_fact": corrected}, reading=reading)]
+    params = {"personal_fact": corrected}
+    return [Act(intent="remember_about_me", params=params, reading=reading, profile_field=field)]
 
 
 def _answer_many(out: ReaderOutput, many: tuple[tuple[int, str], ...]) -> Act:
