@@ -226,3 +226,16 @@ def test_a_question_form_request_is_read_as_a_request_with_the_real_weights() ->
     assert got.intent == "remember_about_me"
     assert got.params == {"personal_fact": "You're allergic to kiwi"}
     assert not got.question
+
+
+def test_a_stated_value_runs_to_the_end_of_its_clause() -> None:
+    message = "I can't eat gluten, what now"
+    words = [(0, 1), (2, 7), (7, 8), (8, 11), (12, 13), (13, 15), (15, 18), (18, 19)]
+    words += [(20, 24), (25, 28)]
+    rows = ["O", "B-FACT", "I-FACT", "I-FACT", "I-FACT", "O", "O", "O", "O"]
+    rows += ["B-QUESTION", "I-QUESTION", "O"]
+    spans = spans_of(_probs(rows), TAGS, _encoded(message, words), message)
+    assert [(s.kind, s.text) for s in spans] == [
+        ("FACT", "I can't eat gluten"),
+        ("QUESTION", "what now"),
+    ]

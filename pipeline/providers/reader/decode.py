@@ -7,6 +7,7 @@ Where the reader is unsure the safe reading wins: a relation below its floor is 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,9 @@ SPAN_FLOOR = 0.5
 # A token is inside a span when the tagger gives it this much (docs/reader.md); spans of one
 # kind split by at most GAP_WORDS unpunctuated words are one.
 INSIDE_FLOOR = 0.3
+# Spans that state a value, and where a clause ends (_to_clause_end).
+CLAUSE_KINDS = frozenset({"FACT", "KNOWLEDGE", "CORRECTION", "FORGET"})
+CLAUSE_END = re.compile(r"[.!?;,:()\n]|\s[—–-]\s")
 GAP_WORDS = 2
 FLAG_FLOOR = 0.5
 # What a span of each kind makes of its act.
@@ -165,7 +169,21 @@ def spans_of(tag_probs: Array, tags: Sequence[str], encoded: Encoded, message: s
             spans[-1] = span
         else:
             spans.append(span)
-    return [s for s in spans if s.p >= SPAN_FLOOR and s.text.strip()]
+    kept = [s for s in spans if s.p >= SPAN_FLOOR and s.text.strip()]
+    return [_to_clause_end(s, kept, message) for s in kept]
+
+
+def _to_clause_end(span: Span, spans: list[Span], message: str) -> Span:
+    """A stated value runs to the end of its clause: the tagger finds where a fact begins far
+    better than where it ends (it stops before a word it has not seen), and a clause ends at
+    punctuation or where the next span begins."""
+    if span.kind not in CLAUSE_KINDS:
+        return span
+    stop = min([s.start for s in spans if s.start >= span.end] + [len(message)])
+    found = CLAUSE_END.search(message, span.end, stop)
+    end = found.start() if found else stop
+    text = message[span.start : end].rstrip()
+    return Span(span.kind, span.start, span.start + len(text), text, span.p)
 
 
 def _relation(p: Mapping[str, float], context: ReaderContext, corrected: Span | None) -> str:
@@ -201,9 +219,10 @@ def _acts(
 ) -> list[ReadAct]:
     acts: list[ReadAct] = []
     restore = flags["restore"] >= FLAG_FLOOR
+    reports = flags["status"] >= FLAG_FLOOR
     for span in spans:
-        if span.kind not in SPAN_INTENTS:
-            continue
+        if span.kind not in SPAN_INTENTS or (span.kind == "STATUS" and not reports):
+            continue  # a status span counts only where the message, read whole, reports one
         name = SPAN_INTENTS[span.kind]
         if (
             span.kind == "FORGET"
