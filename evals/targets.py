@@ -18,7 +18,7 @@ from typing import Any, Literal, cast
 from evals import lines
 from evals.dataset.cases import CASE_MODELS
 from evals.dataset.models import TARGETS, CaseBase, Target
-from evals.scorers import SCORERS, Scorer
+from evals.scorers import SCORERS, Scorer, confidences
 
 # Where a suite's cases run: on every chosen provider, prompt variant and epoch; once on the
 # pipeline's own code; on the pipeline and each provider lending an embedding model; or on
@@ -76,6 +76,12 @@ class TargetSpec:
     case_noun: str = "cases"
     # the field of `got` promptfoo sees as the answer (None: the whole `got`, as JSON)
     export_answer: str | None = None
+    # the classifier's confidence on each message its answer read, kept in the row as
+    # `confidences` (evals/scorers/confidences.py; None: it reads no message) ...
+    confidences: Callable[[Mapping[str, Any]], list[dict[str, Any]]] | None = None
+    # ... and the check that says whether a message was read right where it has no gold
+    # reading (None: only a gold reading says): the report's calibration
+    read_check: str | None = None
 
 
 def _spec(name: Target, runs_on: RunsOn, **declared: object) -> TargetSpec:
@@ -97,6 +103,8 @@ TARGET_SPECS: dict[Target, TargetSpec] = {
         got_line=lines.classify_got,
         recorded_line=lines.classify_recorded,
         case_noun="calls",
+        confidences=confidences.one_message,
+        read_check="intent",
     ),
     "memory_block": _spec(
         "memory_block", "pipeline", got_line=lines.memory_block_got, export_answer="block"
@@ -124,6 +132,7 @@ TARGET_SPECS: dict[Target, TargetSpec] = {
         transcript=True,
         recorded_line=lines.conversation_recorded,
         case_noun="conversations",
+        confidences=confidences.message_turns,
     ),
     "compaction": _spec(
         "compaction",

@@ -17,6 +17,7 @@ from evals.commands.spend import announce_budget_stop, make_budget
 from evals.dataset import load_suites, sample_suite
 from evals.perturb import parse_perturbations, split_rows
 from evals.report import build_report
+from evals.report.calibration import calibrate, calibration_json
 from evals.runner import (
     RunConfig,
     RunDir,
@@ -366,6 +367,9 @@ def eval_command(
     )
     payload = result_object(outcome.run.run_id, report_path, outcome.groups)
     payload.update(reading_payload(gold, outcome.groups, outcome.not_runnable))
+    calibrated = calibrate(outcome.rows)
+    if calibrated:  # some row read a message (evals/report/calibration.py)
+        payload["calibration"] = calibration_json(calibrated)
     if outcome.budget is not None:
         payload["budget"] = outcome.budget
     if as_json:

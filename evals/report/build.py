@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from evals.report import tables
+from evals.report.calibration_report import calibration_section
 from evals.report.closure import TITLE as CLOSURE
 from evals.report.closure import closure_section
 from evals.report.compare import Comparison, compare, compare_sections
@@ -356,9 +357,14 @@ def build_report(
         RunDir.existing(compare, root)  # before it is remembered
     baseline_id, remembered, flaky_mode = _baseline(run, compare, forget_compare, flaky)
     sections = build_sections(run, meta, df, groups)
-    robust = robustness_section(groups, run.latest_rows())
+    rows = run.latest_rows()
+    robust = robustness_section(groups, rows)
     if robust is not None:  # right after the summary: it qualifies every figure in it
         sections.insert(2, robust)
+    calibration = calibration_section(run.path, rows)
+    if calibration is not None:  # detail, beside the confusion matrices
+        at = next(i for i, s in enumerate(sections) if s.title == "Confusion matrices")
+        sections.insert(at, calibration)
     comparison = None
     if baseline_id is not None:
         comparison, compared = _comparison(

@@ -80,6 +80,8 @@ def _message_record(turn: MessageTurn, outcome: TurnOutcome) -> dict[str, Any]:
         "params": dict(outcome.classified.params),
         # every act the classifier read, for the reading's accuracy against a gold reading
         "acts": acts_record(outcome.classified),
+        # the classifier's confidence in its reading (None when it gives none): calibration
+        "confidence": outcome.classified.confidence,
         "action": outcome.route.operation_data.get("action"),
         "reply": outcome.reply.text,  # whole: reply checks read it
         # the eval store's ids of the two turns, and what the classifier was shown besides the

@@ -59,6 +59,7 @@ _OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
     "perturbation": (str,),
     "reading": (str,),
     "reading_scores": (list,),
+    "confidences": (list,),
     "failed_by": (str,),
     "model": (str,),
     "provider_label": (str,),
@@ -67,7 +68,12 @@ _OPTIONAL_FIELDS: dict[str, tuple[type, ...]] = {
     "checks": (list,),
 }
 # What a list field's items must be (the report's frame and the viewer's pages read them so).
-_LIST_ITEMS: dict[str, type] = {"tags": str, "checks": dict, "expected": dict}
+_LIST_ITEMS: dict[str, type] = {
+    "tags": str,
+    "checks": dict,
+    "expected": dict,
+    "confidences": dict,
+}
 # A check's fields, when present.
 _CHECK_FIELDS: dict[str, tuple[type, ...]] = {"name": (str,), "turn": (int,), "why": (str,)}
 _STATUSES = ("pass", "fail", "error")

@@ -132,6 +132,8 @@ def build_row(
     status = "error" if outcome.error is not None else ("pass" if score.passed else "fail")
     prompt = _prompt_label(item, bound, outcome)
     checks = [c.as_dict() for c in score.checks]
+    reads = spec_of(item.suite.target).confidences
+    read = reads(outcome.got) if reads is not None else []
     return redact_row(
         {
             "run_id": run_id,
@@ -159,6 +161,7 @@ def build_row(
             "why": outcome.error if status == "error" else score.why,
             "checks": checks,
             **reading_fields(item, outcome, status, checks),
+            **({"confidences": read} if read else {}),
             "scorer": {"name": score.scorer, "version": score.version},
             "latency_ms": round(outcome.latency_ms, 3),
             "tokens": _tokens(outcome),

@@ -50,8 +50,14 @@ def test_json_output_shape_and_exit_zero_when_gates_pass(passing_suite, script_f
     )
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert set(payload) == {"run_id", "report", "gates_passed", "gate_failures", "results"}
+    assert set(payload) == {
+        "run_id", "report", "gates_passed", "gate_failures", "results", "calibration",
+    }  # fmt: skip
     assert payload["gates_passed"] is True
+    # the scripted answers say confidence 1.0 and both are right: calibrated
+    (calibrated,) = payload["calibration"]["groups"]
+    assert (calibrated["suite"], calibrated["n"], calibrated["ece"]) == ("passing", 2, 0.0)
+    assert payload["calibration"]["overall"][0]["suite"] == "(all suites)"
     (entry,) = payload["results"]
     assert {k: entry[k] for k in ("suite", "provider", "model", "prompt", "n", "passed", "errors", "accuracy")} == {
         "suite": "passing", "provider": "scripted", "model": "scripted-fixture", "prompt": {},

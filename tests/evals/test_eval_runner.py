@@ -17,7 +17,7 @@ ROW_FIELDS = {
     "run_id", "suite", "target", "case_id", "case_hash", "tags", "input", "provider", "provider_label",
     "model", "variant", "prompt", "prompts", "epoch", "expected", "got", "status", "pass",
     "error", "why", "checks", "scorer", "latency_ms", "tokens", "truncated", "cost_usd",
-    "cassette", "cached", "git", "finished_at",
+    "cassette", "cached", "git", "finished_at", "confidences",
 }  # fmt: skip
 
 
