@@ -33,7 +33,8 @@ def act_params(intent: str, span: str, message: str = "") -> dict[str, str]:
     if intent == "add_knowledge":
         return {"knowledge": text[:1].upper() + text[1:]} if text else {}
     if intent == "forget_about_me":
-        return {"forget_description": text or clean(message)}
+        # no span: "bring it back" names what was just forgotten, as "that" does
+        return {"forget_description": text or "that"}
     if intent == "ask_about_past_input":
         return {"query": text} if text else {}
     if intent == "commit_knowledge":
