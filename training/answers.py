@@ -100,8 +100,7 @@ def offer_correct(rng: random.Random) -> tuple[Context, Draft]:
     lead = rng.choice(w.CORRECTION_LEADS)
     tail = rng.choice(w.CORRECTION_TAILS).format(old=fact.value)
     if rng.random() < 0.3:  # the whole corrected statement, not just the value
-        said = fact.said.replace(fact.value, new_value, 1)
-        head, _, rest = said.partition(new_value)
+        head, rest = fact.said_with(new_value)
         draft.segments += [
             (lead.replace("it's ", ""), None),
             (head, None),
@@ -182,7 +181,7 @@ def retraction_answer(rng: random.Random) -> tuple[Context, Draft]:
         other = random_fact(rng)
         lead = rng.choice(("no, the one about ", "not that, ", "wrong one, I meant ", "no no, "))
         draft = Draft(
-            [(lead, None), (topic_of(other), "CORRECTION")], relation="correct", intent=intent
+            [(lead, None), (topic_of(other, rng), "CORRECTION")], relation="correct", intent=intent
         )
         return ctx, draft
     _, draft = offer_unrelated(rng)

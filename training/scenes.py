@@ -10,6 +10,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from training import notes
+from training import values as v
 from training import words as w
 from training.facts import Fact, random_fact, topic_of
 from training.schema import Act, Draft
@@ -42,19 +44,31 @@ AFTER_FORGET = ("Done, I've forgotten that {f}.", "OK, that's gone: {f}.", "Remo
 def _fill(rng: random.Random, template: str) -> str:
     return template.format(
         day=rng.choice(w.DAY_NAMES),
-        time=rng.choice(w.CLOCK_TIMES),
-        city=rng.choice(w.CITIES),
-        relative=rng.choice(w.RELATIVES),
-        name=rng.choice(w.NAMES),
-        pet=rng.choice(w.PET_KINDS),
-        job=rng.choice(w.JOBS),
-        hobby=rng.choice(w.HOBBIES),
-        food=rng.choice(w.FOODS),
-        language=rng.choice(w.LANGUAGES),
+        time=rng.choice(v.CLOCK_TIMES),
+        city=rng.choice(v.CITIES),
+        relative=rng.choice(v.RELATIVES),
+        name=rng.choice(v.PEOPLE),
+        pet=rng.choice(v.PET_KINDS),
+        job=rng.choice(v.JOBS),
+        hobby=rng.choice(v.HOBBIES),
+        food=rng.choice(v.FOODS),
+        language=rng.choice(v.LANGUAGES),
         n=rng.randint(1, 9),
-        topic=rng.choice(w.PROJECT_TOPICS),
+        topic=notes.project_topic(rng),
         fact=random_fact(rng).said,
     )
+
+
+def lead(rng: random.Random, pool: tuple[str, ...]) -> str:
+    """A lead-in from `pool`, its courtesy word dropped at times ("pls forget " -> "forget ")."""
+    text = rng.choice(pool)
+    first, _, rest = text.partition(" ")
+    if rest and first.lower() in COURTESY and rng.random() < 0.5:
+        return rest
+    return text
+
+
+COURTESY = ("pls", "please", "plz", "kindly", "just")
 
 
 def _plain_context(rng: random.Random, project: bool | None = None) -> Context:
@@ -78,12 +92,12 @@ def statement(rng: random.Random) -> tuple[Context, Draft]:
     if frame < 0.35:
         fact_act(draft, fact)
     elif frame < 0.6:
-        draft.segments.append((rng.choice(w.FACT_LEADS), None))
+        draft.segments.append((lead(rng, w.FACT_LEADS), None))
         fact_act(draft, fact)
     elif frame < 0.9:  # a request phrased as a question is still a request
-        draft.segments.append((rng.choice(w.POLITE_KEEP), None))
+        draft.segments.append((lead(rng, w.POLITE_KEEP), None))
         fact_act(draft, fact)
-        draft.segments.append(("?", None))
+        draft.segments.append((rng.choice(("?", "?", "", " pls?", " thanks")), None))
     else:
         draft.segments.append((rng.choice(w.FORMAL_KEEP), None))
         fact_act(draft, fact)
@@ -95,7 +109,23 @@ def several_facts(rng: random.Random) -> tuple[Context, Draft]:
     """Two or three facts in one message."""
     facts = [random_fact(rng) for _ in range(rng.choice((2, 2, 3)))]
     draft = Draft([], intent="remember_about_me", profile_field=facts[0].profile_field)
-    joins = (", and ", ". also ", " + ", "; ", " and on top of that ", ". oh and ")
+    joins = (
+        ", and ",
+        ". also ",
+        " + ",
+        "; ",
+        " and on top of that ",
+        ". oh and ",
+        " and ",
+        ". ",
+        ", plus ",
+        " / ",
+        "! and ",
+        ", also ",
+        " — ",
+        ". Additionally, ",
+        " n ",
+    )
     for i, fact in enumerate(facts):
         if i:
             draft.segments.append((rng.choice(joins), None))
@@ -106,7 +136,7 @@ def several_facts(rng: random.Random) -> tuple[Context, Draft]:
 def fact_and_question(rng: random.Random) -> tuple[Context, Draft]:
     """A fact to keep and a question to answer, in either order."""
     fact = random_fact(rng)
-    question = rng.choice(w.GENERAL_QUESTIONS)
+    question = notes.general_question(rng)
     draft = Draft([], intent="remember_about_me", question=True, profile_field=fact.profile_field)
     ask = Act("general_conversation", question=True)
     if rng.random() < 0.7:
@@ -127,39 +157,36 @@ def fact_and_question(rng: random.Random) -> tuple[Context, Draft]:
 def recall(rng: random.Random) -> tuple[Context, Draft]:
     """A question about what the person said before."""
     fact = random_fact(rng)
-    topic = rng.choice((topic_of(fact), f"my {rng.choice(w.RELATIVES)}", rng.choice(w.HOBBIES)))
+    shape = rng.choice(notes.RECALL_TOPICS)
+    topic = notes.fill(rng, shape, 0.25, topic=topic_of(fact, rng))
     draft = Draft([(rng.choice(w.RECALL_ASKS), None)], intent="ask_about_past_input", question=True)
     draft.acts.append(Act("ask_about_past_input", question=True, span=0))
-    draft.segments += [(topic, "QUERY"), (rng.choice(("?", "", " again?", " haha")), None)]
+    tail = rng.choice(("?", "", " again?", " haha", "??", " last week?", " before?", " pls"))
+    draft.segments += [(topic, "QUERY"), (tail, None)]
     return _plain_context(rng), draft
 
 
 def forget(rng: random.Random) -> tuple[Context, Draft]:
-    """A request to forget something personal, or to remove a project note."""
+    """A request to forget something personal (the FORGET span is the whole description:
+    "forget that I live in Miami" spans "I live in Miami"), or to remove a project note."""
     project = rng.random() < 0.35
     intent = "retract_knowledge" if project else "forget_about_me"
     polite = rng.random() < 0.5
-    draft = Draft(
-        [(rng.choice(w.POLITE_FORGET if polite else w.PLAIN_FORGET), None)], intent=intent
-    )
+    draft = Draft([(lead(rng, w.POLITE_FORGET if polite else w.PLAIN_FORGET), None)], intent=intent)
     draft.acts.append(Act(intent, span=0))
     if project:
-        draft.segments += [
-            ("the ", None),
-            (rng.choice(w.PROJECT_TOPICS), "FORGET"),
-            (" note", None),
-        ]
+        if rng.random() < 0.3:
+            draft.segments += [("the note that ", None), (notes.project_note(rng), "FORGET")]
+        else:
+            head, tail = rng.choice((("the ", " note"), ("the ", ""), ("", ""), ("our ", " notes")))
+            draft.segments += [(head, None), (notes.project_topic(rng), "FORGET"), (tail, None)]
     else:
         fact = random_fact(rng)
-        shape = rng.random()
-        if shape < 0.4:
-            draft.segments += [("that ", None), (fact.said, "FORGET")]
-        elif shape < 0.7:
-            draft.segments += [("the ", None), (topic_of(fact), "FORGET"), (" thing", None)]
-        else:
-            draft.segments += [("what I said about ", None), (topic_of(fact), "FORGET")]
+        head, body, tail = rng.choice(notes.FORGET_SHAPES)
+        text = notes.fill(rng, body, 0.2, said=fact.said, topic=topic_of(fact, rng))
+        draft.segments += [(head, None), (text, "FORGET"), (tail, None)]
     if polite:
-        draft.segments.append(("?", None))
+        draft.segments.append((rng.choice(("?", "?", "", " please?")), None))
     return _plain_context(rng, project), draft
 
 
@@ -182,24 +209,39 @@ def restore(rng: random.Random) -> tuple[Context, Draft]:
     return Context("none", prev, project), draft
 
 
+KNOWLEDGE_FRAMES = (
+    ("", ""),
+    ("", ""),
+    ("can you note that ", "?"),
+    ("for this project, ", ""),
+    ("fyi: ", "."),
+    ("add to the notes: ", ""),
+    ("note for the project — ", ""),
+    ("quick one for the file: ", ""),
+    ("could you add that ", "?"),
+    ("would you mind jotting down that ", "?"),
+    ("please log that ", ""),
+    ("decision: ", ""),
+    ("update: ", ""),
+    ("jot down that ", ""),
+    ("heads up team, ", ""),
+    ("for the record: ", "."),
+    ("we settled it: ", ""),
+    ("Please record that ", "."),
+    ("just so it's written somewhere, ", ""),
+)
+
+
 def knowledge(rng: random.Random) -> tuple[Context, Draft]:
-    """A fact about the project, stated or asked to be noted."""
-    note = rng.choice(w.PROJECT_FACTS)
-    draft = Draft([], intent="add_knowledge")
-    frame = rng.random()
-    lead, tail = (
-        ("", "")
-        if frame < 0.4
-        else ("can you note that ", "?")
-        if frame < 0.7
-        else ("for this project, ", "")
-        if frame < 0.85
-        else ("fyi: ", ".")
-    )
-    if lead:
-        draft.segments.append((lead, None))
-    draft.acts.append(Act("add_knowledge", span=0))
-    draft.segments.append((note, "KNOWLEDGE"))
+    """One or two facts about the project, stated or asked to be noted."""
+    head, tail = rng.choice(KNOWLEDGE_FRAMES)
+    draft = Draft([(head, None)] if head else [], intent="add_knowledge")
+    count = 2 if rng.random() < 0.2 else 1
+    for i in range(count):
+        if i:
+            draft.segments.append((rng.choice((", and ", ". also ", "; ", ". ")), None))
+        draft.acts.append(Act("add_knowledge", span=draft.labelled()))
+        draft.segments.append((notes.project_note(rng), "KNOWLEDGE"))
     if tail:
         draft.segments.append((tail, None))
     return _plain_context(rng, True), draft
@@ -229,8 +271,8 @@ def question(rng: random.Random) -> tuple[Context, Draft]:
     draft = Draft([], intent="general_conversation", question=True)
     draft.acts.append(Act("general_conversation", question=True, span=0))
     draft.segments += [
-        (rng.choice(w.GENERAL_QUESTIONS), "QUESTION"),
-        (rng.choice(("?", "", "??")), None),
+        (notes.general_question(rng), "QUESTION"),
+        (rng.choice(("?", "", "??", "? thanks")), None),
     ]
     return _plain_context(rng), draft
 
@@ -239,13 +281,7 @@ def status(rng: random.Random) -> tuple[Context, Draft]:
     """Something ongoing with a time to it: a status report, not a fact to keep."""
     draft = Draft([], intent="general_conversation", status=True)
     draft.acts.append(Act("general_conversation", status=True, span=0))
-    if rng.random() < 0.6:
-        device = rng.choice(w.DEVICES)
-        text = f"{device} {rng.choice(w.BROKEN_STATES)}, {_fill(rng, rng.choice(w.FIX_PLANS))}"
-        text = rng.choice(("my ", "the ", "")) + text
-    else:
-        text = _fill(rng, rng.choice(w.ONGOING))
-    draft.segments.append((text, "STATUS"))
+    draft.segments.append((notes.status_text(rng), "STATUS"))
     return _plain_context(rng), draft
 
 

@@ -12,92 +12,8 @@ from __future__ import annotations
 
 # --- slot values ------------------------------------------------------------------------
 
-FOODS = (
-    "peanuts", "shellfish", "sesame", "kiwi fruit", "buckwheat", "soy", "mushrooms", "coriander",
-    "pineapple", "eggplant", "oat milk", "blue cheese", "anchovies", "okra", "tahini",
-    "black licorice", "raw onion", "celery", "mustard seeds", "soy", "walnuts", "lentils",
-)
-
-CITIES = (
-    "Leeds", "Porto", "Winnipeg", "Adelaide", "Graz", "Tucson", "Kraków", "Nairobi", "Halifax",
-    "Osaka", "Bristol", "Valparaíso", "Tallinn", "Duluth", "Cork", "Bologna", "Pune", "Ghent",
-)
-
-NAMES = (
-    "Priya", "Tomasz", "Ife", "Marguerite", "Dev", "Sol", "Björn", "Keiko", "Rafa", "Ottilie",
-    "Jin", "Amara", "Cas", "Wren", "Idris", "Lupe", "Nils", "Zara", "Beatrix", "Kofi",
-)
-
-PET_KINDS = (
-    "dog", "cat", "parrot", "rabbit", "gecko", "hamster", "tortoise", "ferret",
-)
-
-RELATIVES = (
-    "sister", "brother", "mum", "dad", "wife", "husband", "partner", "son", "daughter", "nan",
-    "grandad", "aunt", "uncle", "cousin", "stepdad", "flatmate", "best friend",
-)
-
-LANGUAGES = (
-    "Portuguese", "Tagalog", "Welsh", "Polish", "Korean", "Swahili", "Dutch", "Farsi",
-)
-
-PRONOUN_SETS = (
-    "she/her", "he/him", "they/them", "she/they", "he/they", "xe/xem",
-)
-
-WEEKDAYS_OWN = (
-    "Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays",
-)
-
 DAY_NAMES = (
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-)
-
-CLOCK_TIMES = (
-    "6am", "7:15", "half eight", "noon", "5.30", "9pm", "quarter past six", "10:45",
-)
-
-JOBS = (
-    "a paramedic", "a sound engineer", "a primary school teacher", "a welder", "an actuary",
-    "a night-shift nurse", "a carpenter", "a data analyst", "a florist", "a bus driver",
-    "a pharmacist", "a tattoo artist", "a translator", "a vet tech",
-)
-
-HOBBIES = (
-    "bouldering", "the cello", "pottery", "birdwatching", "salsa dancing", "chess",
-    "open-water swimming", "knitting", "trail running", "woodcarving", "karaoke", "beekeeping",
-)
-
-AILMENTS = (
-    "a bad knee", "eczema", "migraines", "a dodgy shoulder", "tinnitus", "type 1 diabetes",
-    "a bad back", "hay fever", "eczema", "low iron",
-)
-
-AGES = (
-    "34", "41", "27", "58", "63", "19", "45", "72",
-)
-
-KID_AGES = (
-    "4", "6", "7", "9", "11", "13", "15",
-)
-
-DEVICES = (
-    "phone screen", "laptop hinge", "boiler", "car battery", "washing machine", "bike chain",
-)
-
-FIX_PLANS = (
-    "getting it fixed {day}", "someone's coming {day}", "taking it in {day}",
-    "the repair guy is booked for {day}", "should be sorted by {day}",
-)
-
-BROKEN_STATES = (
-    "is cracked", "packed in", "died again", "is making a weird noise", "broke",
-)
-
-ONGOING = (
-    "I'm off sick till {day}", "I'm on call all week", "I'm in the middle of moving flats",
-    "we're renovating the kitchen this month", "I'm fasting until {day}",
-    "my {relative} is staying with us till {day}", "I'm between jobs right now",
 )
 
 # Offers of facts no template states: the companion's turn varies more than the facts do.
@@ -114,30 +30,16 @@ OFFER_OBJECTS = (
 
 # --- project domains (add_knowledge) ---------------------------------------------------------
 
-PROJECT_FACTS = (
-    "the deck boards need 5 mm gaps", "we're staining everything walnut",
-    "the bread needs 72 percent hydration", "the API runs on port 8443",
-    "the tomatoes go in bed three", "the chapter count is capped at 24",
-    "we use 3 coats of varnish on the table", "the budget for the trip is 1800 euros",
-    "the bathroom tiles are 30 by 60", "the brine is 6 percent salt", "the app targets iOS 16",
-    "the quilt uses 9 inch squares", "rehearsals are in the church hall",
-    "the kiln fires to cone 6", "the shed roof is corrugated steel",
-    "the cake tiers are 6, 8 and 10 inch", "deployments go out on tuesdays only",
-    "the mural uses exterior acrylics",
-)
-
-PROJECT_TOPICS = (
-    "deck gaps", "varnish", "hydration", "port number", "tile size", "brine", "budget", "roof",
-    "kiln", "deploy day", "mural paint", "quilt squares",
-)
-
 # --- framings ------------------------------------------------------------------------------
 
 # Statements that frame a fact (the fact follows).
 FACT_LEADS = (
     "just so u know, ", "fyi: ", "for the record, ", "heads up, ", "note to self but ",
     "worth knowing: ", "thought you should know ", "random but ", "oh btw ", "so basically ",
-    "small thing, ", "one more thing: ",
+    "small thing, ", "one more thing: ", "so yeah ", "fun fact: ", "update on me: ",
+    "you should probably know that ", "in case it matters, ", "not sure if I said but ",
+    "background info: ", "something about me: ", "for context ", "ok so like ", "quick fact, ",
+    "also relevant: ", "about me — ", "PSA ", "mention this once: ",
 )
 # Requests phrased as questions: a request, never a question (the fact follows; "?" closes).
 POLITE_KEEP = (
@@ -145,23 +47,38 @@ POLITE_KEEP = (
     "could you hang on to the fact that ", "would u be able to remember ",
     "mind jotting down that ", "can u save that ", "is it ok if you keep in mind that ",
     "would you be so kind as to remember that ", "could you file away that ",
+    "pls can u remember ", "can you make a mental note that ", "could you store that ",
+    "would you keep track of the fact that ", "can you add to my profile that ",
+    "is there any way you could remember that ", "could u log that ", "mind keeping in mind ",
+    "would you be able to hold onto this: ", "can you not forget that ", "could you take note: ",
+    "please could you remember that ", "could I ask you to remember that ",
+    "any chance you could save that ", "can u keep this in ur memory: ",
 )
 
 POLITE_FORGET = (
     "would you mind forgetting ", "could u drop ", "can you wipe ", "could you lose ",
     "would it be possible to erase ", "mind getting rid of ", "can u scrub ",
-    "could you stop holding on to ",
+    "could you stop holding on to ", "could u forget ", "can you delete the memory of ",
+    "would you please get rid of ", "is it possible to wipe ", "could you kindly erase ",
+    "can u bin ", "would u mind scrapping ", "could you take out ", "can you unlearn ",
 )
 
 PLAIN_FORGET = (
     "pls forget ", "please get rid of ", "wipe out ", "scrub out ", "I want you to forget ",
     "stop keeping hold of ", "clear out ", "erase what you have about ", "no longer keep ",
+    "pls forget about ", "please wipe ", "pls scrap ", "chuck ", "get shot of ", "please unlearn ",
+    "I'd like you to delete ", "you can forget ", "kindly purge ",
+    "please remove what you know about ", "do not keep ", "nuke ", "delete everything re ",
 )
 
 RECALL_ASKS = (
     "what did i tell u about ", "do you still have ", "remind me what I said about ",
     "what have you got on ", "did I ever mention ", "what do u know re ",
-    "can you pull up what I said about ", "have I told you about ",
+    "can you pull up what I said about ", "have I told you about ", "what do u have on ",
+    "what did I say about ", "remind me about ", "do you remember anything about ",
+    "what have I mentioned re ", "anything saved about ", "tell me what you know about ",
+    "did I say anything about ", "what was it I told you about ", "could you recall ",
+    "what do you remember of ", "whats saved on ", "bring up ", "do u recall ",
 )
 
 RESTORE_ASKS = (
@@ -206,13 +123,6 @@ EXPORT_ASKS = (
     "turn the notes into a word doc",
 )
 
-GENERAL_QUESTIONS = (
-    "how long do I boil an egg for", "any tips for sleeping in the heat",
-    "what should I cook tonight", "is it worth learning rust", "how do I get wax out of a rug",
-    "what's a good name for a sourdough starter", "should I repaint the hallway grey",
-    "what's the capital of mongolia", "why do cats knead blankets", "how far is a 10k in miles",
-)
-
 SMALL_TALK = (
     "ugh the weather is trash today", "not in the mood for anything tbh", "what a week honestly",
     "lol my bus was late again", "ok that's hilarious", "meh, mondays", "haha fair enough",
@@ -220,6 +130,13 @@ SMALL_TALK = (
     "oh great, another meeting. love that for me", "sure, because everything's going SO well",
     "I'm not hungry, I'm just bored", "I'm not a morning person today, that's all",
     "yeah right, as if the train will be on time", "my coworker says she hates mondays",
+    "I'm so tired I could cry", "ugh I'm starving", "I'm bored out of my skull", "brb",
+    "I'm just sat here eating crisps", "honestly I'm fine, just a long day", "I'm freezing lol",
+    "lmao I just walked into a door", "I'm not even mad, just disappointed", "rip my sleep",
+    "my neighbour's dog won't stop barking again", "I'm sooo done with this week",
+    "my sister thinks I'm dramatic", "I'm feeling a bit meh", "I'm in a weird mood",
+    "well that went badly", "I'm not saying I'm a genius but I fixed the printer",
+    "my {relative} says hi", "I'm kidding obviously", "I might go out later, dunno",
 )
 
 HYPOTHETICALS = (
@@ -277,6 +194,9 @@ CORRECTION_LEADS = (
     "no, it's ", "nah it's ", "sorry, it's ", "apologies, ", "my bad, ", "oops, I meant ",
     "actually it's ", "sorry I misspoke — ", "small correction: ", "ah no, ", "I beg your pardon, ",
     "hmm not quite, ", "so sorry, it's ", "wait no, ", "to clarify, ", "I should have said ",
+    "typo, ", "nope it's ", "close but it's ", "ugh autocorrect, ", "correction - ",
+    "I misspoke, it's ", "Apologies for the confusion, it is ", "no no, ", "oh wait, it's ",
+    "not quite right — ", "erm, ", "that should be ", "haha no, ", "my mistake, it's ",
 )
 
 CORRECTION_TAILS = (
@@ -386,5 +306,12 @@ COMMON_WORDS = frozenset(
         "okay", "u", "ur", "pls", "ppl", "tho", "though", "tmr", "cuz", "b4", "k", "um", "uh", "er",
         "basically", "mhm", "yea", "aye", "affirmative", "pass", "bake", "coach", "morning",
         "short", "language", "none", "emoji", "texting", "typos", "voice",
+        "january", "february", "march", "april", "may", "june", "july", "august", "september",
+        "october", "november", "december", "two", "three", "four", "seven", "eight", "ten",
+        "twelve", "twenty", "thirty", "spring", "summer", "autumn", "winter", "afternoon",
+        "midnight", "weekends", "sundays", "ankle", "hip", "knee", "shoulder", "wrist", "boss",
+        "car", "train", "mate", "grandma", "neighbour", "birthday", "bit", "job", "note", "one",
+        "plan", "stuff", "that", "the", "thing", "day", "month", "name", "and", "haha", "just",
+        "n", "kindly", "plz",
     }
 )

@@ -190,11 +190,17 @@ def bench_local(
     as_json: bool = JsonOption,
     check: bool = CheckOption,
     n: int = typer.Option(300, help="Measured classifications (after warm-up)."),
+    provider: str = typer.Option(
+        "local", help="local (the rule reader) or local-reader (the trained reader)."
+    ),
 ) -> None:
     """Local classifier: median ms per message after warm-up; model load time on its own."""
     from evals.bench import local as local_bench
 
-    _report("local", local_bench.run(n=n), as_json, check)
+    if provider not in ("local", "local-reader"):
+        raise typer.BadParameter("choose local or local-reader", param_hint="--provider")
+    run = local_bench.run if provider == "local" else local_bench.run_reader
+    _report("local", run(n=n), as_json, check)
 
 
 @bench_app.command("llm")

@@ -60,6 +60,14 @@ def report_command(
         "sample, commit, provider): a finding names it instead of 'cannot attribute'.",
         metavar="DIMENSION",
     ),
+    pair_provider: str | None = typer.Option(
+        None,
+        "--pair-provider",
+        help="Compare this run's provider with another of the baseline's, case by case: "
+        "THIS=BASELINE, e.g. local-reader=local (the readers differ in provider, model, "
+        "weights and prompt: each is allowed).",
+        metavar="THIS=BASELINE",
+    ),
 ) -> None:
     """Write report.md and report.html for a run (and a release report with --release)."""
     check_run_id(run_id)
@@ -69,6 +77,9 @@ def report_command(
         raise RunError(str(exc), "e.g. --allow-change model") from None
     if compare is not None:
         check_run_id(compare)
+    pair = _pair(pair_provider, compare)
+    if pair is not None:
+        allow = allow | {"provider", "model", "weights", "prompt"}  # the reader is all of them
     if release is not None and (not _VERSION.fullmatch(release) or ".." in release):
         raise RunError(f"{release!r} is not a release version", "use a version such as 0.2.0")
     if compare is not None and no_compare:
@@ -86,7 +97,7 @@ def report_command(
     if flaky is not None and no_compare:
         raise RunError("--flaky applies to a comparison, and --no-compare drops it", "pass one")
     built = build_report(
-        run_id, compare=compare, forget_compare=no_compare, flaky=flaky, allow=allow
+        run_id, compare=compare, forget_compare=no_compare, flaky=flaky, allow=allow, pair=pair
     )
     if allow and built.comparison is None:
         raise RunError(
@@ -115,6 +126,18 @@ def report_command(
             "comparison": None if built.comparison is None else built.comparison.as_json(),
         }
         print(json.dumps(payload, ensure_ascii=False))
+
+
+def _pair(value: str | None, compare: str | None) -> tuple[str, str] | None:
+    """`--pair-provider THIS=BASELINE` as (this, baseline), checked."""
+    if value is None:
+        return None
+    this, sep, baseline = value.partition("=")
+    if not sep or not this.strip() or not baseline.strip():
+        raise RunError(f"--pair-provider {value!r} is not THIS=BASELINE", "e.g. local-reader=local")
+    if compare is None:
+        raise RunError("--pair-provider applies to a comparison", "pass --compare BASELINE_RUN")
+    return this.strip(), baseline.strip()
 
 
 _SUMMARY_COLUMNS = {

@@ -303,6 +303,7 @@ def _comparison(
     root: Path | None,
     flaky: str,
     allow: frozenset[str] = frozenset(),
+    pair: tuple[str, str] | None = None,
 ) -> tuple[Comparison | None, list[Section]]:
     run, meta, df = current
     try:
@@ -317,6 +318,12 @@ def _comparison(
         )
         return None, [Section("Comparison with the baseline", [gone])]
     base_rows = base_run.latest_rows()
+    if pair is not None:  # the baseline's provider stands in for this run's, case by case
+        this, baseline_provider = pair
+        base_rows = [
+            {**row, "provider": this} if row.get("provider") == baseline_provider else row
+            for row in base_rows
+        ]
     baseline = frame(base_rows, load_reviews(base_run))
     provenance = (
         run_provenance(meta, run.latest_rows()),
@@ -334,13 +341,16 @@ def build_report(
     root: Path | None = None,
     flaky: str | None = None,
     allow: frozenset[str] = frozenset(),
+    pair: tuple[str, str] | None = None,
 ) -> BuiltReport:
     """Write report.md and report.html into the run's folder.
 
     `compare` names a baseline run; it is remembered in the run's folder (with `flaky`, how
     the comparison treats cases whose epochs disagree: "count" or "exclude"), so a later build
     without it keeps the comparison until `forget_compare`. `allow` names the provenance
-    dimensions compared on purpose (`--allow-change`; not remembered).
+    dimensions compared on purpose (`--allow-change`; not remembered). `pair` (this run's
+    provider, the baseline's) compares two providers case by case, e.g. two readers (not
+    remembered).
     """
     run, meta, df, groups = load_run(run_id, root)
     if compare is not None:
@@ -358,7 +368,7 @@ def build_report(
     comparison = None
     if baseline_id is not None:
         comparison, compared = _comparison(
-            (run, meta, df), baseline_id, remembered, root, flaky_mode, allow
+            (run, meta, df), baseline_id, remembered, root, flaky_mode, allow, pair
         )
         at = next(i for i, s in enumerate(sections) if s.title == "Accuracy per tag")
         sections[at:at] = compared

@@ -62,6 +62,13 @@ def _local(options: ProviderOptions) -> Providers:
     return replace(local_providers(**options.settings), lexicon=ENGLISH)
 
 
+def _local_reader(options: ProviderOptions) -> Providers:
+    from pipeline.providers.local_reader import reader_providers
+
+    # It restates spans in English, so it lends the English lexicon (pipeline/lexicon.py).
+    return replace(reader_providers(**options.settings), lexicon=ENGLISH)
+
+
 def _claude(options: ProviderOptions) -> Providers:
     from pipeline.providers.claude import claude_providers
 
@@ -98,7 +105,14 @@ def _scripted(options: ProviderOptions) -> Providers:
 REGISTRY: dict[str, ProviderSpec] = {
     spec.name: spec
     for spec in (
-        ProviderSpec("local", _local, "all-MiniLM-L6-v2 intents and template replies, offline"),
+        ProviderSpec(
+            "local", _local, "all-MiniLM-L6-v2 and English rules, template replies, offline"
+        ),
+        ProviderSpec(
+            "local-reader",
+            _local_reader,
+            "the trained reader over all-MiniLM-L6-v2, template replies, offline",
+        ),
         ProviderSpec(
             "claude",
             _claude,

@@ -95,3 +95,25 @@ def test_provenance_reads_weights_settings_suite_sample_and_commit():
         "weights and prompt changed: cannot attribute (finding worse)"
     )
     assert credit.label("within noise").startswith("weights and prompt changed")
+
+
+def test_two_providers_are_paired_case_by_case(ten_cases):
+    _run(ten_cases, {0, 1}, BASE, provider="scripted", model="rules")
+    _run(ten_cases, set(range(1, 10)), NEW, provider="claude", model="reader")
+    assert build_report(NEW, compare=BASE).comparison.changes.empty  # no provider in common
+    paired = CliRunner().invoke(
+        app, ["report", NEW, "--compare", BASE, "--pair-provider", "claude=scripted", "--json"]
+    )
+    assert paired.exit_code == 0, paired.output
+    record = json.loads(paired.stdout)["comparison"]["comparisons"][0]
+    assert record["provider"] == "claude"
+    assert record["attribution"].startswith("finding: better")
+    assert "model rules → reader" in record["attribution"]
+    for bad, said in (
+        (["--pair-provider", "claude"], "is not THIS=BASELINE"),
+        (["--pair-provider", "=scripted"], "is not THIS=BASELINE"),
+    ):
+        result = CliRunner().invoke(app, ["report", NEW, "--compare", BASE, *bad])
+        assert result.exit_code != 0 and said in result.output
+    alone = CliRunner().invoke(app, ["report", NEW, "--pair-provider", "claude=scripted"])
+    assert alone.exit_code != 0 and "applies to a comparison" in alone.output

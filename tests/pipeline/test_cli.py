@@ -160,7 +160,7 @@ def test_demo_walks_the_whole_conversation(monkeypatch):
         ),
         (
             ["chat", "--person", "Ana", "--provider", "gpt", "-m", "hi"],
-            "error: unknown provider 'gpt' — choose one of: local, claude, scripted, openai-compatible, local-llm",
+            "error: unknown provider 'gpt' — choose one of: local, local-reader, claude, scripted, openai-compatible, local-llm",
         ),
     ],
 )

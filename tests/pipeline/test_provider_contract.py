@@ -42,6 +42,7 @@ OPTIONS = {
         settings={"base_url": "http://contract.invalid/v1", "model": "contract", "max_retries": 0}
     ),
     "local": ProviderOptions(),
+    "local-reader": ProviderOptions(),
     "local-llm": ProviderOptions(settings={"model": "smollm2"}),
 }
 # The embedded model's runtime comes with the dev install; without it that provider is skipped.
@@ -95,7 +96,8 @@ def test_model_providers_read_the_classifier_and_every_system_prompt_family(name
 
 
 def test_offline_providers_read_no_templates() -> None:
-    assert not REGISTRY["local"].prompt_families and not REGISTRY["scripted"].prompt_families
+    for name in ("local", "local-reader", "scripted"):
+        assert not REGISTRY[name].prompt_families, name
 
 
 def test_the_data_a_provider_reads_changes_its_fingerprint(tmp_path: Path) -> None:
@@ -114,7 +116,9 @@ def test_prompt_for_a_provider_reading_no_templates_is_one_clear_usage_error() -
     assert "--prompt does not apply to the local provider" in result.output
 
 
-@pytest.mark.parametrize("name", ["local", "claude", "openai-compatible", "local-llm"])
+@pytest.mark.parametrize(
+    "name", ["local", "local-reader", "claude", "openai-compatible", "local-llm"]
+)
 def test_an_unknown_setting_is_a_usage_error_naming_it(name: str) -> None:
     settings = {**OPTIONS[name].settings, "colour": "blue"}
     with pytest.raises(ConverseError, match=r"unknown .* option 'colour'"):
@@ -123,7 +127,8 @@ def test_an_unknown_setting_is_a_usage_error_naming_it(name: str) -> None:
 
 def test_an_unknown_provider_names_the_known_ones() -> None:
     with pytest.raises(
-        ConverseError, match="choose one of: local, claude, scripted, openai-compatible, local-llm"
+        ConverseError,
+        match="choose one of: local, local-reader, claude, scripted, openai-compatible, local-llm",
     ):
         make_providers("gpt")
 

@@ -118,3 +118,28 @@ def test_splits_keep_duplicates_together(corpus: list[dict]) -> None:
     for row in corpus:
         by_message.setdefault(normalised(row["message"]), set()).add(row["split"])
     assert all(len(splits) == 1 for splits in by_message.values())
+
+
+def test_fact_templates_are_broad() -> None:
+    from training.templates import TEMPLATES
+
+    assert len(TEMPLATES) >= 150
+    values = {value for _, _, pool, _ in TEMPLATES for value in pool}
+    assert len(values) >= 600
+    assert sum(" " in value for value in values) >= 150  # multi-word values, not just words
+
+
+def test_some_slot_values_are_words_of_the_encoders_vocabulary() -> None:
+    from training.facts import random_fact
+    from training.templates import TEMPLATES
+    from training.vocab import TOKENIZER
+
+    vocab = set(json.loads(TOKENIZER.read_text(encoding="utf-8"))["model"]["vocab"])
+    rng = random.Random(5)
+    facts = [random_fact(rng) for _ in range(2000)]
+    stand_ins = [f.value for f in facts if f.value not in TEMPLATES[f.template][2]]
+    assert 0.2 < len(stand_ins) / len(facts) < 0.4
+    words = [w.lower() for value in stand_ins for w in value.split() if w not in ("a", "an", "the")]
+    in_vocab = [w for w in words if w in vocab]
+    assert len(in_vocab) > 0.6 * len(words)  # whole vocabulary words; the rest glued from pieces
+    assert len(in_vocab) < len(words)

@@ -10,7 +10,17 @@ from training.words import COMMON_WORDS
 
 ROOT = Path(__file__).resolve().parents[2]
 THEIRS = [ROOT / "evals" / "perturb", ROOT / "pipeline" / "english"]
-GENERATOR = ("words", "facts", "scenes", "answers", "styles")
+GENERATOR = (
+    "words",
+    "values",
+    "templates",
+    "notes",
+    "vocab",
+    "facts",
+    "scenes",
+    "answers",
+    "styles",
+)
 OURS = [ROOT / "training" / f"{name}.py" for name in GENERATOR]
 _REGEX_NOISE = re.compile(r"\(\?[:=!<]+|\\[bsSwWd]\+?\*?|[\^$()\[\]{}+*]|\?(?=[|)]|$)")
 

@@ -7,6 +7,7 @@ Where the reader is unsure the safe reading wins: a relation below its floor is 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,13 @@ RELATION_NAMES = ("none", "confirm", "reject", "correct", "choose", "unrelated")
 RELATION_FLOOR = 0.6
 ITEM_FLOOR = 0.5
 SPAN_FLOOR = 0.5
+# A token is inside a span when the tagger gives it this much (docs/reader.md); spans of one
+# kind split by at most GAP_WORDS unpunctuated words are one.
+INSIDE_FLOOR = 0.3
+# Spans that state a value, and where a clause ends (_to_clause_end).
+CLAUSE_KINDS = frozenset({"FACT", "KNOWLEDGE", "CORRECTION", "FORGET"})
+CLAUSE_END = re.compile(r"[.!?;,:()\n]|\s[—–-]\s")
+GAP_WORDS = 2
 FLAG_FLOOR = 0.5
 # What a span of each kind makes of its act.
 SPAN_INTENTS = {
@@ -101,33 +109,81 @@ def sigmoid(logits: Array, temperature: float = 1.0) -> Array:
     return out
 
 
-def spans_of(tag_probs: Array, tags: Sequence[str], encoded: Encoded, message: str) -> list[Span]:
-    """Runs of B-/I- tags of one kind over the message's tokens, as character spans."""
-    best = tag_probs.argmax(axis=-1)
-    spans: list[Span] = []
-    kind, first, last, ps = "", 0, 0, [0.0]
+def _inside(tag_probs: Array, tags: Sequence[str]) -> npt.NDArray[np.float64]:
+    """The probability each token lies inside some span (any kind, B- or I-)."""
+    out: npt.NDArray[np.float64] = 1.0 - tag_probs[:, tags.index("O")]
+    return out
 
-    def close() -> None:
-        if kind:
-            start, end = encoded.offsets[first], encoded.offsets[last]
-            if start is not None and end is not None:
-                p = float(np.mean(ps))
-                spans.append(Span(kind, start[0], end[1], message[start[0] : end[1]], p))
 
+def _kind(tag_probs: Array, tags: Sequence[str], first: int, last: int) -> str:
+    """The kind a run of tokens is: the one its tokens' B- and I- probabilities sum most to.
+    Decided over the run, not token by token, so one half-known word does not split a fact
+    into a fact and a question."""
+    kinds = sorted({t.partition("-")[2] for t in tags if t != "O"})
+    rows = tag_probs[first : last + 1]
+    mass = {k: float(rows[:, [tags.index(f"B-{k}"), tags.index(f"I-{k}")]].sum()) for k in kinds}
+    return max(mass, key=lambda k: mass[k])
+
+
+def _joined(a: Span, b: Span, message: str) -> bool:
+    """Two spans of one kind with only a short, unpunctuated gap between them are one span
+    the tagger dropped a word of ("I wear a size 9 in running shoes")."""
+    gap = message[a.end : b.start]
+    return a.kind == b.kind and len(gap.split()) <= GAP_WORDS and not any(c in gap for c in ".!?;")
+
+
+def _runs(inside: npt.NDArray[np.float64], encoded: Encoded, message: str) -> list[tuple[int, int]]:
+    """Runs of tokens inside a span: a token at least INSIDE_FLOOR inside, or a later piece
+    of a word whose first piece is ("g", "##lu", "##ten" of "gluten" go together)."""
+    runs: list[tuple[int, int]] = []
+    previous: tuple[int, int] | None = None
     for i, offset in enumerate(encoded.offsets):
         if offset is None:
+            previous = None
             continue
-        tag = tags[int(best[i])]
-        prefix, _, this = tag.partition("-")
-        if prefix == "I" and this == kind:
-            last, ps = i, [*ps, float(tag_probs[i, best[i]])]
-            continue
-        close()
-        kind = this if prefix in ("B", "I") else ""
-        first = last = i
-        ps = [float(tag_probs[i, best[i]])]
-    close()
-    return [s for s in spans if s.p >= SPAN_FLOOR and s.text.strip()]
+        piece = previous is not None and offset[0] == previous[1]
+        in_word = piece and message[offset[0] - 1 : offset[0] + 1].isalnum()
+        previous = offset
+        extends = bool(runs) and runs[-1][1] == i - 1
+        if extends and (in_word or inside[i] >= INSIDE_FLOOR):
+            runs[-1] = (runs[-1][0], i)
+        elif inside[i] >= INSIDE_FLOOR and not in_word:
+            runs.append((i, i))
+    return runs
+
+
+def spans_of(tag_probs: Array, tags: Sequence[str], encoded: Encoded, message: str) -> list[Span]:
+    """Runs of tokens inside a span, each of the kind its tokens sum most to, as character
+    spans; two of one kind a short gap apart are one."""
+    inside = _inside(tag_probs, tags)
+    spans: list[Span] = []
+    for first, last in _runs(inside, encoded, message):
+        start, end = encoded.offsets[first], encoded.offsets[last]
+        assert start is not None and end is not None
+        kind = _kind(tag_probs, tags, first, last)
+        p = float(inside[first : last + 1].mean())
+        span = Span(kind, start[0], end[1], message[start[0] : end[1]], p)
+        if spans and _joined(spans[-1], span, message):
+            a = spans[-1]
+            span = Span(kind, a.start, span.end, message[a.start : span.end], min(a.p, span.p))
+            spans[-1] = span
+        else:
+            spans.append(span)
+    kept = [s for s in spans if s.p >= SPAN_FLOOR and s.text.strip()]
+    return [_to_clause_end(s, kept, message) for s in kept]
+
+
+def _to_clause_end(span: Span, spans: list[Span], message: str) -> Span:
+    """A stated value runs to the end of its clause: the tagger finds where a fact begins far
+    better than where it ends (it stops before a word it has not seen), and a clause ends at
+    punctuation or where the next span begins."""
+    if span.kind not in CLAUSE_KINDS:
+        return span
+    stop = min([s.start for s in spans if s.start >= span.end] + [len(message)])
+    found = CLAUSE_END.search(message, span.end, stop)
+    end = found.start() if found else stop
+    text = message[span.start : end].rstrip()
+    return Span(span.kind, span.start, span.start + len(text), text, span.p)
 
 
 def _relation(p: Mapping[str, float], context: ReaderContext, corrected: Span | None) -> str:
@@ -163,9 +219,10 @@ def _acts(
 ) -> list[ReadAct]:
     acts: list[ReadAct] = []
     restore = flags["restore"] >= FLAG_FLOOR
+    reports = flags["status"] >= FLAG_FLOOR
     for span in spans:
-        if span.kind not in SPAN_INTENTS:
-            continue
+        if span.kind not in SPAN_INTENTS or (span.kind == "STATUS" and not reports):
+            continue  # a status span counts only where the message, read whole, reports one
         name = SPAN_INTENTS[span.kind]
         if (
             span.kind == "FORGET"
