@@ -184,3 +184,16 @@ def test_a_page_with_more_than_the_root_has_is_left_to_typer() -> None:
         return quick_help.drawable(group, Context(group, info_name="x"))
 
     assert [drawable(c) for c in (shown, short, panel, plain)] == [False, False, False, True]
+
+
+# Commands whose `--help` needs nothing of what they run: not the settings classes, the store,
+# numbers or templates (Typer itself brings pydantic and its Rich help module).
+LIGHT_HELP = ("consent", "status", "session", "worker", "stats", "explain", "person", "project",
+              "db", "memory", "conversation", "view", "bench")  # fmt: skip
+RUN_ONLY = ("pydantic_settings", "sqlalchemy", "numpy", "jinja2", "anthropic", "openai")
+
+
+def test_everyday_command_helps_import_no_settings_or_store(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'x.db'}"
+    found = {name: _run([name, "--help"], url, RUN_ONLY)[0] for name in LIGHT_HELP}
+    assert found == {name: {"code": 0, "loaded": []} for name in LIGHT_HELP}
