@@ -49,6 +49,8 @@ class _TypesHighlighter(RegexHighlighter):
     ]
 
 
+# The parts of Typer's options the page is drawn from.
+_TYPER_PARTS = ("display_type_rich", "_extract_default_help_str", "_get_number_range_help_str")
 _HIGHLIGHT = _Highlighter()
 _TYPES = _TypesHighlighter()
 
@@ -66,7 +68,10 @@ def _console() -> Console:
 
 def drawable(group: TyperGroup, ctx: click.Context) -> bool:
     """Whether this page needs nothing but what `draw` knows: long options with a type and a
-    help line, and commands with theirs."""
+    help line, and commands with theirs (and a Typer whose page this is: pyproject.toml allows
+    releases that drew it otherwise)."""
+    if not all(hasattr(TyperOption, name) for name in _TYPER_PARTS):
+        return False
     if getattr(group, "rich_markup_mode", None) != "rich" or group.epilog or group.deprecated:
         return False
     if "\n\n" in inspect.cleandoc(group.help or "").partition("\f")[0]:
