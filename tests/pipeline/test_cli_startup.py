@@ -188,8 +188,8 @@ def test_a_page_with_more_than_the_root_has_is_left_to_typer() -> None:
 
 # Commands whose `--help` needs nothing of what they run: not the settings classes, the store,
 # numbers or templates (Typer itself brings pydantic and its Rich help module).
-LIGHT_HELP = ("consent", "status", "session", "worker", "stats", "explain", "person", "project",
-              "db", "memory", "conversation", "view", "bench")  # fmt: skip
+LIGHT_HELP = ("chat", "consent", "status", "session", "worker", "stats", "explain", "person",
+              "project", "db", "memory", "conversation", "view", "bench", "heartbeat", "mcp")  # fmt: skip
 RUN_ONLY = ("pydantic_settings", "sqlalchemy", "numpy", "jinja2", "anthropic", "openai")
 
 
