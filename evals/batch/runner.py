@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from pathlib import Path
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rich.console import Console
@@ -26,11 +26,9 @@ from rich.console import Console
 from evals.batch.folder import BatchFolder
 from evals.batch.guard import BatchGuard, Pending
 from evals.runner.engine import RunConfig
-from evals.runner.providers import Registry
-from evals.runner.results import OnRow, RunDir, RunError, new_run_id
+from evals.runner.options import EvalOptions
+from evals.runner.results import RunDir, RunError, new_run_id
 from evals.runner.run import RunOutcome, run_eval
-from evals.runner.shards import Shard
-from pipeline.providers import REGISTRY
 from pipeline.providers.claude import BatchClient, BatchStatus, chunks, parse_prompts_header
 from pipeline.redact import unredacted
 
@@ -124,37 +122,49 @@ def _counts(status: BatchStatus) -> str:
     )
 
 
-def run_batch_eval(
-    config: RunConfig | None = None,
-    *,
-    resume: str | None = None,
-    run_id: str | None = None,
-    root: Path | None = None,
-    progress: bool = True,
-    console: Console | None = None,
-    registry: Registry = REGISTRY,
-    argv: list[str] | None = None,
-    on_row: OnRow | None = None,
-    shard: Shard | None = None,
-    poll_seconds: float = DEFAULT_POLL_SECONDS,
-    client: BatchClient | None = None,
-    sleep: Sleep = time.sleep,
-    secrets: dict[str, dict[str, str]] | None = None,
-) -> RunOutcome:
-    """Start a batch run from `config`, or continue the batch run `resume`; returns when every
-    case has its row (the outcome of the last pass, whose rows are the whole run).
+@dataclass(frozen=True)
+class BatchOptions:
+    """How a batch run reaches its batches and waits on them."""
+
+    poll_seconds: float = DEFAULT_POLL_SECONDS
+    client: BatchClient | None = None  # None: one from the Claude provider's options
+    sleep: Sleep = time.sleep
+
+
+# What each pass of a batch run sets itself, and what a batch run cannot honour: asked again at
+# full price (`retry_errors`), priced call by call (`budget`). `converse eval` refuses the
+# last two up front (evals/commands/batch_mode.py).
+_NOT_FOR_BATCHES = ("middleware", "deferral", "meta_extra", "retry_errors", "budget")
+
+
+def _refuse_unbatchable(options: EvalOptions) -> None:
+    given = [name for name in _NOT_FOR_BATCHES if getattr(options, name)]
+    if given:
+        raise ValueError(
+            f"a batch run cannot take {', '.join(given)}: it sets middleware, deferral and "
+            "meta_extra itself and has no retry_errors or budget; leave them unset"
+        )
+
+
+def run_batch_eval(options: EvalOptions, batch: BatchOptions | None = None) -> RunOutcome:
+    """Start a batch run from `options.config`, or continue the batch run `options.resume`;
+    returns when every case has its row (the outcome of the last pass, whose rows are the
+    whole run).
 
     Every pass after the first resumes from run.json, which hides keys: the options this
-    process was given (`config`'s, or `secrets` on a resume) are handed to each pass again."""
-    given = secrets or (config.provider_options if config is not None else None)
-    out = console or Console(stderr=True)
+    process was given (the config's, or `secrets` on a resume) are handed to each pass again."""
+    _refuse_unbatchable(options)
+    batch = batch or BatchOptions()
+    config, resume, root = options.config, options.resume, options.root
+    given = options.secrets or (config.provider_options if config is not None else None)
+    out = options.console or Console(stderr=True)
     existing = RunDir.existing(resume, root) if resume else None
-    run_id = resume or run_id or new_run_id()
+    run_id = resume or options.run_id or new_run_id()
     folder = BatchFolder(existing.path if existing else RunDir(run_id, root).path)
     claude = _claude_options(config, existing) | dict((given or {}).get("claude", {}))
-    batches = client or BatchClient.from_options(**claude)
-    steps = BatchSteps(folder, batches, out, poll_seconds, sleep)
-    meta = {BATCH_META: {"poll_seconds": poll_seconds}}
+    batches = batch.client or BatchClient.from_options(**claude)
+    steps = BatchSteps(folder, batches, out, batch.poll_seconds, batch.sleep)
+    meta = {BATCH_META: {"poll_seconds": batch.poll_seconds}}
     first = existing is None
     step = folder.steps()
     try:
@@ -162,20 +172,18 @@ def run_batch_eval(
             steps.collect()
             guard = BatchGuard(folder.answers())
             outcome = run_eval(
-                config if first else None,
-                resume=None if first else run_id,
-                run_id=run_id,
-                root=root,
-                progress=progress,
-                console=out,
-                registry=registry,
-                argv=argv,
-                on_row=on_row,
-                shard=shard if first else None,
-                middleware=[guard],
-                deferral=guard,
-                meta_extra=meta,
-                secrets=given,
+                replace(
+                    options,
+                    config=config if first else None,
+                    resume=None if first else run_id,
+                    run_id=run_id,
+                    console=out,
+                    shard=options.shard if first else None,
+                    middleware=[guard],
+                    deferral=guard,
+                    meta_extra=meta,
+                    secrets=given,
+                )
             )
             first = False
             if not guard.pending:
@@ -189,5 +197,5 @@ def run_batch_eval(
                 )
             steps.submit(guard.pending, step)
     finally:
-        if client is None:
+        if batch.client is None:
             batches.close()

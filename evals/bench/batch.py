@@ -18,9 +18,10 @@ from typing import Any
 
 from rich.console import Console
 
-from evals.batch import run_batch_eval
+from evals.batch import BatchOptions, run_batch_eval
 from evals.bench.ratelimit import OK, config_for, run_with_rows, suite_file
 from evals.loopback import LoopbackServer
+from evals.runner import EvalOptions
 
 VARYING = frozenset({"run_id", "latency_ms", "finished_at", "git", "cost_usd", "batch"})
 
@@ -47,11 +48,8 @@ def run(
         started = time.monotonic()
         with open(os.devnull, "w") as quiet:
             outcome = run_batch_eval(
-                config,
-                root=Path(tmp),
-                progress=False,
-                poll_seconds=poll_seconds,
-                console=Console(file=quiet),
+                EvalOptions(config, root=Path(tmp), progress=False, console=Console(file=quiet)),
+                BatchOptions(poll_seconds=poll_seconds),
             )
         batch_wall = time.monotonic() - started
         log = server.batches.log

@@ -1,10 +1,10 @@
 """`converse bench cli`: how long a fresh `converse` process takes, as a person meets it.
 
-Three commands, each run in `runs` fresh interpreters (after one unmeasured run that warms
-the file cache), and the median wall time taken: `converse --help`, `converse memory list`
-for a person with 100 committed facts in a temporary SQLite database, and one
-`converse chat -m` turn on the local provider (model load included). `python -c pass` is
-measured in the same run, so the figures can be read against the interpreter's own start.
+Each command is run in `runs` fresh interpreters (after one unmeasured run that warms the file
+cache), and the median wall time taken: `converse --help`, every command's own `--help`,
+`converse memory list` for a person with 100 committed facts in a temporary SQLite database,
+and one `converse chat -m` turn on the local provider (model load included). `python -c pass`
+is measured in the same run, so the figures can be read against the interpreter's own start.
 """
 
 from __future__ import annotations
@@ -63,8 +63,16 @@ def _median_ms(argv: list[str], env: dict[str, str], runs: int, label: str) -> f
     return statistics.median(timings)
 
 
+def _command_names() -> list[str]:
+    from evals.cli import HARNESS_COMMANDS
+    from pipeline.cli import COMMANDS
+
+    return [*COMMANDS, *HARNESS_COMMANDS]
+
+
 def run(runs: int = 5) -> dict[str, Any]:
-    """Measure; figures keyed as the issue names them."""
+    """Measure; figures keyed as the issue names them. `subcommand_help_ms` is the slowest
+    command's `--help` (each command's median in `subcommand_helps_ms`)."""
     python = sys.executable
     with tempfile.TemporaryDirectory() as tmp:
         db_url = f"sqlite:///{Path(tmp) / 'cli.db'}"
@@ -90,12 +98,21 @@ def run(runs: int = 5) -> dict[str, Any]:
             )
             for name, args in COMMANDS.items()
         }
+        helps = {
+            name: _median_ms([*converse, name, "--help"], env, runs, f"converse {name} --help")
+            for name in _command_names()
+        }
+    slowest = max(helps, key=lambda name: helps[name])
     return {
         "help_ms": round(figures["help_ms"], 1),
+        "subcommand_help_ms": round(helps[slowest], 1),
+        "slowest_subcommand": slowest,
+        "subcommand_help_median_ms": round(statistics.median(helps.values()), 1),
         "list_ms": round(figures["list_ms"], 1),
         "chat_turn_ms": round(figures["chat_turn_ms"], 1),
         "python_ms": round(figures["python_ms"], 1),
         "n": runs,
         "facts": FACTS,
         "load_avg_1m": round(os.getloadavg()[0], 2),
+        "subcommand_helps_ms": {name: round(ms, 1) for name, ms in helps.items()},
     }

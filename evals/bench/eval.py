@@ -15,7 +15,7 @@ from typing import Any
 
 from evals.bench.fixtures import FixedLatency, suite_file
 from evals.dataset import load_suite
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from pipeline.providers import (
     ProviderOptions,
     Providers,
@@ -75,10 +75,12 @@ def run(
         throughput = load_suite(suite_file(root, "bench_throughput", cases))
         started = time.perf_counter()
         out = run_eval(
-            RunConfig([throughput], ["scripted"], concurrency=4),
-            root=root,
-            progress=False,
-            registry=_scripted_registry(cases),
+            EvalOptions(
+                RunConfig([throughput], ["scripted"], concurrency=4),
+                root=root,
+                progress=False,
+                registry=_scripted_registry(cases),
+            )
         )
         throughput_s = time.perf_counter() - started
         assert out.tally.passed == cases, out.tally
@@ -86,10 +88,12 @@ def run(
         slow = load_suite(suite_file(root, "bench_latency", latency_cases))
         started = time.perf_counter()
         out = run_eval(
-            RunConfig([slow], ["fixed-latency"], concurrency=concurrency, use_cache=False),
-            root=root,
-            progress=False,
-            registry=_latency_registry(latency_ms / 1000),
+            EvalOptions(
+                RunConfig([slow], ["fixed-latency"], concurrency=concurrency, use_cache=False),
+                root=root,
+                progress=False,
+                registry=_latency_registry(latency_ms / 1000),
+            )
         )
         wall = time.perf_counter() - started
         assert out.tally.passed == latency_cases, out.tally

@@ -26,7 +26,7 @@ from typing import Any
 
 from evals.bench.ratelimit import OK, config_for, suite_file
 from evals.loopback import LoopbackServer
-from evals.runner import run_eval
+from evals.runner import EvalOptions, run_eval
 
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -89,7 +89,7 @@ def _one(n: int, concurrency: int, latency: float, sampler: Sampler) -> dict[str
         loaded = rss_mb()
         sampler.reset()
         started = time.monotonic()
-        outcome = run_eval(config, root=Path(tmp), progress=False, on_row=on_row)
+        outcome = run_eval(EvalOptions(config, root=Path(tmp), progress=False, on_row=on_row))
         elapsed = time.monotonic() - started
         with_summary = sampler.peak
     statuses = [r["status"] for r in outcome.rows]

@@ -26,7 +26,7 @@ import yaml
 
 from evals.dataset.load import load_suite
 from evals.loopback import Answer, LoopbackServer, RateLimits
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 
 OK = Answer(kind="classify", tool_input={"intent": "general_conversation"})
 WORDS = ("garden", "recipe", "train", "meeting", "book", "weather", "guitar", "holiday")
@@ -88,7 +88,7 @@ def run_with_rows(
     ):
         config = config_for(suite_file(Path(tmp), cases), server.url, concurrency)
         started = time.monotonic()
-        outcome = run_eval(config, root=Path(tmp), progress=False)
+        outcome = run_eval(EvalOptions(config, root=Path(tmp), progress=False))
         elapsed = time.monotonic() - started
     log = limits.log
     t0 = log[0].at if log else 0.0

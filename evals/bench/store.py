@@ -28,7 +28,7 @@ from typing import Any
 
 from evals.bench.fixtures import FixedLatency, suite_file
 from evals.dataset import load_suite
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from pipeline.providers import (
     ProviderOptions,
     Providers,
@@ -68,11 +68,13 @@ def _timed(
     started, cpu = time.perf_counter(), time.process_time()
     recorder = open_recorder() if open_recorder is not None else None
     out = run_eval(
-        RunConfig(suites, ["instant"], concurrency=4, use_cache=False),
-        root=root,
-        progress=False,
-        registry=_registry(seconds),
-        on_row=recorder.on_row if recorder is not None else None,
+        EvalOptions(
+            RunConfig(suites, ["instant"], concurrency=4, use_cache=False),
+            root=root,
+            progress=False,
+            registry=_registry(seconds),
+            on_row=recorder.on_row if recorder is not None else None,
+        )
     )
     if recorder is not None:
         recorder.finish(out.run.run_id)

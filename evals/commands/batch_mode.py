@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pipeline.errors import ConverseError
 
 if TYPE_CHECKING:
     from evals.runner.engine import RunConfig
+    from evals.runner.options import EvalOptions
     from evals.runner.run import RunOutcome
 
 
@@ -65,15 +66,10 @@ def batch_mode(
     return batch
 
 
-def batch_runner(poll_seconds: float | None) -> Callable[..., RunOutcome]:
-    """`run_eval`'s stand-in for a batch run: the same arguments, less the spending bound."""
-    from evals.batch import DEFAULT_POLL_SECONDS, run_batch_eval
+def batch_runner(poll_seconds: float | None) -> Callable[[EvalOptions], RunOutcome]:
+    """`run_eval`'s stand-in for a batch run: the same options (`batch_mode` has refused a
+    spending bound and a retry of errors)."""
+    from evals.batch import DEFAULT_POLL_SECONDS, BatchOptions, run_batch_eval
 
-    def run(config: RunConfig | None, **kwargs: Any) -> RunOutcome:
-        kwargs.pop("budget", None)  # refused with --batch (batch_mode)
-        if kwargs.get("retry_errors") is None:
-            kwargs.pop("retry_errors", None)
-        poll = DEFAULT_POLL_SECONDS if poll_seconds is None else poll_seconds
-        return run_batch_eval(config, poll_seconds=poll, **kwargs)
-
-    return run
+    poll = DEFAULT_POLL_SECONDS if poll_seconds is None else poll_seconds
+    return lambda options: run_batch_eval(options, BatchOptions(poll_seconds=poll))

@@ -19,6 +19,7 @@ from evals.perturb import parse_perturbations, split_rows
 from evals.report import build_report
 from evals.report.calibration import calibrate, calibration_json
 from evals.runner import (
+    EvalOptions,
     RunConfig,
     RunDir,
     parse_prompt_options,
@@ -326,18 +327,20 @@ def eval_command(
     runner = batch_runner(batch_poll) if batched else run_eval
     try:
         outcome = runner(
-            config,
-            resume=resume,
-            retry_errors=retry_errors,
-            run_id=run_id,
-            progress=progress and sys.stderr.isatty(),
-            console=stderr(),
-            argv=sys.argv[1:],
-            budget=budget,
-            shard=slice_,
-            on_row=recorder.on_row if recorder is not None else None,
-            # run.json hides keys and passwords: a resumed run is given them again here
-            secrets=parse_provider_options(provider_option) if existing else None,
+            EvalOptions(
+                config,
+                resume=resume,
+                retry_errors=retry_errors,
+                run_id=run_id,
+                progress=progress and sys.stderr.isatty(),
+                console=stderr(),
+                argv=sys.argv[1:],
+                budget=budget,
+                shard=slice_,
+                on_row=recorder.on_row if recorder is not None else None,
+                # run.json hides keys and passwords: a resumed run is given them again here
+                secrets=parse_provider_options(provider_option) if existing else None,
+            )
         )
     except KeyboardInterrupt:
         if (RunDir(run_id).path / RUN_META).is_file():

@@ -2,6 +2,7 @@
 
 from evals.runner.engine import RunConfig, WorkItem, plan
 from evals.runner.junit import write_junit
+from evals.runner.options import EvalOptions
 from evals.runner.providers import (
     DETERMINISTIC,
     DETERMINISTIC_LABEL,
@@ -18,6 +19,7 @@ from evals.runner.summary import GroupResult, result_object, summarize
 __all__ = [
     "DETERMINISTIC",
     "DETERMINISTIC_LABEL",
+    "EvalOptions",
     "GroupResult",
     "ProviderPool",
     "RunConfig",

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from rich.console import Console
+from typing import Any
 
 from evals.dataset.load import Suite
 from evals.runner.cache import ResultCache
 from evals.runner.engine import (
-    Deferral,
     Executor,
     RunConfig,
     Tally,
@@ -23,11 +19,11 @@ from evals.runner.engine import (
     plan,
 )
 from evals.runner.gold import GOLD, split_runnable
+from evals.runner.options import EvalOptions
 from evals.runner.providers import DETERMINISTIC, ProviderPool, Registry, variant_label
 from evals.runner.results import (
     RESULTS,
     RUN_META,
-    OnRow,
     RunDir,
     RunError,
     reports_dir,
@@ -43,10 +39,6 @@ from evals.runner.shards import Shard
 from evals.runner.summary import GroupResult, summarize
 from evals.targets import targets_where
 from pipeline.errors import ConverseError
-from pipeline.providers import REGISTRY
-
-if TYPE_CHECKING:
-    from pipeline.providers.claude import Budget
 
 CACHE_FILE = "cache/answers.sqlite"
 
@@ -205,11 +197,7 @@ class _Executing:
     folder: RunDir
     meta: dict[str, Any]
     cache: ResultCache | None
-    on_row: OnRow | None
-    budget: Budget | None
-    deferral: Deferral | None
-    progress: bool
-    console: Console | None
+    options: EvalOptions
 
     def execute(
         self,
@@ -232,15 +220,15 @@ class _Executing:
                     self.folder.write_meta(self.meta)
                     started = True
                 executor = Executor(
-                    self.folder, phase_pool, self.cache, self.on_row, sandbox, self.budget,
-                    self.deferral,
+                    self.folder, phase_pool, self.cache, self.options.on_row, sandbox,
+                    self.options.budget, self.options.deferral,
                 )  # fmt: skip
                 done_now = execute(
                     phase_items,
                     executor,
                     config.concurrency,
-                    progress=self.progress,
-                    console=self.console,
+                    progress=self.options.progress,
+                    console=self.options.console,
                 )
                 tally = tally.plus(done_now)
                 if phase_pool is not pool:
@@ -259,50 +247,17 @@ class _Executing:
         return tally
 
 
-def run_eval(
-    config: RunConfig | None = None,
-    *,
-    resume: str | None = None,
-    retry_errors: str | None = None,
-    run_id: str | None = None,
-    root: Path | None = None,
-    progress: bool = True,
-    console: Console | None = None,
-    registry: Registry = REGISTRY,
-    argv: list[str] | None = None,
-    on_row: OnRow | None = None,
-    budget: Budget | None = None,
-    shard: Shard | None = None,
-    middleware: Sequence[Any] = (),
-    deferral: Deferral | None = None,
-    meta_extra: dict[str, Any] | None = None,
-    secrets: dict[str, dict[str, str]] | None = None,
-) -> RunOutcome:
-    """Start a run from `config`, or continue the run named by `resume` / `retry_errors`.
-
-    `middleware` goes to the SDK clients of providers on the Anthropic wire, outside the
-    spending bound's; `deferral` may hold cases back (no row) and adjust rows before they are
-    written; `meta_extra` is added to a new run's run.json (a batch run says so there);
-    `secrets` are provider options a resumed run cannot read back, run.json having hidden
-    them (keys, passwords: pipeline/redact.py), given again."""
-    existing_id = resume or retry_errors
-    run, meta, config, shard = open_run(
-        config,
-        existing_id,
-        run_id=run_id,
-        root=root,
-        argv=argv,
-        shard=shard,
-        meta_extra=meta_extra,
-        secrets=secrets,
-    )
-    guard: list[Any] = list(middleware)
+def run_eval(options: EvalOptions) -> RunOutcome:
+    """Start the run `options` describe, or continue the one it names (`EvalOptions`)."""
+    budget, retry_errors = options.budget, options.retry_errors
+    run, meta, config, shard = open_run(options)
+    guard: list[Any] = list(options.middleware)
     if budget is not None:
         from pipeline.providers.claude import BudgetGuard
 
         guard.append(BudgetGuard(budget))
     pool = ProviderPool(
-        config.script, config.provider_options, registry, config.cassette, middleware=guard
+        config.script, config.provider_options, options.registry, config.cassette, middleware=guard
     )
     items = plan(
         config,
@@ -317,14 +272,14 @@ def run_eval(
         for i in items
         if (done.get(i.key, {}).get("status") == "error" if retry_errors else i.key not in done)
     ]
-    phases = _phases(config, todo, pool, registry)
+    phases = _phases(config, todo, pool, options.registry)
     cache = (
-        ResultCache((root or reports_dir()) / CACHE_FILE)
+        ResultCache((options.root or reports_dir()) / CACHE_FILE)
         if config.use_cache and not retry_errors
         else None
     )
-    executing = _Executing(run, meta, cache, on_row, budget, deferral, progress, console)
-    tally = executing.execute(config, phases, pool, started=existing_id is not None)
+    executing = _Executing(run, meta, cache, options)
+    tally = executing.execute(config, phases, pool, started=options.existing_id is not None)
     rows = run.latest_rows()
     groups = summarize(rows, gates_of(meta), reducers_of(meta))
     meta["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")

@@ -7,7 +7,7 @@ import hashlib
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evals.dataset.load import Suite, load_suite
 from evals.dataset.sample import sample_suite
@@ -16,6 +16,9 @@ from evals.runner.gitinfo import git_state
 from evals.runner.results import RunDir, RunError, new_run_id
 from evals.runner.shards import Shard, shard_of
 from pipeline.redact import unredacted
+
+if TYPE_CHECKING:
+    from evals.runner.options import EvalOptions
 
 
 def config_meta(config: RunConfig) -> dict[str, Any]:
@@ -125,37 +128,28 @@ def _suite_info(suites: list[Suite]) -> list[dict[str, Any]]:
     ]
 
 
-def open_run(
-    config: RunConfig | None,
-    existing_id: str | None,
-    *,
-    run_id: str | None,
-    root: Path | None,
-    argv: list[str] | None,
-    shard: Shard | None,
-    meta_extra: dict[str, Any] | None,
-    secrets: dict[str, dict[str, str]] | None,
-) -> tuple[RunDir, dict[str, Any], RunConfig, Shard | None]:
+def open_run(options: EvalOptions) -> tuple[RunDir, dict[str, Any], RunConfig, Shard | None]:
     """The run folder, its run.json, config and shard: an existing run's, read back (and
     repaired after a crash), or a new run's (its folder is written once the run can start)."""
+    config, existing_id, root = options.config, options.existing_id, options.root
     if existing_id:
         run = RunDir.existing(existing_id, root)
         meta = run.read_meta()
-        config = with_options(config_from_meta(meta), secrets)
+        config = with_options(config_from_meta(meta), options.secrets)
         run.repair()
         return run, meta, config, shard_of(meta)
     if config is None:
         raise ValueError("run_eval needs a config for a new run")
-    run = RunDir(run_id or new_run_id(), root)
+    run = RunDir(options.run_id or new_run_id(), root)
     meta = {
         "run_id": run.run_id,
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "git": git_state(),
-        "argv": argv or [],
+        "argv": options.argv or [],
         "config": config_meta(config),
         "suite_info": _suite_info(config.suites),
     }
-    if shard is not None:
-        meta["shard"] = shard.as_meta()
-    meta.update(meta_extra or {})
-    return run, meta, config, shard
+    if options.shard is not None:
+        meta["shard"] = options.shard.as_meta()
+    meta.update(options.meta_extra or {})
+    return run, meta, config, options.shard

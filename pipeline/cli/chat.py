@@ -6,6 +6,7 @@ import io
 import shlex
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.markup import escape
@@ -23,14 +24,13 @@ from pipeline.cli.common import (
     store_for,
 )
 from pipeline.cli.exits import EXIT_PROVIDER
-from pipeline.cli.render import show_turn
-from pipeline.config import MAX_MESSAGE_CHARS
-from pipeline.converse import TurnOutcome, check_message
 from pipeline.errors import InvalidMessage
-from pipeline.providers.registry import PROVIDER_NAMES
-from pipeline.store.people import get_person, get_project
+from pipeline.providers.command_options import PROVIDER_NAMES
 from pipeline.text import check_text
-from pipeline.turn_queue import Answered, TurnQueue
+
+if TYPE_CHECKING:
+    from pipeline.converse import TurnOutcome
+    from pipeline.turn_queue import Answered
 
 QUIT = {"/quit", "/exit", ":q"}
 
@@ -52,6 +52,12 @@ def chat(
     db_url: str | None = DbOption,
 ) -> None:
     """Talk to the companion; after each reply, see what changed in memory."""
+    # The pipeline and the store: only when a conversation starts, not for --help.
+    from pipeline.cli.render import show_turn
+    from pipeline.converse import check_message
+    from pipeline.store.people import get_person, get_project
+    from pipeline.turn_queue import TurnQueue
+
     store = store_for(db_url)
     with store.read() as session:  # fail on unknown names before loading any model
         found = get_person(session, person)
@@ -135,6 +141,8 @@ def read_line() -> str | None:
     endless line cannot fill memory; the rest of an over-long line is read and dropped.
     A terminal already bounds its lines, and input() keeps line editing there.
     """
+    from pipeline.config import MAX_MESSAGE_CHARS  # the settings classes: only when it runs
+
     if is_interactive():
         try:
             return input("you: ")

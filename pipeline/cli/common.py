@@ -13,7 +13,6 @@ from rich.console import Console
 from rich.markup import escape
 
 from pipeline.cli.exits import EXIT_USAGE, exit_code
-from pipeline.config import fixtures_dir
 from pipeline.errors import ConverseError, InvalidMessage
 from pipeline.text import check_text, printable
 
@@ -90,6 +89,8 @@ def store_for(db_url: str | None) -> Store:
 
 def default_script() -> Path:
     """The scripted provider's default fixture."""
+    from pipeline.config import fixtures_dir  # the settings classes: only when a command runs
+
     return fixtures_dir() / "scripted" / "demo.yaml"
 
 

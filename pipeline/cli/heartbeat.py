@@ -14,7 +14,7 @@ from pipeline.cli.common import (
     shown,
     store_for,
 )
-from pipeline.providers.registry import PROVIDER_NAMES
+from pipeline.providers.command_options import PROVIDER_NAMES
 
 heartbeat_app = typer.Typer(
     help="Let the companion reach out, within its rules.", no_args_is_help=True

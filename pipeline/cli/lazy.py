@@ -62,12 +62,22 @@ class LazyGroup(TyperGroup):
         return command
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """Help that lists every command without importing any of them."""
+        """Help that lists every command without importing any of them (nor, for a page that
+        needs nothing else, Typer's Rich help module: pipeline/cli/quick_help.py)."""
+        from pipeline.cli import quick_help
+
         self._listing = True
         try:
-            super().format_help(ctx, formatter)
+            if quick_help.drawable(self, ctx):
+                quick_help.draw(self, ctx, self._listed(ctx))
+            else:
+                super().format_help(ctx, formatter)
         finally:
             self._listing = False
+
+    def _listed(self, ctx: click.Context) -> list[click.Command]:
+        found = (self.get_command(ctx, name) for name in self.list_commands(ctx))
+        return [command for command in found if command is not None and not command.hidden]
 
 
 def lazy_group(commands: dict[str, LazyCommand]) -> type[LazyGroup]:

@@ -6,7 +6,7 @@ import typer
 
 from pipeline.cli.common import DbOption, PersonOption, fail, handles_errors, store_for
 from pipeline.cli.loopback import is_loopback
-from pipeline.providers.registry import PROVIDER_NAMES
+from pipeline.providers.command_options import PROVIDER_NAMES
 
 
 @handles_errors

@@ -25,7 +25,6 @@ from pipeline.cli.memory_query import query_command
 from pipeline.cli.params import id_argument, optional_ids
 from pipeline.cli.shelf_commands import ShelfKind, add_shelf_commands, where_option
 from pipeline.clock import utcnow
-from pipeline.config import database_url
 from pipeline.domain import Assertion
 from pipeline.files import output_path, write_output
 from pipeline.memory.relative_time import relative_time
@@ -89,6 +88,8 @@ def memory_list(
     db_url: str | None = DbOption,
 ) -> None:
     """List personal assertions, newest first (held and committed; --all adds retracted)."""
+    from pipeline.config import database_url  # the settings classes: only when it runs
+
     found = quick_read.personal_assertions(db_url or database_url(), person, all_, deleted)
     if found is None:
         from pipeline.memory import manage

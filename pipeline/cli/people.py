@@ -6,13 +6,6 @@ import typer
 from rich.table import Table
 
 from pipeline.cli.common import DbOption, PersonOption, console, handles_errors, shown, store_for
-from pipeline.store.people import (
-    create_person,
-    create_project,
-    get_person,
-    list_persons,
-    list_projects,
-)
 from pipeline.text import check_text
 
 person_app = typer.Typer(help="Create and list people.", no_args_is_help=True)
@@ -23,6 +16,8 @@ project_app = typer.Typer(help="Create and list a person's projects.", no_args_i
 @handles_errors
 def person_add(name: str, db_url: str | None = DbOption) -> None:
     """Create a person (and their personal memory)."""
+    from pipeline.store.people import create_person  # SQLAlchemy: only when the command runs
+
     check_text(name, "the name")
     with store_for(db_url).write() as session:
         person = create_person(session, name)
@@ -33,6 +28,8 @@ def person_add(name: str, db_url: str | None = DbOption) -> None:
 @handles_errors
 def person_list(db_url: str | None = DbOption) -> None:
     """List people."""
+    from pipeline.store.people import list_persons
+
     with store_for(db_url).read() as session:
         people = list_persons(session)
     if not people:
@@ -50,6 +47,8 @@ def project_add(
     db_url: str | None = DbOption,
 ) -> None:
     """Create a project for a person."""
+    from pipeline.store.people import create_project, get_person
+
     check_text(name, "the project name")
     check_text(seed, "the project description")
     with store_for(db_url).write() as session:
@@ -63,6 +62,8 @@ def project_add(
 @handles_errors
 def project_list(person: str = PersonOption, db_url: str | None = DbOption) -> None:
     """List a person's projects."""
+    from pipeline.store.people import get_person, list_projects
+
     with store_for(db_url).read() as session:
         projects = list_projects(session, get_person(session, person))
     table = Table("project", "about")

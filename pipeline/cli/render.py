@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Console
 
 from pipeline.cli.common import shown
-from pipeline.converse import TurnOutcome
+
+if TYPE_CHECKING:
+    from pipeline.converse import TurnOutcome
 
 
 def show_turn(console: Console, outcome: TurnOutcome, provider_label: str) -> None:

@@ -34,6 +34,10 @@ OPENAI_ENV_VARS: dict[str, str] = {
     "api_key": "OPENAI_API_KEY",
 }
 
+# The registry's provider names in its order, for `--provider` help: a command's help must not
+# build the registry (pipeline/providers/registry.py), which imports the settings classes.
+PROVIDER_NAMES = ("local", "claude", "scripted", "openai-compatible", "local-llm")
+
 # They sit between the environment and the options a caller passes.
 claude_options: dict[str, Any] = {}
 openai_options: dict[str, Any] = {}

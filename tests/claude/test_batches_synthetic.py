@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from evals.batch import run_batch_eval
+from evals.batch import BatchOptions, run_batch_eval
 from evals.cassettes import rerecord_test, stamp, synthetic_answers
 from evals.cassettes.session import REPLAY_BASE_URL, SYNTHETIC_KEY
 from evals.dataset.load import load_suite
 from evals.loopback import LoopbackServer, load_answers
-from evals.runner import RunConfig
+from evals.runner import EvalOptions, RunConfig
 from pipeline.providers.claude.batches import BatchClient
 
 pytestmark = [pytest.mark.vcr, pytest.mark.block_network]
@@ -66,12 +66,8 @@ def test_synthetic_batch_of_a_classify_suite_is_submitted_polled_and_collected(
     client = BatchClient.from_options(**options)
     with open(os.devnull, "w") as quiet:
         outcome = run_batch_eval(
-            config,
-            root=tmp_path,
-            progress=False,
-            poll_seconds=0,
-            client=client,
-            console=Console(file=quiet),
+            EvalOptions(config, root=tmp_path, progress=False, console=Console(file=quiet)),
+            BatchOptions(poll_seconds=0, client=client),
         )
     rows = sorted(outcome.rows, key=lambda r: r["case_id"])
     assert [(r["case_id"], r["status"]) for r in rows] == [

@@ -77,7 +77,11 @@ def test_bench_cli_times_fresh_processes() -> None:
     assert result.exit_code == 0, result.output
     figures = json.loads(result.stdout)
     assert figures["bench"] == "cli" and figures["n"] == 1
-    for key in ("help_ms", "list_ms", "chat_turn_ms", "python_ms"):
+    for key in ("help_ms", "subcommand_help_ms", "list_ms", "chat_turn_ms", "python_ms"):
         assert figures[key] > 0, key
     assert figures["python_ms"] < figures["help_ms"] < figures["chat_turn_ms"]
-    assert set(figures["verdicts"]) == {"help_ms", "list_ms", "chat_turn_ms"}
+    assert set(figures["verdicts"]) == {"help_ms", "subcommand_help_ms", "list_ms", "chat_turn_ms"}
+    # every command's own --help, the slowest of them named
+    helps = figures["subcommand_helps_ms"]
+    assert {"chat", "memory", "eval", "bench"} <= set(helps) and all(v > 0 for v in helps.values())
+    assert figures["subcommand_help_ms"] == helps[figures["slowest_subcommand"]]

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from evals.dataset import load_suite
 from evals.dataset.compaction import CompactionCase, CompactionExpect
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from evals.runner.compaction import run_compaction
 from evals.runner.judge import SKIPPED
 from evals.runner.providers import Bound
@@ -208,7 +208,7 @@ def test_a_run_reports_the_summarizer_and_recall_of_each_row(make_suite: Any) ->
         "cases": [case, bad.model_dump(mode="json", exclude_defaults=True)],
     }
     config = RunConfig([load_suite(make_suite(data))], ["scripted"], concurrency=1)
-    out = run_eval(config, progress=False, registry=stand_in(scripted()))
+    out = run_eval(EvalOptions(config, progress=False, registry=stand_in(scripted())))
     rows = {r["case_id"]: r for r in out.rows}
     assert rows["maud"]["status"] == "pass" and rows["york"]["status"] == "fail"
     assert rows["maud"]["model"] == "extractive (no model)"

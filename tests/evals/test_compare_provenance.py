@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from evals.cli import app
 from evals.report import build_report
 from evals.report.provenance import Attribution, differences, run_provenance
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from tests.evals.conftest import stand_in
 from tests.evals.test_eval_report import Knows, ten_cases  # noqa: F401  (fixture)
 
@@ -28,7 +28,7 @@ def _run(suite, right, run_id, model="knows-fixture", provider="scripted", varia
     answers = Model({f"fact {i}" for i in right}, model)
     cfg = RunConfig([suite], [provider], variants=[variant or {}], use_cache=False)
     registry = stand_in(answers, f"{provider} (fixture answers, not a model)")
-    return run_eval(cfg, run_id=run_id, progress=False, registry=registry)
+    return run_eval(EvalOptions(cfg, run_id=run_id, progress=False, registry=registry))
 
 
 def test_a_model_change_is_not_credited_to_the_prompt(ten_cases):

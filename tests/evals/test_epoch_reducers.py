@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from evals.cli import app
 from evals.dataset import load_suite
 from evals.report import build_report
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from evals.runner.reducers import reduced
 from pipeline.reading import ClassifiedIntent
 from tests.evals.conftest import stand_in
@@ -69,14 +69,18 @@ def test_a_suite_reducer_sets_the_gate_and_the_summary(four_cases):
     suite = load_suite(four_cases("pass@k"))
     assert suite.reducer == "pass@k"
     cfg = RunConfig([suite], ["scripted"], epochs=3, use_cache=False)
-    outcome = run_eval(cfg, run_id="r1", progress=False, registry=stand_in(FirstTimeOnly()))
+    outcome = run_eval(
+        EvalOptions(cfg, run_id="r1", progress=False, registry=stand_in(FirstTimeOnly()))
+    )
     (group,) = outcome.groups
     assert group.accuracy == pytest.approx(6 / 12)  # c0 passes 3 times, the rest once
     assert group.reduced == 1.0 and group.gate_passed  # pass@3: every case passed once
     md = build_report("r1").markdown.read_text()
     assert "| Epochs reduced |" in md and "| pass@3: 100.0% |" in md
     strict = RunConfig([load_suite(four_cases("all-k"))], ["scripted"], epochs=3, use_cache=False)
-    outcome = run_eval(strict, run_id="r2", progress=False, registry=stand_in(FirstTimeOnly()))
+    outcome = run_eval(
+        EvalOptions(strict, run_id="r2", progress=False, registry=stand_in(FirstTimeOnly()))
+    )
     (group,) = outcome.groups
     assert group.reduced == pytest.approx(1 / 4)
     assert group.gate_failures == ("four on scripted: accuracy (all-3) 0.250 < gate 0.900",)

@@ -18,7 +18,7 @@ from evals.dataset import SuiteError, load_suite
 from evals.dataset.closure import ClosureCase, ClosureExpect
 from evals.dataset.models import Gate
 from evals.report import build_report
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from evals.runner.closure import compression_input
 from evals.runner.closure_metrics import closure_metrics, f1_gate_failures, prf
 from evals.scorers import CLOSURE
@@ -209,8 +209,10 @@ def registry_with(generator: FixtureGenerator) -> dict[str, ProviderSpec]:
 
 def test_the_default_run_scores_the_deterministic_baseline_only(tmp_path: Path) -> None:
     out = run_eval(
-        RunConfig(suites=[load_suite(small_suite(tmp_path))], providers=["local"]),
-        progress=False,
+        EvalOptions(
+            RunConfig(suites=[load_suite(small_suite(tmp_path))], providers=["local"]),
+            progress=False,
+        )
     )
     assert {r["provider"] for r in out.rows} == {"pipeline"}  # local lends no generator
     assert len(out.rows) == 3 and all(r["status"] != "error" for r in out.rows)
@@ -247,9 +249,11 @@ def test_a_model_row_is_scored_beside_the_baseline_and_gated_on_f1(tmp_path: Pat
     )
     path = small_suite(tmp_path, n=1, gate={"f1": {"decisions": 0.9, "people": 0.9}})
     out = run_eval(
-        RunConfig(suites=[load_suite(path)], providers=["local"]),
-        progress=False,
-        registry=registry_with(generator),
+        EvalOptions(
+            RunConfig(suites=[load_suite(path)], providers=["local"]),
+            progress=False,
+            registry=registry_with(generator),
+        )
     )
     rows = {r["provider"]: r for r in out.rows}
     assert set(rows) == {"pipeline", "local"}

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from evals.cli import app
 from evals.dataset import SuiteError, load_suite
 from evals.dataset.conversation import ConversationCase
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from evals.scorers import CONVERSATION
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
 from tests.evals.conftest import Counting, stand_in, write_yaml
@@ -75,7 +75,7 @@ def suite(*cases: dict[str, Any], gate: dict[str, Any] | None = None) -> dict[st
 
 def run(make_suite: Any, data: dict[str, Any], counting: Counting | None = None) -> Any:
     cfg = RunConfig([load_suite(make_suite(data))], ["scripted"], concurrency=1)
-    return run_eval(cfg, progress=False, registry=stand_in(counting or provider()))
+    return run_eval(EvalOptions(cfg, progress=False, registry=stand_in(counting or provider())))
 
 
 def test_a_conversation_passes_and_its_row_carries_the_transcript(make_suite):
@@ -320,7 +320,7 @@ def test_the_local_provider_remembers_confirms_and_forgets_across_turns(make_sui
                memory_only=True),
     ]}  # fmt: skip
     cfg = RunConfig([load_suite(make_suite(suite(case)))], ["local"], concurrency=1)
-    (row,) = run_eval(cfg, progress=False).rows
+    (row,) = run_eval(EvalOptions(cfg, progress=False)).rows
     assert row["status"] == "pass", row["why"] or row["error"]
     assert row["provider"] == "local" and row["cached"] is False
 

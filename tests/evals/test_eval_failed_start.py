@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from evals.cli import app
 from evals.dataset import load_suite
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from evals.runner.results import RUN_META
 
 runner = CliRunner()
@@ -118,7 +118,7 @@ def test_a_failure_before_any_row_removes_the_new_folder(
 
     monkeypatch.setattr("evals.runner.run.execute", boom)
     with pytest.raises(LaterFailure):
-        run_eval(config, run_id="r1", progress=False)
+        run_eval(EvalOptions(config, run_id="r1", progress=False))
     assert run_folders(reports_root) == []
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from evals.dataset import load_suite
 from evals.report import build_report
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from pipeline.reading import ClassifiedIntent
 from tests.evals.conftest import stand_in
 
@@ -55,7 +55,9 @@ def run_with(suite, right, run_id, epochs=1):
     provider = Knows({f"fact {i}" for i in right})
     label = "scripted (fixture answers, not a model)"
     cfg = RunConfig([suite], ["scripted"], epochs=epochs, use_cache=False)
-    return run_eval(cfg, run_id=run_id, progress=False, registry=stand_in(provider, label))
+    return run_eval(
+        EvalOptions(cfg, run_id=run_id, progress=False, registry=stand_in(provider, label))
+    )
 
 
 def test_report_has_every_table_with_provider_labels(ten_cases):
@@ -116,7 +118,7 @@ def test_html_shortens_long_labels_with_the_full_text_on_hover(ten_cases):
     provider = Knows({"fact 1"})
     label = 'scripted <b>"fixture"</b> (a long description of where the answers come from)'
     cfg = RunConfig([ten_cases], ["scripted"], use_cache=False)
-    run_eval(cfg, run_id="r2", progress=False, registry=stand_in(provider, label))
+    run_eval(EvalOptions(cfg, run_id="r2", progress=False, registry=stand_in(provider, label)))
     html = build_report("r2").html.read_text()
     full = "scripted &lt;b&gt;&quot;fixture&quot;&lt;/b&gt; (a long description of where the answers come from)"
     assert (

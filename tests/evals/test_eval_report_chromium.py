@@ -19,7 +19,7 @@ import pytest
 
 from evals.dataset import load_suite
 from evals.report import build_report
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from pipeline.intents.taxonomy import INTENTS
 from pipeline.reading import ClassifiedIntent
 from tests.evals.conftest import stand_in
@@ -73,7 +73,7 @@ def chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def report_html(classify_suite, script_file) -> Path:
     cfg = RunConfig([load_suite(classify_suite)], ["scripted"], script=script_file)
-    run_eval(cfg, run_id="html", progress=False)
+    run_eval(EvalOptions(cfg, run_id="html", progress=False))
     return build_report("html").html
 
 
@@ -169,7 +169,7 @@ def wide_report(make_suite) -> Path:
     suite = load_suite(make_suite({"name": "wide_suite", "target": "classify", "cases": cases}))
     cfg = RunConfig([suite], ["scripted"], use_cache=False)
     registry = stand_in(WrongByOne(answers), LONG_LABEL)
-    run_eval(cfg, run_id="wide", progress=False, registry=registry)
+    run_eval(EvalOptions(cfg, run_id="wide", progress=False, registry=registry))
     return build_report("wide").html
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from evals.dataset import load_suite
 from evals.dataset.models import Gate
-from evals.runner import RunConfig, RunDir, plan, run_eval, summarize
+from evals.runner import EvalOptions, RunConfig, RunDir, plan, run_eval, summarize
 from evals.runner.results import read_rows
 from tests.evals.conftest import CLASSIFY_SUITE, Counting, scripted, stand_in
 
@@ -32,7 +32,7 @@ def statuses(rows):
 def test_rows_carry_provenance_and_errors_are_not_wrong_answers(
     classify_suite, script_file, reports_root
 ):
-    out = run_eval(config(classify_suite, script=script_file), progress=False)
+    out = run_eval(EvalOptions(config(classify_suite, script=script_file), progress=False))
     rows = out.run.rows()
     assert len(rows) == 4
     assert set(rows[0]) == ROW_FIELDS
@@ -61,7 +61,7 @@ def test_rows_carry_provenance_and_errors_are_not_wrong_answers(
 
 def test_an_exception_is_an_error_row_and_the_run_goes_on(classify_suite):
     provider = Counting(scripted(), raise_on={"I'm allergic to shellfish"})
-    out = run_eval(config(classify_suite), progress=False, registry=stand_in(provider))
+    out = run_eval(EvalOptions(config(classify_suite), progress=False, registry=stand_in(provider)))
     rows = {r["case_id"]: r for r in out.run.rows()}
     assert rows["shellfish"]["status"] == "error"
     assert rows["shellfish"]["error"] == "TimeoutError: provider timed out"
@@ -80,17 +80,23 @@ def test_gate_with_its_own_error_bound(make_suite):
         ],
     }  # fmt: skip
     provider = Counting(scripted())
-    out = run_eval(config(make_suite(suite)), progress=False, registry=stand_in(provider))
+    out = run_eval(
+        EvalOptions(config(make_suite(suite)), progress=False, registry=stand_in(provider))
+    )
     (group,) = out.groups
     assert group.accuracy == 1.0 and group.errors == 1
     assert group.gate_passed
 
     suite["gate"] = {"accuracy": 0.5, "max_errors": 0}
-    out = run_eval(config(make_suite(suite)), progress=False, registry=stand_in(provider))
+    out = run_eval(
+        EvalOptions(config(make_suite(suite)), progress=False, registry=stand_in(provider))
+    )
     assert out.groups[0].gate_failures == ("bounded on scripted: 1 errors > bound 0",)
 
     suite["gate"] = {"accuracy": 0.5}  # no bound of its own: errors must be 0
-    out = run_eval(config(make_suite(suite)), progress=False, registry=stand_in(provider))
+    out = run_eval(
+        EvalOptions(config(make_suite(suite)), progress=False, registry=stand_in(provider))
+    )
     assert out.groups[0].gate_failures == ("bounded on scripted: 1 errors > bound 0",)
 
 
@@ -115,16 +121,24 @@ def test_critical_failures_count_failed_cases_tagged_critical_and_have_a_bound()
 
 def test_cache_hits_skip_the_provider_unless_no_cache(classify_suite):
     provider = Counting(scripted())
-    first = run_eval(config(classify_suite), progress=False, registry=stand_in(provider))
+    first = run_eval(
+        EvalOptions(config(classify_suite), progress=False, registry=stand_in(provider))
+    )
     assert provider.calls == 4
-    second = run_eval(config(classify_suite), progress=False, registry=stand_in(provider))
+    second = run_eval(
+        EvalOptions(config(classify_suite), progress=False, registry=stand_in(provider))
+    )
     # the three answers are cached; the error is not, so it is asked again
     assert provider.calls == 5
     assert {r["case_id"]: r["cached"] for r in second.run.rows()} == {
         "shellfish": True, "refined": True, "wife-vegetarian": True, "unscripted": False,
     }  # fmt: skip
     assert statuses(second.run.rows()) == statuses(first.run.rows())
-    run_eval(config(classify_suite, use_cache=False), progress=False, registry=stand_in(provider))
+    run_eval(
+        EvalOptions(
+            config(classify_suite, use_cache=False), progress=False, registry=stand_in(provider)
+        )
+    )
     assert provider.calls == 9
 
 
@@ -134,10 +148,12 @@ def test_an_answer_asked_again_after_an_error_says_so_in_its_row_and_the_compari
     from evals.report import build_report
 
     flaky = Counting(scripted(), raise_on={"I'm allergic to shellfish"})
-    first = run_eval(config(classify_suite), progress=False, registry=stand_in(flaky))
+    first = run_eval(EvalOptions(config(classify_suite), progress=False, registry=stand_in(flaky)))
     assert "asked_again_after_error" not in next(iter(first.run.rows()))
     healed = Counting(scripted())
-    second = run_eval(config(classify_suite), progress=False, registry=stand_in(healed))
+    second = run_eval(
+        EvalOptions(config(classify_suite), progress=False, registry=stand_in(healed))
+    )
     rows = {r["case_id"]: r for r in second.run.rows()}
     assert rows["shellfish"]["cached"] is False
     assert rows["shellfish"]["asked_again_after_error"] == "TimeoutError: provider timed out"
@@ -153,11 +169,15 @@ def test_an_answer_asked_again_after_an_error_says_so_in_its_row_and_the_compari
 
 def test_cache_is_keyed_by_case_content(classify_suite, make_suite):
     provider = Counting(scripted())
-    run_eval(config(classify_suite), progress=False, registry=stand_in(provider))
+    run_eval(EvalOptions(config(classify_suite), progress=False, registry=stand_in(provider)))
     data = json.loads(json.dumps(CLASSIFY_SUITE))
     data["cases"][0]["tags"] = ["changed"]  # a changed case is a different case
     provider.calls = 0
-    run_eval(config(make_suite(data, "changed")), progress=False, registry=stand_in(provider))
+    run_eval(
+        EvalOptions(
+            config(make_suite(data, "changed")), progress=False, registry=stand_in(provider)
+        )
+    )
     assert provider.calls == 2  # the changed case and the uncacheable error
 
 
@@ -165,7 +185,7 @@ def test_interrupted_run_resumes_without_losing_or_repeating(classify_suite):
     interrupted = Counting(scripted(), interrupt_after=2)
     cfg = RunConfig([load_suite(classify_suite)], ["scripted"], concurrency=1, epochs=2)
     with pytest.raises(KeyboardInterrupt):
-        run_eval(cfg, run_id="run-a", progress=False, registry=stand_in(interrupted))
+        run_eval(EvalOptions(cfg, run_id="run-a", progress=False, registry=stand_in(interrupted)))
     run = RunDir.existing("run-a")
     kept = run.rows()
     assert len(kept) == 2
@@ -174,7 +194,7 @@ def test_interrupted_run_resumes_without_losing_or_repeating(classify_suite):
         handle.write('{"run_id": "run-a", "suite": "tiny_cl')
 
     fresh = Counting(scripted())
-    out = run_eval(resume="run-a", progress=False, registry=stand_in(fresh))
+    out = run_eval(EvalOptions(resume="run-a", progress=False, registry=stand_in(fresh)))
     assert out.skipped == 2 and out.ran == 6
     rows = read_rows(run.results_path)
     keys = [(r["case_id"], r["epoch"]) for r in rows]
@@ -185,12 +205,14 @@ def test_interrupted_run_resumes_without_losing_or_repeating(classify_suite):
 def test_retry_errors_reruns_only_errored_cases(classify_suite):
     flaky = Counting(scripted(), raise_on={"I'm allergic to shellfish", "no, just shrimp"})
     first = run_eval(
-        config(classify_suite), run_id="run-b", progress=False, registry=stand_in(flaky)
+        EvalOptions(
+            config(classify_suite), run_id="run-b", progress=False, registry=stand_in(flaky)
+        )
     )
     errored = sorted(r["case_id"] for r in first.run.rows() if r["status"] == "error")
     assert errored == ["refined", "shellfish", "unscripted"]
     healed = Counting(scripted())
-    out = run_eval(retry_errors="run-b", progress=False, registry=stand_in(healed))
+    out = run_eval(EvalOptions(retry_errors="run-b", progress=False, registry=stand_in(healed)))
     assert out.ran == 3 and healed.calls == 3
     assert statuses(out.rows) == {
         "shellfish": "pass", "refined": "pass", "wife-vegetarian": "fail", "unscripted": "error",
@@ -239,7 +261,7 @@ def test_memory_block_and_forget_targets_run_through_a_real_store(make_suite):
         ],
     }  # fmt: skip
     cfg = RunConfig([load_suite(make_suite(block)), load_suite(make_suite(forget))], ["scripted"])
-    out = run_eval(cfg, progress=False, registry=stand_in(Counting(scripted())))
+    out = run_eval(EvalOptions(cfg, progress=False, registry=stand_in(Counting(scripted()))))
     assert statuses(out.rows) == {"order": "pass", "tie": "pass"}
     assert {r["provider"] for r in out.rows} == {"pipeline"}
     assert {r["provider_label"] for r in out.rows} == {"pipeline (deterministic code, no model)"}
@@ -273,11 +295,11 @@ def test_forget_match_also_runs_on_a_provider_that_lends_an_embedder(make_suite)
     }  # fmt: skip
     lending = stand_in(Counting(scripted()), embedder=OneHotEmbedder())
     cfg = RunConfig([load_suite(make_suite(forget))], ["scripted"])
-    out = run_eval(cfg, progress=False, registry=lending)
+    out = run_eval(EvalOptions(cfg, progress=False, registry=lending))
     by_provider = {r["provider"]: r for r in out.rows}
     assert set(by_provider) == {"pipeline", "scripted"}
     assert by_provider["scripted"]["model"] == "one-hot-fixture"
     assert all(r["status"] == "pass" for r in out.rows)
 
-    plain = run_eval(cfg, progress=False, registry=stand_in(Counting(scripted())))
+    plain = run_eval(EvalOptions(cfg, progress=False, registry=stand_in(Counting(scripted()))))
     assert {r["provider"] for r in plain.rows} == {"pipeline"}

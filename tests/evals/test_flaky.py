@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from evals.cli import app
 from evals.report import build_report
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from pipeline.reading import ClassifiedIntent
 from tests.evals.conftest import stand_in
 from tests.evals.test_eval_report import ten_cases  # noqa: F401  (fixture)
@@ -46,7 +46,9 @@ def run(suite, right, flip, run_id, epochs=3):
     provider = Flipping({f"fact {i}" for i in right}, {f"fact {i}" for i in flip})
     cfg = RunConfig([suite], ["scripted"], epochs=epochs, use_cache=False)
     label = "scripted (fixture answers, not a model)"
-    return run_eval(cfg, run_id=run_id, progress=False, registry=stand_in(provider, label))
+    return run_eval(
+        EvalOptions(cfg, run_id=run_id, progress=False, registry=stand_in(provider, label))
+    )
 
 
 def test_the_report_lists_flaky_cases_with_their_verdicts_by_epoch(ten_cases):  # noqa: F811

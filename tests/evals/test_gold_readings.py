@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from evals.cli import app
 from evals.dataset import SuiteError, load_suite
 from evals.dataset.conversation import MessageTurn
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from evals.runner.gold import GOLD, GoldClassifier
 from evals.runner.run_meta import config_from_meta
 from evals.scorers.conversation import status_checks
@@ -209,7 +209,7 @@ def gold_run(make_suite: Any, *suites: dict[str, Any]) -> Any:
     config = RunConfig(
         [load_suite(make_suite(s)) for s in suites], [GOLD], concurrency=1, reading=GOLD
     )
-    return run_eval(config, progress=False)
+    return run_eval(EvalOptions(config, progress=False))
 
 
 def test_a_gold_run_replays_the_readings_and_leaves_out_cases_it_cannot(make_suite):
@@ -233,7 +233,7 @@ def test_a_gold_run_replays_the_readings_and_leaves_out_cases_it_cannot(make_sui
     meta = json.loads((out.run.path / "run.json").read_text())
     assert meta["config"]["reading"] == GOLD and meta["not_runnable"] == list(out.not_runnable)
     assert config_from_meta(meta).reading == GOLD  # --resume replays gold readings again
-    again = run_eval(resume=out.run.run_id, progress=False)
+    again = run_eval(EvalOptions(resume=out.run.run_id, progress=False))
     assert (
         again.ran == 0 and again.skipped == 2 and list(again.not_runnable) == meta["not_runnable"]
     )

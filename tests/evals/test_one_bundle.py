@@ -13,7 +13,7 @@ import pytest
 import evals.runner.conversation as eval_conversation
 import pipeline.turn_queue as turn_queue
 from evals.dataset import load_suite
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from pipeline.converse import converse
 from pipeline.providers.base import Providers
 from pipeline.providers.registry import REGISTRY
@@ -58,5 +58,5 @@ def test_an_eval_conversation_runs_the_bundle_its_factory_declared(make_suite, m
     suite = {"name": "bees", "target": "conversation",
              "cases": [{"id": "bees", "turns": [{"message": "I keep bees"}]}]}  # fmt: skip
     config = RunConfig([load_suite(make_suite(suite))], ["scripted"], concurrency=1)
-    run_eval(config, progress=False, registry=registry)
+    run_eval(EvalOptions(config, progress=False, registry=registry))
     assert seen == [BUNDLE]

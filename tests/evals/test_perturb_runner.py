@@ -13,7 +13,7 @@ from evals.cli import app
 from evals.dataset import SuiteError, load_suite
 from evals.perturb import parse_perturbations, perturb_case, perturbation_figures
 from evals.perturb.styles import OPENING_PAUSES
-from evals.runner import RunConfig, plan, run_eval
+from evals.runner import EvalOptions, RunConfig, plan, run_eval
 from pipeline.providers.base import ClassifyRequest
 from pipeline.reading import ClassifiedIntent
 from tests.evals.conftest import scripted, stand_in, write_yaml
@@ -89,7 +89,7 @@ def test_a_provider_replaying_cassettes_is_not_perturbed(make_suite):
 def test_rows_name_their_perturbation_and_invariance_counts_changed_verdicts(make_suite):
     path = make_suite(SUITE)
     provider = Reader()
-    out = run_eval(config(path), progress=False, registry=stand_in(provider))
+    out = run_eval(EvalOptions(config(path), progress=False, registry=stand_in(provider)))
     rows = out.run.rows()
     assert sorted((r["case_id"], r.get("perturbation", "")) for r in rows) == [
         ("hello", ""), ("hello", "emoticons"),
@@ -123,19 +123,23 @@ def test_rows_name_their_perturbation_and_invariance_counts_changed_verdicts(mak
 def test_a_resumed_run_keeps_perturbed_rows_apart(make_suite):
     path = make_suite(SUITE)
     first = Reader()
-    out = run_eval(config(path), progress=False, registry=stand_in(first))
+    out = run_eval(EvalOptions(config(path), progress=False, registry=stand_in(first)))
     again = Reader()
-    resumed = run_eval(resume=out.run.run_id, progress=False, registry=stand_in(again))
+    resumed = run_eval(EvalOptions(resume=out.run.run_id, progress=False, registry=stand_in(again)))
     assert again.seen == [] and resumed.skipped == 8
 
 
 def test_a_suites_own_perturb_key_runs_without_the_option(make_suite):
     path = make_suite({**SUITE, "perturb": ["voice_transcript"]})
     provider = Reader()
-    out = run_eval(config(path, perturb=None), progress=False, registry=stand_in(provider))
+    out = run_eval(
+        EvalOptions(config(path, perturb=None), progress=False, registry=stand_in(provider))
+    )
     (group,) = out.groups
     assert [f["name"] for f in group.robustness or []] == ["voice_transcript"]
-    none = run_eval(config(path, perturb=("none",)), progress=False, registry=stand_in(Reader()))
+    none = run_eval(
+        EvalOptions(config(path, perturb=("none",)), progress=False, registry=stand_in(Reader()))
+    )
     assert none.groups[0].robustness is None
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from evals.dataset import load_suite
 from evals.report import build_report
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from evals.scorers.reading import content_words, message_verdicts, spans_agree
 from evals.stats import wilson
 from pipeline.domain import ProfileField
@@ -131,7 +131,9 @@ CASES = [
 def provider_run(make_suite: Any, script: list[ScriptEntry] = SCRIPT) -> Any:
     data = {"name": "talks", "target": "conversation", "cases": CASES}
     config = RunConfig([load_suite(make_suite(data))], ["scripted"], concurrency=1)
-    return run_eval(config, progress=False, registry=stand_in(ScriptedProvider(list(script))))
+    return run_eval(
+        EvalOptions(config, progress=False, registry=stand_in(ScriptedProvider(list(script))))
+    )
 
 
 def test_rows_carry_reading_verdicts_and_say_what_each_failure_failed_on(make_suite):
@@ -177,7 +179,9 @@ def test_rows_without_gold_readings_carry_no_reading_fields(make_suite):
     data = {"name": "plain", "target": "conversation",
             "cases": [{"id": "p", "turns": [{"message": TEA}]}]}  # fmt: skip
     config = RunConfig([load_suite(make_suite(data))], ["scripted"], concurrency=1)
-    out = run_eval(config, progress=False, registry=stand_in(ScriptedProvider(list(SCRIPT))))
+    out = run_eval(
+        EvalOptions(config, progress=False, registry=stand_in(ScriptedProvider(list(SCRIPT))))
+    )
     (row,) = out.rows
     assert "reading_scores" not in row and "failed_by" not in row and "reading" not in row
     assert row["got"]["turns"][0]["acts"] == [

@@ -19,12 +19,12 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from evals.batch import BatchFolder, BatchGuard, custom_id, run_batch_eval
+from evals.batch import BatchFolder, BatchGuard, BatchOptions, custom_id, run_batch_eval
 from evals.cassettes import synthetic_answers
 from evals.cli import app
 from evals.dataset.load import load_suite
 from evals.loopback import Answer, LoopbackServer, load_answers
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from pipeline.config import PROJECT_ROOT
 from pipeline.providers.claude.batches import BatchClient, BatchResult
 
@@ -131,13 +131,17 @@ def test_a_conversation_suite_is_one_batch_per_step_across_its_conversations(
     suite = tmp_path / "talk.yaml"
     suite.write_text(TALK, encoding="utf-8")
     with LoopbackServer(load_answers(synthetic_answers()), batch_polls=0) as server:
-        direct = run_eval(_config(suite, server.url), root=tmp_path / "direct", progress=False)
+        direct = run_eval(
+            EvalOptions(_config(suite, server.url), root=tmp_path / "direct", progress=False)
+        )
         batched = run_batch_eval(
-            _config(suite, server.url),
-            root=tmp_path / "batched",
-            progress=False,
-            poll_seconds=0,
-            console=Console(file=open(os.devnull, "w")),  # noqa: SIM115
+            EvalOptions(
+                _config(suite, server.url),
+                root=tmp_path / "batched",
+                progress=False,
+                console=Console(file=open(os.devnull, "w")),  # noqa: SIM115
+            ),
+            BatchOptions(poll_seconds=0),
         )
         log = server.batches.log
     # two turns, each a reading then a reply: four steps, each one batch of both conversations
@@ -337,11 +341,13 @@ def test_an_errored_batch_request_is_an_error_row_naming_the_api_message(
     )
     with LoopbackServer([OK, bad], batch_polls=0) as server:
         out = run_batch_eval(
-            _config(suite, server.url),
-            root=tmp_path,
-            progress=False,
-            poll_seconds=0,
-            console=Console(file=open(os.devnull, "w")),  # noqa: SIM115
+            EvalOptions(
+                _config(suite, server.url),
+                root=tmp_path,
+                progress=False,
+                console=Console(file=open(os.devnull, "w")),  # noqa: SIM115
+            ),
+            BatchOptions(poll_seconds=0),
         )
         assert len(server.batches.log.created) == 1  # an invalid request is not asked again
     rows = {r["case_id"]: r for r in out.rows}

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from evals.cli import app
 from evals.dataset.load import load_suite
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from evals.runner.results import RunDir, row_key
 from evals.runner.shards import Shard
 from evals.runstore import RunRecorder, RunStore
@@ -131,8 +131,16 @@ def test_two_shards_writing_to_one_store_at_once_lose_nothing(
     def shard(k: int) -> None:
         recorder = RunRecorder(RunStore(db_url), tmp_path / f"s{k}")
         try:
-            run_eval(config, run_id=RUN_ID, root=tmp_path / f"s{k}", progress=False,
-                     shard=Shard(k, 2), on_row=recorder.on_row)  # fmt: skip
+            run_eval(
+                EvalOptions(
+                    config,
+                    run_id=RUN_ID,
+                    root=tmp_path / f"s{k}",
+                    progress=False,
+                    shard=Shard(k, 2),
+                    on_row=recorder.on_row,
+                )
+            )
         except BaseException as exc:
             errors.append(exc)
         finally:
@@ -176,7 +184,7 @@ def test_a_store_that_fails_never_stops_the_run(
     suite, script = files
     config = RunConfig([load_suite(suite)], ["scripted"], use_cache=False, script=script)
     recorder = RunRecorder(Broken(), tmp_path)  # type: ignore[arg-type]
-    outcome = run_eval(config, root=tmp_path, progress=False, on_row=recorder.on_row)
+    outcome = run_eval(EvalOptions(config, root=tmp_path, progress=False, on_row=recorder.on_row))
     recorder.finish(outcome.run.run_id)
     assert len(outcome.rows) == 40
     assert "the run store stopped receiving this run (RuntimeError: database went away)" in (
@@ -204,10 +212,17 @@ def test_a_row_is_stored_as_the_folder_wrote_it_and_nan_still_goes_in(
     """The store keeps the folder's JSON text; Python's NaN, which PostgreSQL's JSON refuses,
     is written as null instead of failing the batch."""
     out = run_eval(
-        RunConfig([load_suite(_files_suite(tmp_path))], ["scripted"], use_cache=False,
-                  script=tmp_path / "script.yaml"),
-        root=tmp_path, progress=False,
-    )  # fmt: skip
+        EvalOptions(
+            RunConfig(
+                [load_suite(_files_suite(tmp_path))],
+                ["scripted"],
+                use_cache=False,
+                script=tmp_path / "script.yaml",
+            ),
+            root=tmp_path,
+            progress=False,
+        )
+    )
     first, second = RunDir(out.run.run_id, tmp_path).latest_rows()[:2]
     odd = dict(second, case_id="nan-case", similarity=float("nan"))
     store = RunStore(db_url)

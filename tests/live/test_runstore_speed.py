@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from evals.dataset.load import load_suite
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from evals.runner.results import RunDir
 from evals.runstore import RunRecorder, RunStore
 from evals.runstore.store import MIGRATIONS, VERSION_TABLE, head_revision
@@ -42,7 +42,9 @@ def test_a_run_whose_rows_all_came_through_is_levelled_from_its_tally(
 
     monkeypatch.setattr(RunStore, "sync", no_comparison)
     recorder = RunRecorder(RunStore(db_url), tmp_path)
-    out = run_eval(_files(tmp_path), root=tmp_path, progress=False, on_row=recorder.on_row)
+    out = run_eval(
+        EvalOptions(_files(tmp_path), root=tmp_path, progress=False, on_row=recorder.on_row)
+    )
     recorder.finish(out.run.run_id)
     assert recorder.failed is None
     store = RunStore(db_url)
@@ -62,7 +64,7 @@ def test_a_run_whose_rows_all_came_through_is_levelled_from_its_tally(
 
 
 def test_rows_from_another_process_are_compared_and_added_once(db_url: str, tmp_path: Path) -> None:
-    out = run_eval(_files(tmp_path), root=tmp_path, progress=False)  # recorded nowhere
+    out = run_eval(EvalOptions(_files(tmp_path), root=tmp_path, progress=False))  # recorded nowhere
     rows = RunDir(out.run.run_id, tmp_path).latest_rows()
     recorder = RunRecorder(RunStore(db_url), tmp_path)
     recorder.on_row(rows[0])  # this process saw one row; the folder holds thirty

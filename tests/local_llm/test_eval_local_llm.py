@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from evals.dataset import load_suite
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from pipeline.prompting import default_library
 from pipeline.providers.local_llm.weights import SMOLLM2
 from tests.evals.conftest import reports_root, write_yaml
@@ -55,7 +55,7 @@ def _run(suite: Path, variants: list[dict[str, str]]):
         concurrency=2,
         provider_options={"local-llm": dict(SMALL)},
     )
-    return run_eval(config, progress=False)
+    return run_eval(EvalOptions(config, progress=False))
 
 
 def test_two_prompt_versions_run_side_by_side_and_answers_are_cached_by_prompt_hash(

@@ -28,6 +28,8 @@ NOT_SETTINGS = {
     "evals/bench/search_scale.py": r"CONVERSE_ANN_MIN_VECTORS",
     # the login name, the reviewer when CONVERSE_REVIEWER is unset
     "evals/report/reviews.py": r"os\.environ\.get\(\"USER(NAME)?\"\)",
+    # Typer's own variables (width, colour), read as Typer reads them to draw its root page
+    "pipeline/cli/quick_help.py": r'os\.getenv\("(TERMINAL_WIDTH|GITHUB_ACTIONS|_TYPER_FORCE_DISABLE_TERMINAL)"\)',
     # the text of the file promptfoo runs in its own Python, not code of the harness
     "evals/export/promptfoo.py": r"CONVERSE_HARNESS_ROOT",
 }

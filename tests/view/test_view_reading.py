@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from evals.dataset import load_suite
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from evals.runner.gold import GOLD
 from pipeline.providers.scripted import ScriptedProvider, ScriptEntry
 from tests.evals.conftest import stand_in, write_yaml
@@ -29,8 +29,13 @@ def test_run_page_shows_reading_accuracy_and_what_each_failure_failed_on(client,
         ScriptEntry(TEA, "remember_about_me", {"personal_fact": "You like green tea"}),
         ScriptEntry("yes", "general_conversation", {}, after="remember_about_me"),
     ])  # fmt: skip
-    out = run_eval(RunConfig([suite], ["scripted"], concurrency=1), progress=False,
-                   registry=stand_in(misread))  # fmt: skip
+    out = run_eval(
+        EvalOptions(
+            RunConfig([suite], ["scripted"], concurrency=1),
+            progress=False,
+            registry=stand_in(misread),
+        )
+    )
     text = client.get(f"/runs/{out.run.run_id}").text
     assert 'id="reading"' in text and "reading: provider;" in text
     assert "<td>relation</td>" in text and "Decision failed" in text
@@ -41,7 +46,9 @@ def test_run_page_shows_reading_accuracy_and_what_each_failure_failed_on(client,
     )
     assert "Reading (against gold)" in case.text and "gold &#39;confirm&#39;" in case.text
     assert "<b>Failed on:</b> reading: turn 2: intent:" in case.text
-    gold = run_eval(RunConfig([suite], [GOLD], concurrency=1, reading=GOLD), progress=False)
+    gold = run_eval(
+        EvalOptions(RunConfig([suite], [GOLD], concurrency=1, reading=GOLD), progress=False)
+    )
     page = client.get(f"/runs/{gold.run.run_id}").text
     assert "reading: gold (the suites' gold readings replayed, template replies)" in page
     assert "1 case(s) not runnable under <code>--reading gold</code>" in page

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from pipeline.domain import Usage
 from pipeline.errors import ConverseError
+from pipeline.providers.chat_wire import ChatCompletion
 from pipeline.providers.local_llm.admission import Admission
 from pipeline.providers.local_llm.settings import LocalLLMSettings
 from pipeline.providers.local_llm.weights import ModelWeights, locate
@@ -42,31 +43,9 @@ class _Timings(BaseModel):
     predicted_ms: float = 0.0
 
 
-class _Message(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+class _Completion(ChatCompletion):
+    """What llama.cpp in process answers: a Chat Completions body with its timings."""
 
-    content: str | None = None
-
-
-class _Choice(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    message: _Message
-    finish_reason: str | None = None
-
-
-class _Usage(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-
-class _Completion(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    choices: list[_Choice]
-    usage: _Usage = _Usage()
     timings: _Timings = _Timings()
 
 
@@ -159,15 +138,12 @@ class Engine:
             ) from exc
         if not body.choices:
             raise GenerationFailed("llama.cpp answered with no choices")
-        choice = body.choices[0]
         timings = body.timings
         completion = Completion(
-            text=(choice.message.content or "").strip(),
-            finish_reason=choice.finish_reason,
-            usage=Usage(
-                input_tokens=body.usage.prompt_tokens,
-                output_tokens=body.usage.completion_tokens,
-                cache_read_input_tokens=timings.cache_n,
+            text=body.text,
+            finish_reason=body.choices[0].finish_reason,
+            usage=body.usage_record().model_copy(
+                update={"cache_read_input_tokens": timings.cache_n}
             ),
             prompt_ms=timings.prompt_ms,
             predicted_n=timings.predicted_n,

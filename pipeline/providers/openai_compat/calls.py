@@ -9,9 +9,10 @@ from typing import Any
 
 import openai
 from openai.types.chat import ChatCompletionMessageParam
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
-from pipeline.domain import HistoryTurn, PromptRef, Usage
+from pipeline.domain import HistoryTurn, PromptRef
+from pipeline.providers.chat_wire import ChatCompletion
 from pipeline.providers.claude.wire import history_messages, prompts_header
 
 API = "the Chat Completions API"
@@ -50,57 +51,11 @@ def _after(max_retries: int) -> str:
     return f" after {max_retries} {'retry' if max_retries == 1 else 'retries'}"
 
 
-class WireChoiceMessage(BaseModel):
-    """The message of a choice; only the fields the providers read."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    content: str | None = None
-    refusal: str | None = None
-
-
-class WireChoice(BaseModel):
-    """One choice of a completion."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    message: WireChoiceMessage
-    finish_reason: str | None = None
-
-
-class WireUsage(BaseModel):
-    """Token counts as the server reports them (some servers report none)."""
-
-    model_config = ConfigDict(extra="ignore")
-
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-
-class WireCompletion(BaseModel):
-    """A Chat Completions response, checked with pydantic before anything reads it."""
-
-    model_config = ConfigDict(extra="ignore")
+class WireCompletion(ChatCompletion):
+    """A response from a server, which names the model that answered (recorded with each
+    call)."""
 
     model: str
-    choices: list[WireChoice]
-    usage: WireUsage | None = None
-
-    @property
-    def first(self) -> WireChoice | None:
-        """The first choice, if the server sent any."""
-        return self.choices[0] if self.choices else None
-
-    @property
-    def text(self) -> str:
-        """The first choice's content, stripped."""
-        choice = self.first
-        return (choice.message.content or "").strip() if choice else ""
-
-    def usage_record(self) -> Usage:
-        """Token counts (zero when the server reports none)."""
-        usage = self.usage or WireUsage()
-        return Usage(input_tokens=usage.prompt_tokens, output_tokens=usage.completion_tokens)
 
 
 class CallFailed(Exception):
