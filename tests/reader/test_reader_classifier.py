@@ -239,3 +239,23 @@ def test_a_stated_value_runs_to_the_end_of_its_clause() -> None:
         ("FACT", "I can't eat gluten"),
         ("QUESTION", "what now"),
     ]
+
+
+def test_spans_agree_with_a_sure_intent_head() -> None:
+    from pipeline.providers.reader.decode import agreed
+
+    fact = Span("FACT", 0, 20, "I'm learning Japanese", 0.9)
+    forget = {"forget_about_me": 0.9, "remember_about_me": 0.1, "general_conversation": 0.0}
+    assert [s.kind for s in agreed([fact], forget)] == ["FORGET"]
+    unsure = {"forget_about_me": 0.5, "remember_about_me": 0.5, "general_conversation": 0.0}
+    assert [s.kind for s in agreed([fact], unsure)] == ["FACT"]
+
+
+def test_sure_conversation_states_no_fact_unless_it_also_asks() -> None:
+    from pipeline.providers.reader.decode import agreed
+
+    chat = {"general_conversation": 0.95, "remember_about_me": 0.05}
+    irony = [Span("FACT", 0, 10, "I LOVE mondays", 0.9), Span("STATUS", 11, 20, "monday", 0.9)]
+    assert [s.kind for s in agreed(irony, chat)] == ["STATUS"]
+    asks = [Span("QUESTION", 0, 5, "what now", 0.9), Span("FACT", 6, 10, "I'm vegan", 0.9)]
+    assert [s.kind for s in agreed(asks, chat)] == ["QUESTION", "FACT"]

@@ -210,6 +210,39 @@ def _chosen(
     return named or None
 
 
+# The span kind that states each intent's value, for agreeing spans with the intent head.
+VALUE_KIND = {
+    "remember_about_me": "FACT",
+    "add_knowledge": "KNOWLEDGE",
+    "forget_about_me": "FORGET",
+    "retract_knowledge": "FORGET",
+    "ask_about_past_input": "QUERY",
+}
+INTENT_FLOOR = 0.6
+CHAT_FLOOR = 0.9
+
+
+def agreed(spans: list[Span], intent: Mapping[str, float]) -> list[Span]:
+    """The spans made to agree with the intent head, which reads the whole message and is the
+    surer of the two about what a message asks ("would you mind forgetting that I'm learning
+    Japanese?" tags a fact, the head says forget): when the head is sure of an intent whose
+    value kind no span has, the first value span takes that kind; when it is sure the message
+    is conversation and no question is asked, no fact or note is stated (irony, small talk)."""
+    top = max(intent, key=lambda k: intent[k])
+    values = [s for s in spans if s.kind in VALUE_KIND.values()]
+    if top == "general_conversation" and intent[top] >= CHAT_FLOOR:
+        if not any(s.kind == "QUESTION" for s in spans):
+            return [s for s in spans if s.kind not in ("FACT", "KNOWLEDGE")]
+        return spans
+    kind = VALUE_KIND.get(top)
+    if kind is None or intent[top] < INTENT_FLOOR or not values:
+        return spans
+    if any(s.kind == kind for s in spans):
+        return spans
+    first = values[0]
+    return [Span(kind, s.start, s.end, s.text, s.p) if s is first else s for s in spans]
+
+
 def _acts(
     spans: list[Span],
     intent: Mapping[str, float],
@@ -218,6 +251,7 @@ def _acts(
     context: ReaderContext,
 ) -> list[ReadAct]:
     acts: list[ReadAct] = []
+    spans = agreed(spans, intent)
     restore = flags["restore"] >= FLAG_FLOOR
     reports = flags["status"] >= FLAG_FLOOR
     for span in spans:
