@@ -17,7 +17,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
 
 from pipeline.actions import Action
 from pipeline.domain import HistoryTurn, MemoryChange, RouteResult
@@ -26,10 +35,41 @@ from pipeline.domain import HistoryTurn, MemoryChange, RouteResult
 _STORED_BESIDE = frozenset({"also", "intent"})
 
 
-class Item(BaseModel):
-    """A stored fact or note an outcome names: its display number, text, and where it applies."""
+class _InOrder(BaseModel):
+    """A model that dumps its fields in the order they were given: the instruction templates
+    show the operation data as JSON, so its key order is part of the prompt."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    _given: tuple[str, ...] = PrivateAttr(default=())
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_order(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        made = handler(data)
+        if isinstance(made, _InOrder) and isinstance(data, Mapping):
+            made._given = tuple(data)
+        return made
+
+    def dump(self) -> dict[str, Any]:
+        """The fields that were set, in the order given, nested models as dicts."""
+        return {name: _plain(getattr(self, name)) for name in self._order()}
+
+    def _order(self) -> list[str]:
+        given = [name for name in self._given if name in self.model_fields_set]
+        return given + [n for n in type(self).model_fields if n in self.model_fields_set - {*given}]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, _InOrder):
+        return value.dump()
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+class Item(_InOrder):
+    """A stored fact or note an outcome names: its display number, text, and where it applies."""
 
     display_number: int
     content: str
@@ -37,10 +77,8 @@ class Item(BaseModel):
     where: str | None = None  # recall: "personal" or "project"
 
 
-class Outcome(BaseModel):
+class Outcome(_InOrder):
     """Base of every intent's outcome: the action it records, one of its intent's `ACTIONS`."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     INTENT: ClassVar[str] = ""
     ACTIONS: ClassVar[frozenset[Action]] = frozenset()
@@ -59,10 +97,6 @@ class Outcome(BaseModel):
                 "if the intent really does this)"
             )
         return action
-
-    def dump(self) -> dict[str, Any]:
-        """The operation data: the fields the handler set, nested items as dicts."""
-        return self.model_dump(exclude_unset=True)
 
     def routed(self, changes: Iterable[MemoryChange] = ()) -> RouteResult:
         """The handler's result: this outcome, under its intent, with the changes it decided."""

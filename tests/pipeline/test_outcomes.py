@@ -3,8 +3,10 @@ naming the intent, and the next turn reads the previous turn's outcome through i
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import ClassVar
 from unittest.mock import MagicMock
 
@@ -147,3 +149,36 @@ class _Tally(Outcome):
 def test_a_model_with_no_intent_names_itself_in_the_error() -> None:
     with pytest.raises(ValidationError, match="tally cannot record the action 'found'"):
         _Tally(action=Action.FOUND)
+
+
+def test_the_dump_keeps_the_order_the_handler_gave_its_fields() -> None:
+    """The instruction templates show the operation data as JSON: its key order is part of the
+    prompt (and of the recorded cassettes), so it is the handler's, not the model's."""
+    data = ForgetOutcome(
+        action=Action.AMBIGUOUS,
+        forget_description="the car",
+        candidates=[Item(content="Your car is red", display_number=2)],
+    ).dump()
+    assert list(data) == ["action", "forget_description", "candidates"]
+    assert list(data["candidates"][0]) == ["content", "display_number"]
+    retracted = ForgetOutcome(
+        action=Action.RETRACTED, person="Ana", retracted_fact="x", assertion_display_number=3
+    ).dump()
+    assert list(retracted) == ["action", "person", "retracted_fact", "assertion_display_number"]
+
+
+def test_docs_list_each_intents_outcome_model_and_its_actions() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "intents.md").read_text("utf-8")
+    section = docs.split("## Typed outcomes", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)` \| `(\w+)` \| (.+) \|$", section, flags=re.MULTILINE)
+    documented = {
+        intent: (model, set(re.findall(r"`([a-z_]+)`", acts))) for intent, model, acts in rows
+    }
+    live = {n: s for n, s in INTENTS.items() if s.live and s.outcome is not None}
+    assert set(documented) == set(live)
+    for name, spec in live.items():
+        model, actions = documented[name]
+        assert spec.outcome is not None and model == spec.outcome.__name__
+        # "as `retract_knowledge`" names the intent whose actions it shares
+        shared = {a for n in actions & set(live) for a in documented[n][1]}
+        assert (actions - set(live)) | shared == {a.value for a in spec.outcome.ACTIONS}, name
