@@ -167,5 +167,7 @@ SPECS = (
         pending=(Action.CONFIRM_RETRACTION, Action.AMBIGUOUS),
         handler=handle_forget,
         outcome=ForgetOutcome,
+        subject="forget_description",
+        writes=True,
     ),
 )

@@ -221,6 +221,8 @@ SPECS = (
         handler=handle_add_knowledge,
         outcome=AddKnowledgeOutcome,
         required=("knowledge",),
+        subject="knowledge",
+        writes=True,
     ),
     IntentSpec(
         "list_knowledge",
@@ -253,5 +255,7 @@ SPECS = (
         handler=handle_retract_knowledge,
         outcome=NoteRetractionOutcome,
         required=("knowledge_description",),
+        subject="knowledge_description",
+        writes=True,
     ),
 )

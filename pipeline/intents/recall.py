@@ -177,5 +177,6 @@ SPECS = (
         offer="tell you what you've told me before, about you or about a project",
         handler=handle_ask_about_past_input,
         outcome=RecallOutcome,
+        subject="query",
     ),
 )

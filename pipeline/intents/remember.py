@@ -334,5 +334,7 @@ SPECS = (
         pending=(Action.HELD, Action.REFINED, Action.HELD_MANY),
         handler=handle_remember,
         outcome=RememberOutcome,
+        subject="personal_fact",
+        writes=True,
     ),
 )

@@ -25,23 +25,19 @@ HANDLERS: dict[str, Handler] = {
     name: spec.handler for name, spec in INTENTS.items() if spec.live and spec.handler
 }
 
-# Intents whose handler would store or drop something: a reading that asks to put something
-# back restores instead.
-_WRITES = frozenset(["add_knowledge", "remember_about_me", "retract_knowledge", "forget_about_me"])
-_PARAM = {
-    "ask_about_past_input": "query",
-    "remember_about_me": "personal_fact",
-    "add_knowledge": "knowledge",
-    "retract_knowledge": "knowledge_description",
-    "forget_about_me": "forget_description",
-}
+
+def _subject(intent: str) -> str:
+    """The parameter naming what a message of `intent` is about ("" when it has none)."""
+    spec = INTENTS.get(intent)
+    return spec.subject if spec is not None else ""
 
 
 def _as(ctx: HandlerContext, intent: str, description: str = "") -> HandlerContext:
     """The context re-read as `intent`, its description taken from the original parameter."""
     old = ctx.classified
-    text = description or old.params.get(_PARAM.get(old.intent, ""), "") or ctx.message
-    params = {_PARAM[intent]: text} if intent in _PARAM else {}
+    subject = _subject(old.intent)
+    text = description or (old.params.get(subject, "") if subject else "") or ctx.message
+    params = {_subject(intent): text} if _subject(intent) else {}
     classified = old.model_copy(update={"intent": intent, "params": params})
     return replace(ctx, classified=classified)
 
@@ -87,7 +83,7 @@ def _redirected(ctx: HandlerContext) -> HandlerContext:
     if name == "retract_knowledge" and ctx.project is None:
         return _as(ctx, "forget_about_me")  # outside a project only personal facts exist
     if name in ("retract_knowledge", "forget_about_me") and not ctx.classified.restore:
-        described = ctx.param(_PARAM[name])
+        described = ctx.param(_subject(name))
         elsewhere = _lives_in(ctx, described) if described else None
         if elsewhere is not None and elsewhere != name:
             return _as(ctx, elsewhere, described)
@@ -120,7 +116,7 @@ def _handled(ctx: HandlerContext) -> RouteResult:
     assert spec.handler is not None  # every spec declares one (stubs: handle_stub)
     if not spec.live:
         return spec.handler(ctx)
-    if ctx.classified.restore and (name in _WRITES or _prior_action(ctx) is Action.RETRACTED):
+    if ctx.classified.restore and (spec.writes or _prior_action(ctx) is Action.RETRACTED):
         return restore.handle_restore(ctx, name)
     if spec.needs_project and ctx.project is None:
         return Refused(error="needs_project").routed(name)

@@ -44,6 +44,12 @@ class IntentSpec:
     outcome: type[Outcome] | None = None
     # Parameters the handler cannot do without: a classification missing one is unusable.
     required: tuple[str, ...] = ()
+    # The parameter naming what the message is about: when the router re-reads a message as
+    # another intent (it answers what that intent left pending), the text carries over in it.
+    subject: str = ""
+    # Its handler stores or drops something: a reading that asks to put something back
+    # restores instead (pipeline/intents/restore.py).
+    writes: bool = False
 
     def __post_init__(self) -> None:
         problems = self.problems()
@@ -62,9 +68,9 @@ class IntentSpec:
         stray = [a.value for a in self.pending if a not in actions]
         if stray:
             found.append(f"pending actions {stray} are not among its outcome's ACTIONS")
-        unknown = [p for p in self.required if p not in self.params]
+        unknown = [p for p in (*self.required, self.subject) if p and p not in self.params]
         if unknown:
-            found.append(f"required parameters {unknown} are not among its params")
+            found.append(f"parameters {unknown} (required, subject) are not among its params")
         return found
 
     @property

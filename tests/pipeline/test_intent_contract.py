@@ -330,5 +330,14 @@ def test_modules_that_declare_intents_never_import_the_modules_that_collect_them
     assert found == {}
 
 
+def test_every_module_that_declares_specs_is_collected() -> None:
+    """A module whose SPECS the collector's marker missed would leave its intents unknown."""
+    for path in sorted((ROOT / "pipeline" / "intents").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if any(isinstance(n, ast.Assign) and _names_specs(n) for n in tree.body):
+            module = __import__(f"pipeline.intents.{path.stem}", fromlist=["SPECS"])
+            assert all(INTENTS.get(spec.name) is spec for spec in module.SPECS), path.name
+
+
 def _names_specs(node: ast.Assign) -> bool:
     return any(isinstance(t, ast.Name) and t.id == "SPECS" for t in node.targets)
