@@ -24,7 +24,7 @@ from pipeline.domain import ActorKind, Assertion, HistoryTurn, NormativeForce, R
 from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.outcome import ConversationOutcome, Item
-from pipeline.intents.taxonomy import leaves_pending, outcome_of
+from pipeline.intents.taxonomy import leaves_pending, pending_outcome
 from pipeline.memory.matching import match_forget
 from pipeline.reading import Act, Reading, Relation, StatusReport
 from pipeline.store import assertions as repo
@@ -120,9 +120,9 @@ def pending_items(ctx: HandlerContext) -> list[Pending]:
     companions = [t for t in ctx.history if t.role is Role.COMPANION][-PENDING_WINDOW:]
     found: dict[int, Pending] = {}
     for turn in (offer for t in reversed(companions) for offer in _offers(t)):
-        if not leaves_pending(turn):
-            continue
-        number = getattr(outcome_of(turn), "assertion_display_number", None)
+        # what a pending outcome is about: the one fact offered or asked about (an offer of
+        # several, or a list of candidates, names none)
+        number = getattr(pending_outcome(turn), "assertion_display_number", None)
         if not isinstance(number, int) or number in found:
             continue
         fact = _fact(ctx, personal_id, number)

@@ -26,6 +26,7 @@ __all__ = [
     "declared_in",
     "leaves_pending",
     "outcome_of",
+    "pending_outcome",
 ]
 
 # The order the released classifier prompts and answer schemas list the intents in; an
@@ -97,8 +98,16 @@ def outcome_of(turn: HistoryTurn | None) -> Outcome | None:
     return spec.outcome.read(turn.operation_data)
 
 
+def pending_outcome(turn: HistoryTurn | None) -> Outcome | None:
+    """The turn's typed outcome when it left something pending (an action its intent declares
+    `pending`), else None. The stored action is compared first, so a turn that left nothing
+    pending (most of them) is never parsed."""
+    spec = INTENTS.get(turn.intent or "") if turn is not None else None
+    if turn is None or spec is None or turn.operation_data.get("action") not in spec.pending:
+        return None
+    return outcome_of(turn)
+
+
 def leaves_pending(turn: HistoryTurn | None) -> bool:
     """Whether the turn left something pending: an action its intent declares `pending`."""
-    outcome = outcome_of(turn)
-    spec = INTENTS.get(turn.intent or "") if turn is not None else None
-    return outcome is not None and spec is not None and outcome.action in spec.pending
+    return pending_outcome(turn) is not None
