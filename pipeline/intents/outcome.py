@@ -100,6 +100,11 @@ class Outcome(_InOrder):
 
     def routed(self, changes: Iterable[MemoryChange] = ()) -> RouteResult:
         """The handler's result: this outcome, under its intent, with the changes it decided."""
+        if not self.INTENT:
+            raise TypeError(
+                f"{type(self).__name__} names no intent (it serves several): build the "
+                "RouteResult with the intent's name and this outcome's dump()"
+            )
         return RouteResult(intent=self.INTENT, operation_data=self.dump(), changes=tuple(changes))
 
     @classmethod

@@ -151,6 +151,13 @@ def test_a_model_with_no_intent_names_itself_in_the_error() -> None:
         _Tally(action=Action.FOUND)
 
 
+def test_the_stubs_shared_outcome_is_never_routed_without_its_intent() -> None:
+    from pipeline.intents.stubs import NotAvailable
+
+    with pytest.raises(TypeError, match="NotAvailable names no intent"):
+        NotAvailable(action=Action.NOT_AVAILABLE, capability="x").routed()
+
+
 def test_the_dump_keeps_the_order_the_handler_gave_its_fields() -> None:
     """The instruction templates show the operation data as JSON: its key order is part of the
     prompt (and of the recorded cassettes), so it is the handler's, not the model's."""
