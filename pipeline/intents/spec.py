@@ -2,16 +2,18 @@
 
 Each intent's module ends with `SPECS`, the specs it declares: the intent's name, whether it
 is live, its parameters, what the classifier prompt says of it, whether it needs a project,
-how the companion offers it, its handler, its outcome model and which of its actions leave
-something pending. pipeline/intents/taxonomy.py collects them; the router, the answer
-schema, the classifier prompt and the reading of the previous turn read them from there
-(docs/intents.md, "Adding an intent").
+how the companion offers it, its handler, its outcome model, which of its actions leave
+something pending and, for an intent declared since the release, its offline reply, its new
+parameters' help and a few example messages. pipeline/intents/taxonomy.py collects them; the
+router, the answer schema, the classifier prompt, the offline replies, the local provider's
+examples and the reading of the previous turn read them from there (docs/intents.md, "Adding
+an intent").
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from pipeline.actions import Action
 from pipeline.domain import RouteResult
@@ -19,6 +21,8 @@ from pipeline.intents.context import HandlerContext
 from pipeline.intents.outcome import Outcome
 
 Handler = Callable[[HandlerContext], RouteResult]
+# The offline reply to a turn of the intent, written from its route result.
+Reply = Callable[[RouteResult], str]
 
 
 class IntentSpecError(ValueError):
@@ -50,6 +54,17 @@ class IntentSpec:
     # Its handler stores or drops something: a reading that asks to put something back
     # restores instead (pipeline/intents/restore.py).
     writes: bool = False
+    # The reply the offline responders (local, scripted) give for a turn of this intent. The
+    # released intents' replies are written in pipeline/providers/replies.py, which reads this
+    # first; an intent declared since gives its own here.
+    reply: Reply | None = None
+    # Help for each parameter the answer schema does not describe yet (parameter -> help);
+    # pipeline/providers/intent_schema.py reads it after its released PARAM_HELP.
+    param_help: Mapping[str, str] = field(default_factory=dict, hash=False)
+    # A few messages of this intent, written apart from every suite message: the local
+    # provider adds them to its examples file's when the file has none of this intent's, and
+    # classifier templates from v5 list them when they hard-code none of their own.
+    examples: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         problems = self.problems()
@@ -71,6 +86,11 @@ class IntentSpec:
         unknown = [p for p in (*self.required, self.subject) if p and p not in self.params]
         if unknown:
             found.append(f"parameters {unknown} (required, subject) are not among its params")
+        helped = [p for p in self.param_help if p not in self.params]
+        if helped:
+            found.append(f"param_help names {helped}, which are not among its params")
+        if any(not m.strip() for m in self.examples):
+            found.append("its examples must be non-empty messages")
         return found
 
     @property

@@ -132,6 +132,24 @@ def test_a_spec_whose_pending_action_its_outcome_never_records_fails_when_declar
         )
 
 
+def test_a_spec_with_help_for_a_parameter_it_lacks_or_an_empty_example_fails_when_declared() -> (
+    None
+):
+    with pytest.raises(IntentSpecError) as raised:
+        IntentSpec(
+            "tide_times",
+            False,
+            ("harbour",),
+            "x",
+            param_help={"port": "the port"},
+            examples=("low tide at Brighton?", "  "),
+        )
+    assert str(raised.value) == (
+        "intent 'tide_times': param_help names ['port'], which are not among its params; "
+        "its examples must be non-empty messages"
+    )
+
+
 def test_every_declared_spec_is_consistent_and_every_outcome_names_its_intent() -> None:
     assert {name: spec.problems() for name, spec in INTENTS.items()} == {
         name: [] for name in INTENTS
