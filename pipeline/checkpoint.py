@@ -13,16 +13,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
+from pipeline.actions import Action
 from pipeline.clock import utcnow
 from pipeline.domain import RouteResult
 from pipeline.store.checkpoints import load_checkpoint, save_checkpoint
 from pipeline.store.events import Event, conversation_key
 
 # The companion's last turn asked the person to confirm something: what, by handler action.
-_AWAITING: dict[str, Literal["confirm_fact", "confirm_retraction"]] = {
-    "held": "confirm_fact",
-    "refined": "confirm_fact",
-    "confirm_retraction": "confirm_retraction",
+_AWAITING: dict[Action, Literal["confirm_fact", "confirm_retraction"]] = {
+    Action.HELD: "confirm_fact",
+    Action.REFINED: "confirm_fact",
+    Action.CONFIRM_RETRACTION: "confirm_retraction",
 }
 
 
@@ -77,7 +78,7 @@ def advanced(
     """The state after one more stored turn."""
     data = result.operation_data
     action = data.get("action") if isinstance(data.get("action"), str) else None
-    awaiting = _AWAITING.get(action or "")
+    awaiting = _AWAITING.get(Action(action)) if action in _AWAITING else None
     number = data.get("assertion_display_number")
     matched = data.get("matched_assertion_id")
     written = [e.memory_id for e in events if e.op in ("create", "update") and e.memory_id]

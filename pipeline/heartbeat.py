@@ -17,8 +17,9 @@ from datetime import datetime, timedelta
 from pipeline.actions import Action
 from pipeline.assemble import AssembledPrompt
 from pipeline.converse import COMPANION_NAME
-from pipeline.domain import HistoryTurn, Person, Role, RouteResult, Turn
+from pipeline.domain import HistoryTurn, Person, Role, Turn
 from pipeline.errors import ProviderError
+from pipeline.intents.outcome import ConversationOutcome
 from pipeline.memory.working import readable
 from pipeline.prompting import PromptLibrary, default_library
 from pipeline.providers.base import Responder, RespondRequest
@@ -103,10 +104,9 @@ def heartbeat(
         operator_name=person.name,
         working_memory=decision.follow_up,
     )
-    route = RouteResult(
-        intent="general_conversation",
-        operation_data={"action": Action.HEARTBEAT, "follow_up": newest_thread(decision.follow_up)},
-    )
+    route = ConversationOutcome(
+        action=Action.HEARTBEAT, follow_up=newest_thread(decision.follow_up)
+    ).routed()
     history = tuple(
         HistoryTurn(
             role=t.role, content=t.content, intent=t.intent, operation_data=t.operation_data

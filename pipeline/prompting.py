@@ -1,5 +1,8 @@
 """Versioned Jinja templates: prompts/<family>/<version>.j2, with prompts/active.yaml.
 
+A family active.yaml does not list is active at its only version; one with several versions
+and none listed is an error that asks for the line.
+
 Rendering is strict (a missing variable is an error naming it) and returns the text with a
 PromptRef, so every turn can record exactly which template sources produced its prompts.
 """
@@ -64,7 +67,19 @@ class PromptLibrary:
     overrides: Mapping[str, str] = field(default_factory=dict)
 
     def active(self) -> dict[str, str]:
-        """Family -> active version, after overrides."""
+        """Family -> active version, after overrides: the listed ones, then every family
+        active.yaml leaves out that has exactly one version (found by a scan of the folder)."""
+        listed = self._listed()
+        families = self.families()
+        unlisted = {
+            family: versions[0]
+            for family, versions in families.items()
+            if family not in listed and len(versions) == 1
+        }
+        return self._overridden(listed | unlisted, set(listed) | set(families))
+
+    def _listed(self) -> dict[str, str]:
+        """What active.yaml lists (no scan: the path a turn takes)."""
         path = _active_path(self.root)
         try:
             data = _active_versions(path, os.stat(path).st_mtime_ns)
@@ -76,26 +91,26 @@ class PromptLibrary:
             raise PromptError(f"{path} is not valid YAML: {exc}", "fix the file") from exc
         if data is None:
             raise PromptError(f"{path} must map families to versions", "e.g. `persona: v1`")
-        if not self.overrides:
-            return dict(data)
-        versions = dict(data)
+        return dict(data)
+
+    def _overridden(self, versions: dict[str, str], known: set[str]) -> dict[str, str]:
         for family in self.overrides:
-            if family not in versions:
+            if family not in known:
                 raise PromptError(
                     f"unknown prompt family {family!r}",
-                    f"families: {', '.join(sorted(versions))}",
+                    f"families: {', '.join(sorted(known))}",
                 )
         return versions | dict(self.overrides)
 
     def families(self) -> dict[str, list[str]]:
         """Every family and its versions, oldest first."""
+        # os.walk rather than Path.rglob: active() scans on every call (a third of the time)
         found: dict[str, list[str]] = {}
-        for path in sorted(self.root.rglob("*.j2")):
-            family = path.parent.relative_to(self.root).as_posix()
-            found.setdefault(family, []).append(path.stem)
-        for versions in found.values():
-            versions.sort(key=_version_key)
-        return found
+        for folder, _dirs, files in os.walk(self.root):
+            versions = sorted((f[:-3] for f in files if f.endswith(".j2")), key=_version_key)
+            if versions:
+                found[Path(os.path.relpath(folder, self.root)).as_posix()] = versions
+        return dict(sorted(found.items()))
 
     def path(self, family: str, version: str) -> Path:
         """Where a version of a family lives; errors name what exists."""
@@ -130,21 +145,35 @@ class PromptLibrary:
         return text, _ref(family, version, sha)
 
     def pinned(self) -> PromptLibrary:
-        """This library with every family's version fixed as active.yaml names it now: for
-        rendering several parts of one prompt with one read of it."""
-        return replace(self, overrides=self.active())
+        """This library with every listed family's version fixed as active.yaml names it now:
+        for rendering several parts of one prompt with one read of it."""
+        if self.overrides:
+            self.active()  # an override of an unknown family is an error naming the known
+        return replace(self, overrides=self._listed() | dict(self.overrides))
 
     def _active_version(self, family: str) -> str:
         pinned = self.overrides.get(family)
         if pinned is not None:
             return pinned
-        versions = self.active()
-        if family not in versions:
-            raise PromptError(
-                f"prompt family {family!r} has no active version",
-                f"add `{family}: v1` to {self.root / 'active.yaml'}",
-            )
-        return versions[family]
+        listed = self._listed().get(family)
+        return listed if listed is not None else self._only_version(family)
+
+    def _only_version(self, family: str) -> str:
+        """The version of a family active.yaml leaves out: its only one."""
+        folder = self.root / family
+        versions = sorted(
+            (p.stem for p in folder.glob("*.j2") if _VERSION.match(p.stem)), key=_version_key
+        )
+        if len(versions) == 1:
+            return versions[0]
+        line = f"add `{family}: {versions[-1] if versions else 'v1'}` to {_active_path(self.root)}"
+        if not versions:
+            raise PromptError(f"prompt family {family!r} has no active version", line)
+        raise PromptError(
+            f"prompt family {family!r} has {len(versions)} versions ({', '.join(versions)}) "
+            "and active.yaml names none of them",
+            line,
+        )
 
     def render(self, family: str, version: str | None = None, **variables: Any) -> Rendered:
         """Render the active (or given) version of a family."""

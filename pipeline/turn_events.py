@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
+from pipeline.actions import Action
 from pipeline.domain import MemoryChange, NormativeForce, RouteResult
 from pipeline.intents.multi import HELD_MANY
 from pipeline.intents.recall import BEST_SIMILARITY
@@ -21,7 +22,11 @@ from pipeline.store.tables import AssertionRow
 
 EXTRACTED = "extracted"
 # A handler's matching outcome -> the event's status (forget_about_me, retract_knowledge).
-_MATCHED = {"confirm_retraction": "ok", "ambiguous": "ambiguous", "no_match": "no_match"}
+_MATCHED = {
+    Action.CONFIRM_RETRACTION: "ok",
+    Action.AMBIGUOUS: "ambiguous",
+    Action.NO_MATCH: "no_match",
+}
 
 
 def _op(change: MemoryChange) -> str:
@@ -77,14 +82,15 @@ def turn_events(
     events = [classify]
     data = result.operation_data
     action = data.get("action")
-    if result.intent == RECALL and action in ("found", "no_match"):
-        status = "ok" if action == "found" else "no_match"
+    if result.intent == RECALL and action in (Action.FOUND, Action.NO_MATCH):
+        status = "ok" if action == Action.FOUND else "no_match"
         best = reads.get(BEST_SIMILARITY)
         events.append(replace(classify, op="search", status=status, similarity=best))
     elif isinstance(action, str) and action in _MATCHED:
         matched = data.get("matched_assertion_id")
         memory_id = matched if isinstance(matched, int) else None
-        events.append(replace(classify, op="match", status=_MATCHED[action], memory_id=memory_id))
+        status = _MATCHED[Action(action)]
+        events.append(replace(classify, op="match", status=status, memory_id=memory_id))
     if result.changes:
         found = _changed(session, result.changes)
         # Facts held by multi-fact extraction are told apart: its daily cap counts them.

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pipeline.extraction.extract import Extracted, extract_facts
-from pipeline.intents.multi import MAX_WRITES_PER_TURN
-from pipeline.intents.remember import INTENT
+from pipeline.intents.remember import INTENT, MAX_WRITES_PER_TURN
 from pipeline.lexicon import Lexicon
 from pipeline.prompting import PromptLibrary
 from pipeline.providers.structured import StructuredGenerator

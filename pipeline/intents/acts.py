@@ -23,7 +23,8 @@ from pipeline.actions import Action
 from pipeline.domain import ActorKind, Assertion, HistoryTurn, NormativeForce, Role, RouteResult
 from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.taxonomy import INTENTS
+from pipeline.intents.outcome import ConversationOutcome, Item
+from pipeline.intents.taxonomy import leaves_pending, pending_outcome
 from pipeline.memory.matching import match_forget
 from pipeline.reading import Act, Reading, Relation, StatusReport
 from pipeline.store import assertions as repo
@@ -108,10 +109,7 @@ def _narrowed(ctx: HandlerContext, group: list[Act], *, alone: bool) -> HandlerC
 
 
 def _noted(status: StatusReport) -> RouteResult:
-    return RouteResult(
-        intent="general_conversation",
-        operation_data={"action": STATUS_NOTED, "topic": status.topic, "text": status.noted},
-    )
+    return ConversationOutcome(action=STATUS_NOTED, topic=status.topic, text=status.noted).routed()
 
 
 def pending_items(ctx: HandlerContext) -> list[Pending]:
@@ -122,10 +120,9 @@ def pending_items(ctx: HandlerContext) -> list[Pending]:
     companions = [t for t in ctx.history if t.role is Role.COMPANION][-PENDING_WINDOW:]
     found: dict[int, Pending] = {}
     for turn in (offer for t in reversed(companions) for offer in _offers(t)):
-        spec = INTENTS.get(turn.intent or "")
-        if spec is None or turn.operation_data.get("action") not in spec.pending:
-            continue
-        number = turn.operation_data.get("assertion_display_number")
+        # what a pending outcome is about: the one fact offered or asked about (an offer of
+        # several, or a list of candidates, names none)
+        number = getattr(pending_outcome(turn), "assertion_display_number", None)
         if not isinstance(number, int) or number in found:
             continue
         fact = _fact(ctx, personal_id, number)
@@ -159,13 +156,6 @@ def _still_pending(turn: HistoryTurn, fact: Assertion) -> bool:
     return fact.force is NormativeForce.COMMITTED  # a retraction question, still unanswered
 
 
-def _leaves_pending(turn: HistoryTurn | None) -> bool:
-    if turn is None:
-        return False
-    spec = INTENTS.get(turn.intent or "")
-    return spec is not None and turn.operation_data.get("action") in spec.pending
-
-
 def _aimed(ctx: HandlerContext) -> HandlerContext | RouteResult:
     """The context with the turn that left the answered item as the previous companion turn,
     so its intent's handler reads the late answer as it reads an immediate one; or the
@@ -182,7 +172,7 @@ def _aimed(ctx: HandlerContext) -> HandlerContext | RouteResult:
         if item is None:
             return ctx  # not pending (committed, dropped or out of the window): as said
         return replace(ctx, prior_companion=item.turn)
-    if _leaves_pending(ctx.prior_companion):
+    if leaves_pending(ctx.prior_companion):
         return ctx
     if reading.relation is Relation.REJECT:
         # Turning down an offer made turns ago drops it: the reading must name which one (or
@@ -224,11 +214,8 @@ def _forget_of_offer(ctx: HandlerContext) -> HandlerContext | None:
 
 
 def _which(items: list[Pending]) -> RouteResult:
-    return RouteResult(
-        intent="general_conversation",
-        operation_data={
-            "action": WHICH_ITEM,
-            "ask": "which of these pending items the person means; nothing was changed",
-            "items": [{"display_number": i.number, "content": i.content} for i in items],
-        },
-    )
+    return ConversationOutcome(
+        action=WHICH_ITEM,
+        ask="which of these pending items the person means; nothing was changed",
+        items=[Item(display_number=i.number, content=i.content) for i in items],
+    ).routed()

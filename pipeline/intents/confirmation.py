@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
+from pipeline.actions import Action
 from pipeline.domain import Assertion, RouteResult
 from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
+from pipeline.intents.outcome import Item, RetractionOutcome
 from pipeline.memory.matching import content_words, keyword_score, match_forget
 from pipeline.reading import Reading, Relation
 from pipeline.store import assertions as repo
@@ -37,7 +38,7 @@ def reading_of_confirmation(
 
 def answer_to_confirmation(
     ctx: HandlerContext,
-    data: dict[str, Any],
+    asked: RetractionOutcome,
     description: str,
     *,
     retract: Callable[[int], RouteResult | None],
@@ -47,8 +48,8 @@ def answer_to_confirmation(
     """Confirm retracts what was matched, reject keeps it, a choice of something that was
     never offered ("the second one" after a single match) asks again; None when the reply
     describes something else, to be matched anew (see `corrected_description`)."""
-    matched_id = data.get("matched_assertion_id")
-    if not isinstance(matched_id, int):
+    matched_id = asked.matched_assertion_id
+    if asked.action is not Action.CONFIRM_RETRACTION or matched_id is None:
         return None
     try:
         matched: Assertion | None = repo.get_assertion(ctx.session, matched_id)
@@ -56,8 +57,8 @@ def answer_to_confirmation(
         matched = None
     reading = reading_of_confirmation(ctx, description, matched)
     if reading.relation is Relation.REJECT:
-        return kept(str(data.get("matched_fact", "")))
-    number = data.get("assertion_display_number")
+        return kept(asked.matched_fact or "")
+    number = asked.assertion_display_number
     if reading.relation is Relation.CONFIRM or (
         reading.relation is Relation.CHOOSE and reading.chosen == (number,)
     ):
@@ -84,12 +85,12 @@ _NUMBER = re.compile(r"#\s*(\d{1,6})\b")
 def pick_candidate(
     reading: Reading | None,
     description: str,
-    candidates: list[dict[str, Any]],
+    candidates: list[Item],
     stop_words: frozenset[str],
 ) -> int | None:
     """The one candidate of an ambiguous match that the reply names: the reading's choice,
     a `#N` the companion printed, or words only one of them has ("the front squat one")."""
-    numbers = {c["display_number"] for c in candidates}
+    numbers = {c.display_number for c in candidates}
     if reading is not None and reading.relation is Relation.CHOOSE:
         picked = [n for n in reading.chosen if n in numbers]
         if len(picked) == 1:
@@ -98,7 +99,7 @@ def pick_candidate(
         if int(found) in numbers:
             return int(found)
     keys = content_words(description, stop_words)
-    scored = [(keyword_score(keys, str(c["content"])), c) for c in candidates] if keys else []
+    scored = [(keyword_score(keys, c.content), c) for c in candidates] if keys else []
     best = max((score for score, _ in scored), default=0)
     chosen = [c for score, c in scored if score == best and best > 0]
-    return int(chosen[0]["display_number"]) if len(chosen) == 1 else None
+    return chosen[0].display_number if len(chosen) == 1 else None

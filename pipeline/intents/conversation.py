@@ -1,13 +1,16 @@
-"""Intents that change no memory: conversation, capabilities, and the stubs."""
+"""Intents that change no memory: general_conversation and describe_capabilities."""
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 from pipeline.actions import Action
 from pipeline.domain import RouteResult
 from pipeline.intents.context import HandlerContext
+from pipeline.intents.outcome import ConversationOutcome, Outcome
 from pipeline.intents.recall import answer_from_memory
 from pipeline.intents.remember import keep_in_project, offered_held, retract_rejected_offer
-from pipeline.intents.taxonomy import INTENTS, LIVE_INTENTS
+from pipeline.intents.spec import INTENTS, IntentSpec
 
 
 def handle_general_conversation(ctx: HandlerContext) -> RouteResult:
@@ -17,7 +20,7 @@ def handle_general_conversation(ctx: HandlerContext) -> RouteResult:
     a broken model answer must leave what is stored untouched.
     """
     if ctx.classified.error:
-        return RouteResult(intent="general_conversation", operation_data={"action": Action.NONE})
+        return ConversationOutcome(action=Action.NONE).routed()
     held = offered_held(ctx)
     reading = ctx.classified.reading
     if held is not None and ctx.project is not None and reading and reading.project_only:
@@ -28,24 +31,41 @@ def handle_general_conversation(ctx: HandlerContext) -> RouteResult:
     recalled = answer_from_memory(ctx)
     if recalled is not None:
         return recalled
-    return RouteResult(intent="general_conversation", operation_data={"action": Action.NONE})
+    return ConversationOutcome(action=Action.NONE).routed()
+
+
+class CapabilitiesOutcome(Outcome):
+    """describe_capabilities: what the live intents offer, in the person's words."""
+
+    INTENT: ClassVar[str] = "describe_capabilities"
+    ACTIONS: ClassVar[frozenset[Action]] = frozenset({Action.DESCRIBED})
+
+    capabilities: list[str]
 
 
 def handle_describe_capabilities(_ctx: HandlerContext) -> RouteResult:
     """The live intents in plain words."""
-    return RouteResult(
-        intent="describe_capabilities",
-        operation_data={
-            "action": Action.DESCRIBED,
-            "capabilities": [INTENTS[n].offer for n in LIVE_INTENTS if INTENTS[n].offer],
-        },
-    )
+    offers = [spec.offer for spec in INTENTS.values() if spec.live and spec.offer]
+    return CapabilitiesOutcome(action=Action.DESCRIBED, capabilities=offers).routed()
 
 
-def handle_stub(ctx: HandlerContext) -> RouteResult:
-    """A capability that is planned but not available yet."""
-    name = ctx.classified.intent
-    return RouteResult(
-        intent=name,
-        operation_data={"action": Action.NOT_AVAILABLE, "capability": INTENTS[name].summary},
-    )
+SPECS = (
+    IntentSpec(
+        "general_conversation",
+        True,
+        (),
+        "chat, questions and advice that ask nothing of memory; declining an offer; "
+        "an outright rejection such as 'never mind'",
+        offer="chat, answer questions and think things through with you",
+        handler=handle_general_conversation,
+        outcome=ConversationOutcome,
+    ),
+    IntentSpec(
+        "describe_capabilities",
+        True,
+        (),
+        "asks what the companion can do",
+        handler=handle_describe_capabilities,
+        outcome=CapabilitiesOutcome,
+    ),
+)

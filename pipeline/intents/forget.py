@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import ClassVar
 
 from pipeline.actions import Action
 from pipeline.domain import Assertion, HistoryActor, MemoryChange, NormativeForce, RouteResult
@@ -13,7 +13,9 @@ from pipeline.intents.confirmation import (
     pick_candidate,
 )
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.remember import offered_held, reject_offer
+from pipeline.intents.outcome import Item, Refused, RetractionOutcome
+from pipeline.intents.remember import RememberOutcome, offered_held, reject_offer
+from pipeline.intents.spec import IntentSpec
 from pipeline.memory.matching import Match, match_forget
 from pipeline.memory.search import semantic_forget
 from pipeline.reading import Relation
@@ -22,20 +24,30 @@ from pipeline.store import assertions as repo
 INTENT = "forget_about_me"
 
 
-def _candidate(a: Assertion) -> dict[str, Any]:
-    return {"content": a.content, "display_number": a.display_number}
+class ForgetOutcome(RetractionOutcome):
+    """forget_about_me: a question whether to forget the fact matched, and its answer."""
+
+    INTENT: ClassVar[str] = INTENT
+
+    person: str | None = None  # the erase command the reply suggests names the person
+    retracted_fact: str | None = None
+    rationale: str | None = None
+    forget_description: str | None = None
+    nothing_described: bool = False
+    stored_count: int | None = None
+
+
+def _candidate(a: Assertion) -> Item:
+    return Item(content=a.content, display_number=a.display_number)
 
 
 def _confirm(a: Assertion) -> RouteResult:
-    return RouteResult(
-        intent=INTENT,
-        operation_data={
-            "action": Action.CONFIRM_RETRACTION,
-            "matched_fact": a.content,
-            "matched_assertion_id": a.id,
-            "assertion_display_number": a.display_number,
-        },
-    )
+    return ForgetOutcome(
+        action=Action.CONFIRM_RETRACTION,
+        matched_fact=a.content,
+        matched_assertion_id=a.id,
+        assertion_display_number=a.display_number,
+    ).routed()
 
 
 def _retract(ctx: HandlerContext, assertion_id: int) -> RouteResult | None:
@@ -49,18 +61,13 @@ def _retract(ctx: HandlerContext, assertion_id: int) -> RouteResult | None:
     done = ctx.decided.set_force(
         assertion_id, NormativeForce.RETRACTED, rationale, by=HistoryActor.OPERATOR
     )
-    change = MemoryChange.of(done, NormativeForce.COMMITTED)
-    return RouteResult(
-        intent=INTENT,
-        operation_data={
-            "action": Action.RETRACTED,
-            "person": ctx.person.name,  # the erase command the reply suggests names the person
-            "retracted_fact": done.content,
-            "assertion_display_number": done.display_number,
-            "rationale": rationale,
-        },
-        changes=(change,),
-    )
+    return ForgetOutcome(
+        action=Action.RETRACTED,
+        person=ctx.person.name,
+        retracted_fact=done.content,
+        assertion_display_number=done.display_number,
+        rationale=rationale,
+    ).routed([MemoryChange.of(done, NormativeForce.COMMITTED)])
 
 
 def _semantic(
@@ -77,12 +84,9 @@ def _semantic(
 
 def _just_committed(ctx: HandlerContext, personal_id: int) -> Assertion | None:
     """The personal fact the previous companion turn committed, if it is still committed."""
-    prior = ctx.prior_companion
-    if prior is None or prior.intent != "remember_about_me":
-        return None
-    data = prior.operation_data
-    number = data.get("assertion_display_number")
-    if data.get("action") != Action.COMMITTED or not isinstance(number, int):
+    prior = RememberOutcome.of(ctx.prior_companion)
+    number = prior.assertion_display_number if prior is not None else None
+    if prior is None or prior.action is not Action.COMMITTED or number is None:
         return None
     try:
         fact = repo.get_by_number(ctx.session, personal_id, number)
@@ -92,34 +96,36 @@ def _just_committed(ctx: HandlerContext, personal_id: int) -> Assertion | None:
 
 
 def _kept(description: str) -> RouteResult:
-    return RouteResult(
-        intent=INTENT, operation_data={"action": Action.KEPT, "forget_description": description}
-    )
+    return ForgetOutcome(action=Action.KEPT, forget_description=description).routed()
 
 
 def handle_forget(ctx: HandlerContext) -> RouteResult:
     """Retract what the previous turn matched when confirmed; otherwise match the description."""
     personal_id = ctx.person.personal_engagement_id
     if personal_id is None:
-        return RouteResult(intent=INTENT, operation_data={"error": "no_personal_engagement"})
+        return Refused(error="no_personal_engagement").routed(INTENT)
     reading = ctx.classified.reading
     rejects = reading is not None and reading.relation is Relation.REJECT
     held = offered_held(ctx)
     if held is not None and rejects:  # "forget it" right after an offer
         return reject_offer(ctx, held)
-    prior = ctx.prior_companion
-    data = prior.operation_data if prior is not None and prior.intent == INTENT else {}
+    prior = ForgetOutcome.of(ctx.prior_companion)
+    asked = prior.action if prior is not None else None
     description = ctx.param("forget_description")
-    if data.get("action") == Action.CONFIRM_RETRACTION:
+    if prior is not None and asked is Action.CONFIRM_RETRACTION:
         answered = answer_to_confirmation(
-            ctx, data, description, retract=lambda i: _retract(ctx, i), confirm=_confirm, kept=_kept
+            ctx,
+            prior,
+            description,
+            retract=lambda i: _retract(ctx, i),
+            confirm=_confirm,
+            kept=_kept,
         )
         if answered is not None:
             return answered
         description = corrected_description(ctx, description)
-    if data.get("action") == Action.AMBIGUOUS:
-        candidates = list(data.get("candidates", []))
-        number = pick_candidate(reading, description, candidates, ctx.stop_words)
+    if prior is not None and asked is Action.AMBIGUOUS:
+        number = pick_candidate(reading, description, prior.candidates, ctx.stop_words)
         if number is not None:
             return _confirm(repo.get_by_number(ctx.session, personal_id, number))
     kept_just_now = None if ctx.keywords(description) else _just_committed(ctx, personal_id)
@@ -129,14 +135,11 @@ def handle_forget(ctx: HandlerContext) -> RouteResult:
         return _confirm(kept_just_now)
     if rejects and not ctx.keywords(description):
         # "Forget it" with nothing pending means "never mind", not a request to match "it".
-        if data.get("action") in (Action.CONFIRM_RETRACTION, Action.AMBIGUOUS):
+        if asked in (Action.CONFIRM_RETRACTION, Action.AMBIGUOUS):
             return _kept(description)
-        data = {
-            "action": Action.NO_MATCH,
-            "forget_description": description,
-            "nothing_described": True,
-        }
-        return RouteResult(intent=INTENT, operation_data=data)
+        return ForgetOutcome(
+            action=Action.NO_MATCH, forget_description=description, nothing_described=True
+        ).routed()
     committed = repo.list_assertions(ctx.session, personal_id, [NormativeForce.COMMITTED])
     match = _semantic(
         ctx, description, committed, match_forget(description, committed, ctx.stop_words)
@@ -144,19 +147,27 @@ def handle_forget(ctx: HandlerContext) -> RouteResult:
     if match.action == "confirm_retraction":
         return _confirm(match.assertions[0])
     if match.action == "ambiguous":
-        return RouteResult(
-            intent=INTENT,
-            operation_data={
-                "action": Action.AMBIGUOUS,
-                "forget_description": description,
-                "candidates": [_candidate(a) for a in match.assertions],
-            },
-        )
-    return RouteResult(
-        intent=INTENT,
-        operation_data={
-            "action": Action.NO_MATCH,
-            "forget_description": description,
-            "stored_count": len(committed),
-        },
-    )
+        return ForgetOutcome(
+            action=Action.AMBIGUOUS,
+            forget_description=description,
+            candidates=[_candidate(a) for a in match.assertions],
+        ).routed()
+    return ForgetOutcome(
+        action=Action.NO_MATCH, forget_description=description, stored_count=len(committed)
+    ).routed()
+
+
+SPECS = (
+    IntentSpec(
+        INTENT,
+        True,
+        ("forget_description",),
+        "asks the companion to stop remembering something personal",
+        offer="forget something personal you told me, once you confirm which one",
+        pending=(Action.CONFIRM_RETRACTION, Action.AMBIGUOUS),
+        handler=handle_forget,
+        outcome=ForgetOutcome,
+        subject="forget_description",
+        writes=True,
+    ),
+)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import ClassVar
+
+from pydantic import Field
 
 from pipeline.actions import Action
 from pipeline.domain import (
@@ -22,6 +24,8 @@ from pipeline.intents.confirmation import (
 )
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.facts import clean_fact
+from pipeline.intents.outcome import Item, Outcome, Refused, RetractionOutcome
+from pipeline.intents.spec import IntentSpec
 from pipeline.memory.matching import match_forget, match_loosely
 from pipeline.store import assertions as repo
 
@@ -30,8 +34,46 @@ _NUMBERS = re.compile(r"#?\b(\d{1,6})\b")
 _LIVE = (NormativeForce.HELD, NormativeForce.COMMITTED)
 
 
-def _item(a: Assertion) -> dict[str, Any]:
-    return {"display_number": a.display_number, "content": a.content, "force": a.force.value}
+class AddKnowledgeOutcome(Outcome):
+    """add_knowledge: the note held in the project."""
+
+    INTENT: ClassVar[str] = "add_knowledge"
+    ACTIONS: ClassVar[frozenset[Action]] = frozenset({Action.HELD})
+
+    knowledge: str
+    assertion_display_number: int
+
+
+class ListKnowledgeOutcome(Outcome):
+    """list_knowledge: the project's live notes."""
+
+    INTENT: ClassVar[str] = "list_knowledge"
+    ACTIONS: ClassVar[frozenset[Action]] = frozenset({Action.LISTED})
+
+    items: list[Item]
+
+
+class CommitKnowledgeOutcome(Outcome):
+    """commit_knowledge: the notes settled, or nothing held that the reference names."""
+
+    INTENT: ClassVar[str] = "commit_knowledge"
+    ACTIONS: ClassVar[frozenset[Action]] = frozenset({Action.COMMITTED, Action.NO_MATCH})
+
+    items: list[Item] = Field(default_factory=list)
+    reference: str | None = None
+    held_count: int | None = None
+
+
+class NoteRetractionOutcome(RetractionOutcome):
+    """retract_knowledge: a question whether to remove the note matched, and its answer."""
+
+    INTENT: ClassVar[str] = "retract_knowledge"
+
+    knowledge_description: str | None = None
+
+
+def _item(a: Assertion) -> Item:
+    return Item(display_number=a.display_number, content=a.content, force=a.force.value)
 
 
 def handle_add_knowledge(ctx: HandlerContext) -> RouteResult:
@@ -39,36 +81,26 @@ def handle_add_knowledge(ctx: HandlerContext) -> RouteResult:
     assert ctx.project is not None
     fact = clean_fact(ctx.param("knowledge"))
     if not fact:
-        return RouteResult(intent="add_knowledge", operation_data={"error": "no_knowledge"})
+        return Refused(error="no_knowledge").routed(AddKnowledgeOutcome.INTENT)
     created = ctx.decided.add(ctx.project.id, fact, ActorKind.OPERATOR)
-    return RouteResult(
-        intent="add_knowledge",
-        operation_data={
-            "action": Action.HELD,
-            "knowledge": created.content,
-            "assertion_display_number": created.display_number,
-        },
-        changes=(MemoryChange.of(created, None),),
-    )
+    return AddKnowledgeOutcome(
+        action=Action.HELD,
+        knowledge=created.content,
+        assertion_display_number=created.display_number,
+    ).routed([MemoryChange.of(created, None)])
 
 
 def handle_list_knowledge(ctx: HandlerContext) -> RouteResult:
     """The project's held and committed assertions, newest first."""
     assert ctx.project is not None
     items = repo.list_assertions(ctx.session, ctx.project.id, _LIVE, limit=50)
-    return RouteResult(
-        intent="list_knowledge",
-        operation_data={"action": Action.LISTED, "items": [_item(a) for a in items]},
-    )
+    return ListKnowledgeOutcome(action=Action.LISTED, items=[_item(a) for a in items]).routed()
 
 
 def _just_noted(ctx: HandlerContext) -> int | None:
     """The note the previous companion turn added, if it added one."""
-    prior = ctx.prior_companion
-    if prior is None or prior.intent != "add_knowledge":
-        return None
-    number = prior.operation_data.get("assertion_display_number")
-    return number if isinstance(number, int) else None
+    prior = AddKnowledgeOutcome.of(ctx.prior_companion)
+    return prior.assertion_display_number if prior is not None else None
 
 
 def _names_every_item(ctx: HandlerContext, reference: str) -> bool:
@@ -95,43 +127,30 @@ def handle_commit_knowledge(ctx: HandlerContext) -> RouteResult:
         match = match_forget(reference, held, ctx.stop_words)
         chosen = list(match.assertions) if match.action == "confirm_retraction" else []
     if not chosen:
-        return RouteResult(
-            intent="commit_knowledge",
-            operation_data={
-                "action": Action.NO_MATCH,
-                "reference": reference,
-                "held_count": len(held),
-            },
-        )
+        return CommitKnowledgeOutcome(
+            action=Action.NO_MATCH, reference=reference, held_count=len(held)
+        ).routed()
     done = [
         ctx.decided.set_force(a.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
         for a in chosen
     ]
-    return RouteResult(
-        intent="commit_knowledge",
-        operation_data={"action": Action.COMMITTED, "items": [_item(a) for a in done]},
-        changes=tuple(MemoryChange.of(a, NormativeForce.HELD) for a in done),
+    return CommitKnowledgeOutcome(action=Action.COMMITTED, items=[_item(a) for a in done]).routed(
+        MemoryChange.of(a, NormativeForce.HELD) for a in done
     )
 
 
 def _confirm_note(a: Assertion) -> RouteResult:
-    return RouteResult(
-        intent="retract_knowledge",
-        operation_data={
-            "action": Action.CONFIRM_RETRACTION,
-            "matched_fact": a.content,
-            "matched_assertion_id": a.id,
-            "assertion_display_number": a.display_number,
-            "item": _item(a),
-        },
-    )
+    return NoteRetractionOutcome(
+        action=Action.CONFIRM_RETRACTION,
+        matched_fact=a.content,
+        matched_assertion_id=a.id,
+        assertion_display_number=a.display_number,
+        item=_item(a),
+    ).routed()
 
 
 def _kept_note(description: str) -> RouteResult:
-    return RouteResult(
-        intent="retract_knowledge",
-        operation_data={"action": Action.KEPT, "knowledge_description": description},
-    )
+    return NoteRetractionOutcome(action=Action.KEPT, knowledge_description=description).routed()
 
 
 def _retract_note(ctx: HandlerContext, assertion_id: int, reason: str) -> RouteResult | None:
@@ -147,10 +166,8 @@ def _retract_note(ctx: HandlerContext, assertion_id: int, reason: str) -> RouteR
         f"Operator asked to remove: {reason}",
         by=HistoryActor.OPERATOR,
     )
-    return RouteResult(
-        intent="retract_knowledge",
-        operation_data={"action": Action.RETRACTED, "item": _item(done)},
-        changes=(MemoryChange.of(done, target.force),),
+    return NoteRetractionOutcome(action=Action.RETRACTED, item=_item(done)).routed(
+        [MemoryChange.of(done, target.force)]
     )
 
 
@@ -159,14 +176,14 @@ def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
     confirmation on the next turn retracts what was matched (never re-guessed)."""
     assert ctx.project is not None
     description = ctx.param("knowledge_description")
-    prior = ctx.prior_companion
-    data = prior.operation_data if prior is not None and prior.intent == "retract_knowledge" else {}
-    if data.get("action") == Action.CONFIRM_RETRACTION:
+    prior = NoteRetractionOutcome.of(ctx.prior_companion)
+    if prior is not None and prior.action is Action.CONFIRM_RETRACTION:
+        matched = prior.matched_fact or ""
         answered = answer_to_confirmation(
             ctx,
-            data,
+            prior,
             description,
-            retract=lambda i: _retract_note(ctx, i, str(data.get("matched_fact", ""))),
+            retract=lambda i: _retract_note(ctx, i, matched),
             confirm=_confirm_note,
             kept=_kept_note,
         )
@@ -174,8 +191,8 @@ def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
             return answered
         description = corrected_description(ctx, description)
     live = repo.list_assertions(ctx.session, ctx.project.id, _LIVE)
-    if data.get("action") == Action.AMBIGUOUS:
-        candidates = list(data.get("candidates", []))
+    if prior is not None and prior.action is Action.AMBIGUOUS:
+        candidates = prior.candidates
         number = pick_candidate(ctx.classified.reading, description, candidates, ctx.stop_words)
         chosen = [a for a in live if a.display_number == number]
         if chosen:
@@ -185,13 +202,60 @@ def handle_retract_knowledge(ctx: HandlerContext) -> RouteResult:
     if match.action == "no_match":
         match = match_loosely(described, live, ctx.stop_words)
     if match.action == "no_match":
-        return RouteResult(intent="retract_knowledge", operation_data={"action": Action.NO_MATCH})
+        return NoteRetractionOutcome(action=Action.NO_MATCH).routed()
     if match.action == "ambiguous":
-        return RouteResult(
-            intent="retract_knowledge",
-            operation_data={
-                "action": Action.AMBIGUOUS,
-                "candidates": [_item(a) for a in match.assertions],
-            },
-        )
+        return NoteRetractionOutcome(
+            action=Action.AMBIGUOUS, candidates=[_item(a) for a in match.assertions]
+        ).routed()
     return _confirm_note(match.assertions[0])
+
+
+SPECS = (
+    IntentSpec(
+        "add_knowledge",
+        True,
+        ("knowledge",),
+        "a fact about the project's domain to record in the project",
+        needs_project=True,
+        offer="keep notes for a project when you tell me something about it",
+        handler=handle_add_knowledge,
+        outcome=AddKnowledgeOutcome,
+        required=("knowledge",),
+        subject="knowledge",
+        writes=True,
+    ),
+    IntentSpec(
+        "list_knowledge",
+        True,
+        (),
+        "show everything recorded for the project",
+        needs_project=True,
+        offer="show you a project's notes",
+        handler=handle_list_knowledge,
+        outcome=ListKnowledgeOutcome,
+    ),
+    IntentSpec(
+        "commit_knowledge",
+        True,
+        ("knowledge_reference",),
+        "settle held project knowledge ('lock in #3', 'mark all of those as final')",
+        needs_project=True,
+        offer="lock in a project note once you're sure of it",
+        handler=handle_commit_knowledge,
+        outcome=CommitKnowledgeOutcome,
+    ),
+    IntentSpec(
+        "retract_knowledge",
+        True,
+        ("knowledge_description",),
+        "remove a fact from the project's knowledge",
+        needs_project=True,
+        offer="remove a project note when you ask (it can be put back)",
+        pending=(Action.CONFIRM_RETRACTION, Action.AMBIGUOUS),
+        handler=handle_retract_knowledge,
+        outcome=NoteRetractionOutcome,
+        required=("knowledge_description",),
+        subject="knowledge_description",
+        writes=True,
+    ),
+)

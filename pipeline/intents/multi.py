@@ -9,51 +9,33 @@ unrelated reading (a new fact, a question) leaves the offer held, as for a singl
 
 from __future__ import annotations
 
-from typing import Any
-
 from pipeline.actions import Action
-from pipeline.domain import (
-    ActorKind,
-    Assertion,
-    HistoryActor,
-    MemoryChange,
-    NormativeForce,
-    RouteResult,
-)
+from pipeline.domain import Assertion, HistoryActor, MemoryChange, NormativeForce, RouteResult
 from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.facts import same_fact
-from pipeline.memory.profile_fields import fields_of_many
+from pipeline.intents.remember import MAX_WRITES_PER_TURN, RememberOutcome, hold_many, listed
 from pipeline.reading import Relation
 from pipeline.store import assertions as repo
 
-INTENT = "remember_about_me"
 HELD_MANY = Action.HELD_MANY
-MAX_WRITES_PER_TURN = 3  # specification 004, section 13
+__all__ = ["HELD_MANY", "MAX_WRITES_PER_TURN", "answer_offer", "hold_many", "offered_many"]
 
 
 def offered_many(ctx: HandlerContext) -> list[Assertion]:
     """The facts the previous companion turn offered together that are still held."""
-    prior = ctx.prior_companion
+    prior = RememberOutcome.of(ctx.prior_companion)
     personal_id = ctx.person.personal_engagement_id
-    if prior is None or personal_id is None or prior.operation_data.get("action") != HELD_MANY:
+    if prior is None or personal_id is None or prior.action is not HELD_MANY:
         return []
     held: list[Assertion] = []
-    for item in prior.operation_data.get("facts", []):
-        number = item.get("display_number") if isinstance(item, dict) else None
-        if not isinstance(number, int):
-            continue
+    for item in prior.facts:
         try:
-            found = repo.get_by_number(ctx.session, personal_id, number)
+            found = repo.get_by_number(ctx.session, personal_id, item.display_number)
         except NotFound:  # erased meanwhile
             continue
         if found.force is NormativeForce.HELD:
             held.append(found)
     return held
-
-
-def _listed(facts: list[Assertion]) -> list[dict[str, Any]]:
-    return [{"display_number": a.display_number, "content": a.content} for a in facts]
 
 
 def _kept_indexes(ctx: HandlerContext, offered: list[Assertion]) -> set[int] | None:
@@ -103,48 +85,6 @@ def answer_offer(ctx: HandlerContext) -> RouteResult | None:
         if not committed
         else Action.COMMITTED_SOME
     )
-    return RouteResult(
-        intent=INTENT,
-        operation_data={
-            "action": action,
-            "committed": _listed(committed),
-            "declined": _listed(declined),
-        },
-        changes=tuple(changes),
-    )
-
-
-def hold_many(ctx: HandlerContext, personal_id: int) -> RouteResult | None:
-    """Hold up to `ctx.max_new_facts` (at most three) of the turn's candidate facts as one
-    offer; None when fewer than two are new, so the single-fact flow answers as before."""
-    live = repo.list_assertions(
-        ctx.session, personal_id, [NormativeForce.HELD, NormativeForce.COMMITTED], limit=500
-    )
-    known = [c for c in ctx.candidates if any(same_fact(c, a.content) for a in live)]
-    new = [c for c in ctx.candidates if c not in known]
-    room = min(MAX_WRITES_PER_TURN, ctx.max_new_facts)
-    if len(new) < 2 or room < 2:
-        return None
-    kept = new[:room]
-    fields = fields_of_many(ctx.classified.profile_field, kept, ctx.lexicon)
-    created = [
-        ctx.decided.add(
-            personal_id,
-            fact,
-            ActorKind.COMPANION,
-            NormativeForce.HELD,
-            created_at=ctx.now,
-            profile_field=field,
-        )
-        for fact, field in zip(kept, fields, strict=True)
-    ]
-    return RouteResult(
-        intent=INTENT,
-        operation_data={
-            "action": HELD_MANY,
-            "facts": _listed(created),
-            "already_known": known,
-            "left_out": new[room:],
-        },
-        changes=tuple(MemoryChange.of(a, None) for a in created),
-    )
+    return RememberOutcome(
+        action=action, committed=listed(committed), declined=listed(declined)
+    ).routed(changes)

@@ -8,12 +8,14 @@ provider lends an embedder, and by keywords otherwise (keyword hits are always k
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from typing import ClassVar, Literal
 
 from pipeline.actions import Action
 from pipeline.categories import ContextMode, load_categories
 from pipeline.domain import Assertion, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
+from pipeline.intents.outcome import Item, Outcome
+from pipeline.intents.spec import IntentSpec
 from pipeline.memory.matching import keyword_score, word_form
 from pipeline.memory.search import FORGET_MIN_SIMILARITY, MIN_SIMILARITY, search_memory
 from pipeline.store import assertions as repo
@@ -27,13 +29,23 @@ BEST_SIMILARITY = "recall_best_similarity"
 _LIVE = (NormativeForce.HELD, NormativeForce.COMMITTED)
 
 
-def _item(a: Assertion, where: str) -> dict[str, Any]:
-    return {
-        "display_number": a.display_number,
-        "content": a.content,
-        "force": a.force.value,
-        "where": where,
-    }
+class RecallOutcome(Outcome):
+    """ask_about_past_input: what was found, where recall looked, and whether it was asked
+    for everything ("what do you know about me?") or for something specific."""
+
+    INTENT: ClassVar[str] = INTENT
+    ACTIONS: ClassVar[frozenset[Action]] = frozenset({Action.FOUND, Action.NO_MATCH})
+
+    query: str
+    scope: Literal["personal", "project"]
+    everything: bool
+    items: list[Item]
+
+
+def _item(a: Assertion, where: str) -> Item:
+    return Item(
+        display_number=a.display_number, content=a.content, force=a.force.value, where=where
+    )
 
 
 def _shelves(ctx: HandlerContext) -> list[tuple[int, tuple[NormativeForce, ...], str]]:
@@ -127,16 +139,13 @@ def handle_ask_about_past_input(ctx: HandlerContext) -> RouteResult:
     query = ctx.param("query")
     everything = not ctx.keywords(query)
     found = _candidates(ctx, MAX_LISTED) if everything else _search(ctx, query)
-    return RouteResult(
-        intent=INTENT,
-        operation_data={
-            "action": Action.FOUND if found else Action.NO_MATCH,
-            "query": query,
-            "scope": "project" if ctx.project else "personal",
-            "everything": everything,
-            "items": [_item(a, where) for a, where in found],
-        },
-    )
+    return RecallOutcome(
+        action=Action.FOUND if found else Action.NO_MATCH,
+        query=query,
+        scope="project" if ctx.project else "personal",
+        everything=everything,
+        items=[_item(a, where) for a, where in found],
+    ).routed()
 
 
 def answer_from_memory(ctx: HandlerContext) -> RouteResult | None:
@@ -150,13 +159,24 @@ def answer_from_memory(ctx: HandlerContext) -> RouteResult | None:
     found = _search(ctx, message, FORGET_MIN_SIMILARITY, min_keywords=2)
     if not found:
         return None
-    return RouteResult(
-        intent=INTENT,
-        operation_data={
-            "action": Action.FOUND,
-            "query": message,
-            "scope": "project" if ctx.project else "personal",
-            "everything": False,
-            "items": [_item(a, where) for a, where in found],
-        },
-    )
+    return RecallOutcome(
+        action=Action.FOUND,
+        query=message,
+        scope="project" if ctx.project else "personal",
+        everything=False,
+        items=[_item(a, where) for a, where in found],
+    ).routed()
+
+
+SPECS = (
+    IntentSpec(
+        INTENT,
+        True,
+        ("query",),
+        "a question about what the person told the companion before",
+        offer="tell you what you've told me before, about you or about a project",
+        handler=handle_ask_about_past_input,
+        outcome=RecallOutcome,
+        subject="query",
+    ),
+)

@@ -1,6 +1,11 @@
-"""remember_about_me: held -> committed on confirmation, refined, or retracted on rejection."""
+"""remember_about_me: held -> committed on confirmation, refined, or retracted on rejection;
+several facts at once are held as one offer (the reply to it: pipeline/intents/multi.py)."""
 
 from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import Field
 
 from pipeline.actions import Action
 from pipeline.domain import (
@@ -14,23 +19,59 @@ from pipeline.domain import (
 from pipeline.errors import NotFound
 from pipeline.intents.context import HandlerContext
 from pipeline.intents.facts import clean_fact, same_fact
-from pipeline.intents.multi import hold_many
-from pipeline.memory.profile_fields import field_of
+from pipeline.intents.outcome import ConversationOutcome, Item, Outcome, Refused
+from pipeline.intents.spec import IntentSpec
+from pipeline.memory.profile_fields import field_of, fields_of_many
 from pipeline.reading import Reading, Relation
 from pipeline.store import assertions as repo
 
 INTENT = "remember_about_me"
+MAX_WRITES_PER_TURN = 3  # specification 004, section 13
+
+
+class RememberOutcome(Outcome):
+    """A fact offered (held), refined, committed or already known; several offered at once
+    (held_many) and the answer to them (pipeline/intents/multi.py)."""
+
+    INTENT: ClassVar[str] = INTENT
+    ACTIONS: ClassVar[frozenset[Action]] = frozenset(
+        {
+            Action.HELD,
+            Action.REFINED,
+            Action.COMMITTED,
+            Action.ALREADY_KNOWN,
+            Action.HELD_MANY,
+            Action.COMMITTED_ALL,
+            Action.COMMITTED_SOME,
+            Action.DECLINED_ALL,
+        }
+    )
+
+    personal_fact: str | None = None
+    previous_fact: str | None = None
+    assertion_display_number: int | None = None
+    also_committed: list[Item] = Field(default_factory=list)
+    cross_promoted: bool = False
+    correction_unread: bool = False
+    facts: list[Item] = Field(default_factory=list)
+    already_known: list[str] = Field(default_factory=list)
+    left_out: list[str] = Field(default_factory=list)
+    committed: list[Item] = Field(default_factory=list)
+    declined: list[Item] = Field(default_factory=list)
+
+
+def listed(facts: list[Assertion]) -> list[Item]:
+    """Facts as the items an outcome lists (number and text)."""
+    return [Item(display_number=a.display_number, content=a.content) for a in facts]
 
 
 def offered_held(ctx: HandlerContext) -> Assertion | None:
     """The held assertion the previous companion turn offered to remember, if still held."""
-    prior = ctx.prior_companion
+    prior = RememberOutcome.of(ctx.prior_companion)
     personal_id = ctx.person.personal_engagement_id
-    if prior is None or personal_id is None or prior.intent != INTENT:
+    if prior is None or personal_id is None or prior.action not in (Action.HELD, Action.REFINED):
         return None
-    if prior.operation_data.get("action") not in (Action.HELD, Action.REFINED):
-        return None
-    number = prior.operation_data.get("assertion_display_number")
+    number = prior.assertion_display_number
     held: Assertion | None = None
     if isinstance(number, int):
         try:
@@ -62,18 +103,19 @@ def _committed(
     for other in _still_offered(ctx, also, skip=held.id):
         done = ctx.decided.set_force(other.id, NormativeForce.COMMITTED, by=HistoryActor.OPERATOR)
         changes.append(MemoryChange.of(done, NormativeForce.HELD))
-    data: dict[str, object] = {
-        "action": Action.COMMITTED,
-        "personal_fact": committed.content,
-        "assertion_display_number": committed.display_number,
-    }
+    extra: dict[str, object] = {}
     if len(changes) > 1:
-        data["also_committed"] = [
-            {"display_number": c.display_number, "content": c.content} for c in changes[1:]
+        extra["also_committed"] = [
+            Item(display_number=c.display_number, content=c.content) for c in changes[1:]
         ]
     if promoted:
-        data["cross_promoted"] = True
-    return RouteResult(intent=INTENT, operation_data=data, changes=tuple(changes))
+        extra["cross_promoted"] = True
+    return RememberOutcome(
+        action=Action.COMMITTED,
+        personal_fact=committed.content,
+        assertion_display_number=committed.display_number,
+        **extra,
+    ).routed(changes)
 
 
 def _named_offer(ctx: HandlerContext) -> Assertion | None:
@@ -117,16 +159,12 @@ def _new_fact(ctx: HandlerContext, personal_id: int, fact: str) -> RouteResult:
     force = NormativeForce.COMMITTED if promoted else NormativeForce.HELD
     field = field_of(ctx.classified.profile_field, fact, ctx.lexicon)
     created = ctx.decided.add(personal_id, fact, ActorKind.COMPANION, force, profile_field=field)
-    data: dict[str, object] = {
-        "action": Action.COMMITTED if promoted else Action.HELD,
-        "personal_fact": created.content,
-        "assertion_display_number": created.display_number,
-    }
-    if promoted:
-        data["cross_promoted"] = True
-    return RouteResult(
-        intent=INTENT, operation_data=data, changes=(MemoryChange.of(created, None),)
-    )
+    return RememberOutcome(
+        action=Action.COMMITTED if promoted else Action.HELD,
+        personal_fact=created.content,
+        assertion_display_number=created.display_number,
+        **({"cross_promoted": True} if promoted else {}),
+    ).routed([MemoryChange.of(created, None)])
 
 
 def reading_of_offer(ctx: HandlerContext, held: Assertion, fact: str) -> Reading:
@@ -144,7 +182,7 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
     """Hold a new personal fact, or commit / refine the one offered on the previous turn."""
     personal_id = ctx.person.personal_engagement_id
     if personal_id is None:
-        return RouteResult(intent=INTENT, operation_data={"error": "no_personal_engagement"})
+        return Refused(error="no_personal_engagement").routed(INTENT)
     fact = clean_fact(ctx.param("personal_fact"))
     held = offered_held(ctx) or _named_offer(ctx)
     if held is not None:
@@ -168,7 +206,7 @@ def handle_remember(ctx: HandlerContext) -> RouteResult:
         if many is not None:
             return many
     if not fact:
-        return RouteResult(intent=INTENT, operation_data={"error": "no_personal_fact"})
+        return Refused(error="no_personal_fact").routed(INTENT)
     return _new_fact(ctx, personal_id, fact)
 
 
@@ -179,26 +217,22 @@ def _refined(ctx: HandlerContext, held: Assertion, fact: str) -> RouteResult:
     refined = ctx.decided.amend(
         held.id, fact, by=HistoryActor.OPERATOR, profile_field=said or held.profile_field
     )
-    return RouteResult(
-        intent=INTENT,
-        operation_data={
-            "action": Action.REFINED,
-            "personal_fact": refined.content,
-            "previous_fact": held.content,
-            "assertion_display_number": refined.display_number,
-        },
-        changes=(MemoryChange.of(refined, NormativeForce.HELD),),
-    )
+    return RememberOutcome(
+        action=Action.REFINED,
+        personal_fact=refined.content,
+        previous_fact=held.content,
+        assertion_display_number=refined.display_number,
+    ).routed([MemoryChange.of(refined, NormativeForce.HELD)])
 
 
 def _unchanged(fact: Assertion, action: Action, **extra: object) -> RouteResult:
     """A turn that writes nothing and names a stored fact: known already, or offered again."""
-    data: dict[str, object] = {
-        "action": action,
-        "personal_fact": fact.content,
-        "assertion_display_number": fact.display_number,
-    }
-    return RouteResult(intent=INTENT, operation_data={**data, **extra})
+    return RememberOutcome(
+        action=action,
+        personal_fact=fact.content,
+        assertion_display_number=fact.display_number,
+        **extra,
+    ).routed()
 
 
 def reject_offer(ctx: HandlerContext, held: Assertion) -> RouteResult:
@@ -207,15 +241,11 @@ def reject_offer(ctx: HandlerContext, held: Assertion) -> RouteResult:
     retracted = ctx.decided.decline(
         held.id, "Operator declined the offer to remember it", person_id=ctx.person.id
     )
-    return RouteResult(
-        intent="general_conversation",
-        operation_data={
-            "action": Action.REJECTED,
-            "retracted_fact": retracted.content,
-            "assertion_display_number": retracted.display_number,
-        },
-        changes=(MemoryChange.of(retracted, NormativeForce.HELD),),
-    )
+    return ConversationOutcome(
+        action=Action.REJECTED,
+        retracted_fact=retracted.content,
+        assertion_display_number=retracted.display_number,
+    ).routed([MemoryChange.of(retracted, NormativeForce.HELD)])
 
 
 def offers_cross_promotion(ctx: HandlerContext) -> bool:
@@ -253,13 +283,58 @@ def keep_in_project(ctx: HandlerContext, held: Assertion) -> RouteResult:
         by=HistoryActor.OPERATOR,
     )
     note = ctx.decided.add(ctx.project.id, held.content, ActorKind.OPERATOR)
-    return RouteResult(
-        intent="general_conversation",
-        operation_data={
-            "action": Action.KEPT_IN_PROJECT,
-            "knowledge": note.content,
-            "assertion_display_number": note.display_number,
-            "retracted_personal_number": retracted.display_number,
-        },
-        changes=(MemoryChange.of(retracted, NormativeForce.HELD), MemoryChange.of(note, None)),
+    return ConversationOutcome(
+        action=Action.KEPT_IN_PROJECT,
+        knowledge=note.content,
+        assertion_display_number=note.display_number,
+        retracted_personal_number=retracted.display_number,
+    ).routed([MemoryChange.of(retracted, NormativeForce.HELD), MemoryChange.of(note, None)])
+
+
+def hold_many(ctx: HandlerContext, personal_id: int) -> RouteResult | None:
+    """Hold up to `ctx.max_new_facts` (at most three) of the turn's candidate facts as one
+    offer; None when fewer than two are new, so the single-fact flow answers as before."""
+    live = repo.list_assertions(
+        ctx.session, personal_id, [NormativeForce.HELD, NormativeForce.COMMITTED], limit=500
     )
+    known = [c for c in ctx.candidates if any(same_fact(c, a.content) for a in live)]
+    new = [c for c in ctx.candidates if c not in known]
+    room = min(MAX_WRITES_PER_TURN, ctx.max_new_facts)
+    if len(new) < 2 or room < 2:
+        return None
+    kept = new[:room]
+    fields = fields_of_many(ctx.classified.profile_field, kept, ctx.lexicon)
+    created = [
+        ctx.decided.add(
+            personal_id,
+            fact,
+            ActorKind.COMPANION,
+            NormativeForce.HELD,
+            created_at=ctx.now,
+            profile_field=field,
+        )
+        for fact, field in zip(kept, fields, strict=True)
+    ]
+    return RememberOutcome(
+        action=Action.HELD_MANY, facts=listed(created), already_known=known, left_out=new[room:]
+    ).routed(MemoryChange.of(a, None) for a in created)
+
+
+SPECS = (
+    IntentSpec(
+        INTENT,
+        True,
+        ("personal_fact",),
+        "a fact about the person (preferences, identity, schedule, diet, health, "
+        "location, working style, family) to remember across all projects",
+        offer=(
+            "remember things about you — your diet, schedule, family, preferences — "
+            "across all your projects, after checking I got them right"
+        ),
+        pending=(Action.HELD, Action.REFINED, Action.HELD_MANY),
+        handler=handle_remember,
+        outcome=RememberOutcome,
+        subject="personal_fact",
+        writes=True,
+    ),
+)

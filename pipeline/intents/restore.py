@@ -7,6 +7,9 @@ import re
 from pipeline.actions import Action
 from pipeline.domain import Assertion, HistoryActor, MemoryChange, NormativeForce, RouteResult
 from pipeline.intents.context import HandlerContext
+from pipeline.intents.forget import ForgetOutcome
+from pipeline.intents.knowledge import NoteRetractionOutcome
+from pipeline.intents.outcome import Item, Refused, RetractionOutcome
 from pipeline.memory.matching import Match, match_forget, match_loosely
 from pipeline.store import assertions as repo
 
@@ -34,16 +37,15 @@ def _reference(ctx: HandlerContext) -> tuple[bool, int] | None:
 
 def _just_retracted(ctx: HandlerContext) -> tuple[str, int] | None:
     """The intent and display number the previous companion turn retracted, if it did."""
-    prior = ctx.prior_companion
-    if prior is None or prior.operation_data.get("action") != Action.RETRACTED:
-        return None
-    data = prior.operation_data
-    number = data.get("assertion_display_number")
-    if not isinstance(number, int) and isinstance(data.get("item"), dict):
-        number = data["item"].get("display_number")
-    if prior.intent not in ("forget_about_me", "retract_knowledge") or not isinstance(number, int):
-        return None
-    return str(prior.intent), number
+    for model in (ForgetOutcome, NoteRetractionOutcome):
+        prior = model.of(ctx.prior_companion)
+        if prior is None or prior.action is not Action.RETRACTED:
+            continue
+        number = prior.assertion_display_number
+        if number is None and prior.item is not None:
+            number = prior.item.display_number
+        return (model.INTENT, number) if number is not None else None
+    return None
 
 
 def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
@@ -59,10 +61,10 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
         intent = just[0]
     project = intent in ("retract_knowledge", "add_knowledge") and ctx.project is not None
     # The reply is written by the instruction that knows restoring: notes or personal facts.
-    intent = "retract_knowledge" if project else "forget_about_me"
+    model: type[RetractionOutcome] = NoteRetractionOutcome if project else ForgetOutcome
     engagement_id = ctx.project.id if project and ctx.project else ctx.person.personal_engagement_id
     if engagement_id is None:
-        return RouteResult(intent=intent, operation_data={"error": "no_personal_engagement"})
+        return Refused(error="no_personal_engagement").routed(model.INTENT)
     retracted = repo.list_assertions(ctx.session, engagement_id, [NormativeForce.RETRACTED])
     if just is not None and (reference is not None or not ctx.keywords(_description(ctx))):
         retracted = [a for a in retracted if a.display_number == just[1]]
@@ -74,24 +76,18 @@ def handle_restore(ctx: HandlerContext, intent: str) -> RouteResult:
         if match.action == "no_match":
             match = match_loosely(_description(ctx), retracted, ctx.stop_words)
     if match.action != "confirm_retraction":
-        return RouteResult(
-            intent=intent,
-            operation_data={
-                "action": Action.RESTORE_UNCLEAR
-                if match.action == "ambiguous"
-                else "restore_no_match",
-                "candidates": [_item(a) for a in match.assertions],
-            },
-        )
+        unclear = match.action == "ambiguous"
+        return model(
+            action=Action.RESTORE_UNCLEAR if unclear else Action.RESTORE_NO_MATCH,
+            candidates=[_item(a) for a in match.assertions],
+        ).routed()
     target = match.assertions[0]
     force = NormativeForce.HELD if project else NormativeForce.COMMITTED
     done = ctx.decided.set_force(target.id, force, by=HistoryActor.OPERATOR)
-    return RouteResult(
-        intent=intent,
-        operation_data={"action": Action.RESTORED, "item": _item(done)},
-        changes=(MemoryChange.of(done, NormativeForce.RETRACTED),),
+    return model(action=Action.RESTORED, item=_item(done)).routed(
+        [MemoryChange.of(done, NormativeForce.RETRACTED)]
     )
 
 
-def _item(a: Assertion) -> dict[str, object]:
-    return {"display_number": a.display_number, "content": a.content, "force": a.force.value}
+def _item(a: Assertion) -> Item:
+    return Item(display_number=a.display_number, content=a.content, force=a.force.value)

@@ -2,54 +2,42 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 from sqlalchemy.orm import Session
 
 from pipeline.actions import Action
 from pipeline.domain import HistoryActor, NormativeForce, RouteResult
-from pipeline.intents import conversation, forget, knowledge, multi, recall, remember, restore
+from pipeline.intents import multi, restore
 from pipeline.intents.acts import route_acts
 from pipeline.intents.context import HandlerContext
-from pipeline.intents.taxonomy import INTENTS
+from pipeline.intents.outcome import Refused
+from pipeline.intents.spec import Handler
+from pipeline.intents.taxonomy import INTENTS, leaves_pending, outcome_of
 from pipeline.intents.writes import apply
 from pipeline.memory.matching import match_forget
 from pipeline.memory.relations import link_changes
 from pipeline.reading import Relation
 from pipeline.store import assertions as repo
 
-Handler = Callable[[HandlerContext], RouteResult]
-
+# Each live intent's handler, as its module declares it (pipeline/intents/spec.py).
 HANDLERS: dict[str, Handler] = {
-    "general_conversation": conversation.handle_general_conversation,
-    "add_knowledge": knowledge.handle_add_knowledge,
-    "ask_about_past_input": recall.handle_ask_about_past_input,
-    "list_knowledge": knowledge.handle_list_knowledge,
-    "commit_knowledge": knowledge.handle_commit_knowledge,
-    "retract_knowledge": knowledge.handle_retract_knowledge,
-    "describe_capabilities": conversation.handle_describe_capabilities,
-    "remember_about_me": remember.handle_remember,
-    "forget_about_me": forget.handle_forget,
+    name: spec.handler for name, spec in INTENTS.items() if spec.live and spec.handler
 }
 
-# Intents whose handler would store or drop something: a reading that asks to put something
-# back restores instead.
-_WRITES = frozenset(["add_knowledge", "remember_about_me", "retract_knowledge", "forget_about_me"])
-_PARAM = {
-    "ask_about_past_input": "query",
-    "remember_about_me": "personal_fact",
-    "add_knowledge": "knowledge",
-    "retract_knowledge": "knowledge_description",
-    "forget_about_me": "forget_description",
-}
+
+def _subject(intent: str) -> str:
+    """The parameter naming what a message of `intent` is about ("" when it has none)."""
+    spec = INTENTS.get(intent)
+    return spec.subject if spec is not None else ""
 
 
 def _as(ctx: HandlerContext, intent: str, description: str = "") -> HandlerContext:
     """The context re-read as `intent`, its description taken from the original parameter."""
     old = ctx.classified
-    text = description or old.params.get(_PARAM.get(old.intent, ""), "") or ctx.message
-    params = {_PARAM[intent]: text} if intent in _PARAM else {}
+    subject = _subject(old.intent)
+    text = description or (old.params.get(subject, "") if subject else "") or ctx.message
+    params = {_subject(intent): text} if _subject(intent) else {}
     classified = old.model_copy(update={"intent": intent, "params": params})
     return replace(ctx, classified=classified)
 
@@ -71,33 +59,31 @@ def _lives_in(ctx: HandlerContext, description: str) -> str | None:
     return None
 
 
-def _prior_action(ctx: HandlerContext) -> tuple[str | None, str | None]:
-    prior = ctx.prior_companion
-    if prior is None:
-        return None, None
-    return prior.intent, prior.operation_data.get("action")
+def _prior_action(ctx: HandlerContext) -> Action | None:
+    """What the previous companion turn did, read through its intent's outcome model."""
+    outcome = outcome_of(ctx.prior_companion)
+    return outcome.action if outcome is not None else None
 
 
 def _redirected(ctx: HandlerContext) -> HandlerContext:
     """The context re-read for the handler that owns what was pending or what is described:
     decided from the typed reading and stored state, never from the message's wording."""
     name = ctx.classified.intent
-    prior_intent, prior_action = _prior_action(ctx)
+    prior = ctx.prior_companion
     reading = ctx.classified.reading
     answers = reading is not None and reading.relation is not Relation.UNRELATED
-    spec = INTENTS.get(prior_intent or "")
-    if answers and spec is not None and prior_action in spec.pending and name != spec.name:
+    if answers and prior is not None and leaves_pending(prior) and name != prior.intent:
         # "Yes" / "no, keep it" / "no, where I live" / "the second one" answers what was just
         # offered or asked, whatever intent the classifier gave the message itself.
-        assert reading is not None
-        return _as(ctx, spec.name, reading.corrected)
+        assert reading is not None and prior.intent is not None
+        return _as(ctx, prior.intent, reading.corrected)
     if name in ("remember_about_me", "add_knowledge") and ctx.classified.question and not answers:
         # a question never stores a fact: it is answered, from memory when memory answers it
         return _as(ctx, "general_conversation")
     if name == "retract_knowledge" and ctx.project is None:
         return _as(ctx, "forget_about_me")  # outside a project only personal facts exist
     if name in ("retract_knowledge", "forget_about_me") and not ctx.classified.restore:
-        described = ctx.param(_PARAM[name])
+        described = ctx.param(_subject(name))
         elsewhere = _lives_in(ctx, described) if described else None
         if elsewhere is not None and elsewhere != name:
             return _as(ctx, elsewhere, described)
@@ -127,10 +113,11 @@ def apply_decision(session: Session, ctx: HandlerContext, result: RouteResult) -
 def _handled(ctx: HandlerContext) -> RouteResult:
     name = ctx.classified.intent
     spec = INTENTS[name]
+    assert spec.handler is not None  # every spec declares one (stubs: handle_stub)
     if not spec.live:
-        return conversation.handle_stub(ctx)
-    if ctx.classified.restore and (name in _WRITES or _prior_action(ctx)[1] == Action.RETRACTED):
+        return spec.handler(ctx)
+    if ctx.classified.restore and (spec.writes or _prior_action(ctx) is Action.RETRACTED):
         return restore.handle_restore(ctx, name)
     if spec.needs_project and ctx.project is None:
-        return RouteResult(intent=name, operation_data={"error": "needs_project"})
-    return HANDLERS[name](ctx)
+        return Refused(error="needs_project").routed(name)
+    return spec.handler(ctx)

@@ -1,119 +1,79 @@
-"""The intent taxonomy: nine live intents and four stubs, with their parameters.
+"""The intent taxonomy: every intent its module declares, collected in one table.
 
-docs/intents.md explains each one and the boundaries between them.
+An intent is declared once, as an `IntentSpec` in the `SPECS` of the module that handles it
+(pipeline/intents/spec.py); this module finds those modules, collects their specs into
+`INTENTS` and reads the previous turn's typed outcome through them. docs/intents.md explains
+each intent, the boundaries between them, and the steps of adding one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
+from pathlib import Path
 
-from pipeline.actions import Action
+from pipeline.domain import HistoryTurn
+from pipeline.intents.outcome import Outcome
+from pipeline.intents.spec import INTENTS, IntentSpec, IntentSpecError
+
+__all__ = [
+    "FALLBACK_INTENT",
+    "INTENTS",
+    "LIVE_INTENTS",
+    "LOW_CONFIDENCE",
+    "REQUIRED_PARAMS",
+    "STUB_INTENTS",
+    "IntentSpec",
+    "declared_in",
+    "leaves_pending",
+    "outcome_of",
+    "pending_outcome",
+]
+
+# The order the released classifier prompts and answer schemas list the intents in; an
+# intent declared since follows them, by module name (placing it among them changes the
+# prompt, so it takes a new classifier template version).
+RELEASED_ORDER = (
+    "general_conversation",
+    "add_knowledge",
+    "ask_about_past_input",
+    "list_knowledge",
+    "commit_knowledge",
+    "retract_knowledge",
+    "describe_capabilities",
+    "remember_about_me",
+    "forget_about_me",
+    "set_reminder",
+    "web_search",
+    "share_project",
+    "export_project",
+)
+# What marks a module that declares intents; a module without it is never imported here, so
+# the router and the acts, which read this table, are not imported by it.
+_DECLARES = "\nSPECS = ("
 
 
-@dataclass(frozen=True)
-class IntentSpec:
-    """One intent: its name, whether it is live, its parameters and what it is for."""
-
-    name: str
-    live: bool
-    params: tuple[str, ...]
-    summary: str
-    needs_project: bool = False
-    # How the companion describes the capability to the person ("" = not worth listing).
-    offer: str = ""
-    # The actions of this intent's turns that leave something pending (an offer, a question):
-    # a reading that answers one is handled by this intent, whatever the message was given.
-    pending: tuple[Action, ...] = ()
-
-    @property
-    def instruction(self) -> str:
-        """The prompt family that tells the responder what the handler did."""
-        return f"instructions/{self.name}" if self.live else "instructions/not_available"
+def declared_in(package: Path, prefix: str) -> list[IntentSpec]:
+    """The specs the modules of `package` declare (module `prefix` + name), by module name."""
+    specs: list[IntentSpec] = []
+    for path in sorted(package.glob("*.py")):
+        if _DECLARES not in path.read_text(encoding="utf-8"):
+            continue
+        module = importlib.import_module(f"{prefix}{path.stem}")
+        specs.extend(getattr(module, "SPECS", ()))
+    return specs
 
 
-INTENTS: dict[str, IntentSpec] = {
-    spec.name: spec
-    for spec in (
-        IntentSpec(
-            "general_conversation",
-            True,
-            (),
-            "chat, questions and advice that ask nothing of memory; declining an offer; "
-            "an outright rejection such as 'never mind'",
-            offer="chat, answer questions and think things through with you",
-        ),
-        IntentSpec(
-            "add_knowledge",
-            True,
-            ("knowledge",),
-            "a fact about the project's domain to record in the project",
-            needs_project=True,
-            offer="keep notes for a project when you tell me something about it",
-        ),
-        IntentSpec(
-            "ask_about_past_input",
-            True,
-            ("query",),
-            "a question about what the person told the companion before",
-            offer="tell you what you've told me before, about you or about a project",
-        ),
-        IntentSpec(
-            "list_knowledge",
-            True,
-            (),
-            "show everything recorded for the project",
-            needs_project=True,
-            offer="show you a project's notes",
-        ),
-        IntentSpec(
-            "commit_knowledge",
-            True,
-            ("knowledge_reference",),
-            "settle held project knowledge ('lock in #3', 'mark all of those as final')",
-            needs_project=True,
-            offer="lock in a project note once you're sure of it",
-        ),
-        IntentSpec(
-            "retract_knowledge",
-            True,
-            ("knowledge_description",),
-            "remove a fact from the project's knowledge",
-            needs_project=True,
-            offer="remove a project note when you ask (it can be put back)",
-            pending=(Action.CONFIRM_RETRACTION, Action.AMBIGUOUS),
-        ),
-        IntentSpec(
-            "describe_capabilities",
-            True,
-            (),
-            "asks what the companion can do",
-        ),
-        IntentSpec(
-            "remember_about_me",
-            True,
-            ("personal_fact",),
-            "a fact about the person (preferences, identity, schedule, diet, health, "
-            "location, working style, family) to remember across all projects",
-            offer=(
-                "remember things about you — your diet, schedule, family, preferences — "
-                "across all your projects, after checking I got them right"
-            ),
-            pending=(Action.HELD, Action.REFINED, Action.HELD_MANY),
-        ),
-        IntentSpec(
-            "forget_about_me",
-            True,
-            ("forget_description",),
-            "asks the companion to stop remembering something personal",
-            offer="forget something personal you told me, once you confirm which one",
-            pending=(Action.CONFIRM_RETRACTION, Action.AMBIGUOUS),
-        ),
-        IntentSpec("set_reminder", False, ("reminder", "when"), "set a reminder"),
-        IntentSpec("web_search", False, ("query",), "look something up on the web"),
-        IntentSpec("share_project", False, ("recipient",), "share a project with someone"),
-        IntentSpec("export_project", False, ("format",), "export a project's notes to a file"),
-    )
-}
+def _collected(specs: list[IntentSpec]) -> dict[str, IntentSpec]:
+    found: dict[str, IntentSpec] = {}
+    for spec in specs:
+        if spec.name in found:
+            raise IntentSpecError(f"intent {spec.name!r} is declared twice; keep one spec")
+        found[spec.name] = spec
+    rank = {name: n for n, name in enumerate(RELEASED_ORDER)}
+    return dict(sorted(found.items(), key=lambda kv: rank.get(kv[0], len(rank))))
+
+
+INTENTS.update(_collected(declared_in(Path(__file__).parent, "pipeline.intents.")))
 
 LIVE_INTENTS = tuple(name for name, spec in INTENTS.items() if spec.live)
 STUB_INTENTS = tuple(name for name, spec in INTENTS.items() if not spec.live)
@@ -125,6 +85,29 @@ LOW_CONFIDENCE = 0.30
 
 # Parameters a handler cannot do without; a classification missing one is unusable.
 REQUIRED_PARAMS: dict[str, tuple[str, ...]] = {
-    "add_knowledge": ("knowledge",),
-    "retract_knowledge": ("knowledge_description",),
+    name: spec.required for name, spec in INTENTS.items() if spec.required
 }
+
+
+def outcome_of(turn: HistoryTurn | None) -> Outcome | None:
+    """A companion turn's typed outcome, read through its intent's model; None for a turn of
+    no known intent or operation data its model does not read (an error, an erased turn)."""
+    spec = INTENTS.get(turn.intent or "") if turn is not None else None
+    if turn is None or spec is None or spec.outcome is None:
+        return None
+    return spec.outcome.read(turn.operation_data)
+
+
+def pending_outcome(turn: HistoryTurn | None) -> Outcome | None:
+    """The turn's typed outcome when it left something pending (an action its intent declares
+    `pending`), else None. The stored action is compared first, so a turn that left nothing
+    pending (most of them) is never parsed."""
+    spec = INTENTS.get(turn.intent or "") if turn is not None else None
+    if turn is None or spec is None or turn.operation_data.get("action") not in spec.pending:
+        return None
+    return outcome_of(turn)
+
+
+def leaves_pending(turn: HistoryTurn | None) -> bool:
+    """Whether the turn left something pending: an action its intent declares `pending`."""
+    return pending_outcome(turn) is not None

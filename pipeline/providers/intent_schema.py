@@ -20,6 +20,8 @@ from pipeline.reading import ClassifiedIntent, Relation
 SCHEMA_NAME = "classify_intent"
 SCHEMA_DESCRIPTION = "Record the intent of the person's last message and its parameters."
 
+# The released parameters' help; a parameter added since is described by its intent's spec
+# (`IntentSpec.param_help`), read by `param_help`.
 PARAM_HELP: dict[str, str] = {
     "knowledge": "the project fact, in the person's words without framing",
     "query": "what they ask about or want looked up",
@@ -39,6 +41,14 @@ def param_names() -> tuple[str, ...]:
     return tuple(dict.fromkeys(p for spec in INTENTS.values() for p in spec.params))
 
 
+def param_help(param: str) -> str:
+    """A parameter's help: the released one, else the first spec's that declares it."""
+    if param in PARAM_HELP:
+        return PARAM_HELP[param]
+    declared = (spec.param_help[param] for spec in INTENTS.values() if param in spec.param_help)
+    return next(declared, param)
+
+
 def answer_schema() -> dict[str, Any]:
     """The answer as a JSON schema: `intent` from the enum (required), parameters as strings."""
     properties: dict[str, object] = {
@@ -52,7 +62,7 @@ def answer_schema() -> dict[str, Any]:
         users = ", ".join(name for name, spec in INTENTS.items() if param in spec.params)
         properties[param] = {
             "type": "string",
-            "description": f"For {users}: {PARAM_HELP.get(param, param)}. Omit when absent.",
+            "description": f"For {users}: {param_help(param)}. Omit when absent.",
         }
     properties.update(READING_SCHEMA)
     return {

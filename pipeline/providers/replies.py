@@ -1,7 +1,8 @@
 """Deterministic replies written from the operation result, in the voice of the instructions.
 
 Not a language model: the local and scripted responders use these so the pipeline runs
-offline with replies that say exactly what happened.
+offline with replies that say exactly what happened. An intent declared since the release
+gives its reply on its spec (`IntentSpec.reply`), read here before the released intents'.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from pipeline.actions import Action
 from pipeline.domain import RouteResult
+from pipeline.intents.taxonomy import INTENTS
 
 
 def as_clause(fact: str) -> str:
@@ -223,6 +225,9 @@ def _composed(route: RouteResult) -> str:
     data = route.operation_data
     if "error" in data:
         return _ERRORS.get(str(data["error"]), "Sorry, I couldn't do that — nothing was changed.")
+    spec = INTENTS.get(route.intent)
+    if spec is not None and spec.reply is not None:
+        return spec.reply(route)
     if str(data.get("action", "")).startswith("restore"):
         return _restored(route)
     if route.intent == "remember_about_me":

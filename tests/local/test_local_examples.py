@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -155,3 +157,30 @@ def test_embeddings_are_cached_by_file_content(
     path.write_text(path.read_text(encoding="utf-8") + "  reject: ['no']\n", encoding="utf-8")
     cached_arrays(load_examples(path), embedder, "v1", derive)
     assert len(derived) == 2
+
+
+def test_an_intent_the_file_lacks_brings_its_spec_examples(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "examples.yaml"
+    path.write_text("intents:\n  general_conversation: ['hello there']\n", encoding="utf-8")
+    before = load_examples(path)
+    web = INTENTS["web_search"]
+    monkeypatch.setitem(INTENTS, "web_search", replace(web, examples=("find oat prices online",)))
+    talk = INTENTS["general_conversation"]
+    monkeypatch.setitem(
+        INTENTS, "general_conversation", replace(talk, examples=("not added: the file has it",))
+    )
+    after = load_examples(path)
+    assert after.texts == ("hello there", "find oat prices online")
+    assert after.labels == ("general_conversation", "web_search")
+    assert after.sha256 != before.sha256  # the added examples join the cache key
+
+
+def test_the_released_examples_file_is_read_as_it_was() -> None:
+    """No released intent brings examples of its own, so the file's sha256 is the cache key."""
+    examples = load_examples()
+    file_sha = hashlib.sha256(
+        (PROJECT_ROOT / "fixtures" / "local_model" / "examples.yaml").read_bytes()
+    ).hexdigest()
+    assert examples.sha256 == file_sha

@@ -11,6 +11,8 @@ from pipeline.intents.taxonomy import INTENTS
 
 ROOT = Path(__file__).resolve().parents[2]
 _LITERAL = re.compile(r"""["']action["']\s*:\s*["']|get\(["']action["']\)\s*(?:==|!=)\s*["']""")
+# an action read into a variable and compared with a string: `action in ("found", ...)`
+_COMPARED = re.compile(r"""(?<![\w.)])action\s*(?:==|!=|in)\s*\(?\s*["']""")
 
 
 def test_no_module_writes_or_compares_an_action_as_a_string() -> None:
@@ -18,7 +20,7 @@ def test_no_module_writes_or_compares_an_action_as_a_string() -> None:
         f"{path.relative_to(ROOT)}:{n}"
         for path in sorted((ROOT / "pipeline").rglob("*.py"))
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
-        if _LITERAL.search(line)
+        if _LITERAL.search(line) or _COMPARED.search(line)
     ]
     assert found == []
 

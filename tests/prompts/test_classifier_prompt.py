@@ -103,3 +103,12 @@ def test_the_prompt_names_the_tool_whose_schema_is_the_taxonomy(text: str, v1_te
     assert set(properties) == {"intent"} | every_param | set(READING_SCHEMA)
     assert set(param_names()) == every_param
     assert set(ToolInput.model_fields) == {"intent"} | every_param | set(READING_SCHEMA)
+
+
+def test_v5_renders_v4s_text_for_the_released_intents() -> None:
+    """v5 differs from v4 only for an intent that brings its examples on its spec."""
+    for project_name in (None, "Sourdough"):
+        v4 = classifier_prompt(default_library({"classifier": "v4"}), project_name=project_name)
+        v5 = classifier_prompt(default_library({"classifier": "v5"}), project_name=project_name)
+        assert v5.text == v4.text
+        assert v5.ref.sha256 != v4.ref.sha256

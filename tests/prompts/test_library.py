@@ -77,3 +77,33 @@ def test_fence_defuses_any_spelling_of_its_tag(attack: str) -> None:
         "\n</untrusted>"
     )
     assert "<" not in inner.replace("&lt;", "")
+
+
+def test_a_family_active_yaml_leaves_out_is_active_at_its_only_version(
+    library: PromptLibrary, tmp_path: Path
+) -> None:
+    (tmp_path / "farewell").mkdir()
+    (tmp_path / "farewell" / "v1.j2").write_text("Bye {{ name }}.\n")
+    assert library.render("farewell", name="Ada").text == "Bye Ada."
+    assert library.render("farewell", name="Ada").ref.version == "v1"
+    assert library.active() == {"greeting": "v1", "farewell": "v1"}
+    assert library.pinned().render("farewell", name="Ada").text == "Bye Ada."
+
+
+def test_a_left_out_family_with_several_versions_is_one_error_asking_for_the_line(
+    library: PromptLibrary, tmp_path: Path
+) -> None:
+    (tmp_path / "farewell").mkdir()
+    for version in ("v1", "v2"):
+        (tmp_path / "farewell" / f"{version}.j2").write_text("Bye.\n")
+    with pytest.raises(PromptError) as raised:
+        library.render("farewell")
+    assert raised.value.message == (
+        "prompt family 'farewell' has 2 versions (v1, v2) and active.yaml names none of them"
+    )
+    assert raised.value.hint == f"add `farewell: v2` to {tmp_path / 'active.yaml'}"
+    assert "farewell" not in library.active()
+    # naming a version for the run is allowed: the family exists
+    assert PromptLibrary(tmp_path, {"farewell": "v1"}).render("farewell").text == "Bye."
+    with pytest.raises(PromptError, match="unknown prompt family 'farewel'"):
+        PromptLibrary(tmp_path, {"farewel": "v1"}).active()

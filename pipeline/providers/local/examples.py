@@ -1,14 +1,17 @@
 """The labelled examples (fixtures/local_model/examples.yaml) and their cached embeddings.
 
 The file has two sections: `intents` (intent name -> example operator messages) and `replies`
-(reply kind -> short replies that only make sense right after a companion offer). Embedding
-the ~600 examples takes a couple of seconds, so the vectors — and the probe fitted on them —
-are cached as one .npz file keyed by the file's sha256, the model name and the feature set.
+(reply kind -> short replies that only make sense right after a companion offer). An intent
+the file has no examples of brings its own (`IntentSpec.examples`), added after the file's.
+Embedding the ~600 examples takes a couple of seconds, so the vectors — and the probe fitted
+on them — are cached as one .npz file keyed by the file's sha256 (with any examples the specs
+add), the model name and the feature set.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 from collections.abc import Callable
@@ -84,6 +87,15 @@ def load_examples(path: Path | None = None) -> Examples:
         found = _strings(path, "intents", name, messages)
         texts += found
         labels += [name] * len(found)
+    # Only intents the file lacks, so the released examples (and the vectors cached for them)
+    # stay as they are; the added ones join the cache key.
+    added = {n: list(s.examples) for n, s in INTENTS.items() if s.examples and n not in intents}
+    for name, messages in added.items():
+        found = _strings(path, "the spec's examples", name, messages)
+        texts += found
+        labels += [name] * len(found)
+    if added:
+        raw_bytes += json.dumps(added, sort_keys=True).encode("utf-8")
     reply_texts: list[str] = []
     reply_kinds: list[str] = []
     for kind, messages in (data.get("replies") or {}).items():
