@@ -54,8 +54,8 @@ def run(n: int = 300, warmup: int = 30) -> dict[str, Any]:
 def run_reader(n: int = 300, warmup: int = 30) -> dict[str, Any]:
     """Measure the trained reader: `load_s` is the encoder's and the heads' load with the
     hash checks (a fresh load, not the process's cached reader)."""
-    from pipeline.providers.local_reader.classifier import ReaderClassifier
-    from pipeline.providers.reader.model import Reader
+    from pipeline.providers.local_reader import ReaderClassifier
+    from pipeline.providers.reader import Reader
 
     loaded = Reader.load()
     figures = _timed(ReaderClassifier(loaded=loaded), n, warmup)

@@ -36,7 +36,14 @@ OPENAI_ENV_VARS: dict[str, str] = {
 
 # The registry's provider names in its order, for `--provider` help: a command's help must not
 # build the registry (pipeline/providers/registry.py), which imports the settings classes.
-PROVIDER_NAMES = ("local", "claude", "scripted", "openai-compatible", "local-llm")
+PROVIDER_NAMES = (
+    "local",
+    "local-reader",
+    "claude",
+    "scripted",
+    "openai-compatible",
+    "local-llm",
+)
 
 # They sit between the environment and the options a caller passes.
 claude_options: dict[str, Any] = {}

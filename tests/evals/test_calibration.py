@@ -19,7 +19,7 @@ from evals.report.calibration import (
     expected_calibration_error,
     reliability,
 )
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from pipeline.providers.scripted import ScriptedProvider
 from pipeline.reading import ClassifiedIntent
 from tests.evals.conftest import stand_in
@@ -157,7 +157,9 @@ def test_the_report_shows_the_ece_and_the_reliability_diagram(make_suite):
     )  # fmt: skip
     provider = Sure({f"fact {i}" for i in range(6)})
     config = RunConfig([load_suite(suite)], ["scripted"], use_cache=False)
-    out = run_eval(config, progress=False, registry=stand_in(provider, "sure <b>fixture</b>"))
+    out = run_eval(
+        EvalOptions(config, progress=False, registry=stand_in(provider, "sure <b>fixture</b>"))
+    )
     assert out.rows[0]["confidences"] == [{"turn": 1, "confidence": 0.9}]
     built = build_report(out.run.run_id)
     md = built.markdown.read_text(encoding="utf-8")
@@ -181,7 +183,9 @@ def test_conversation_turns_carry_the_classifiers_confidence(make_suite):
     data = {"name": "talks", "target": "conversation",
             "cases": [{"id": "t", "turns": [{"message": TEA}, {"message": "what's the time?"}]}]}  # fmt: skip
     config = RunConfig([load_suite(make_suite(data))], ["scripted"], concurrency=1)
-    out = run_eval(config, progress=False, registry=stand_in(ScriptedProvider(list(SCRIPT))))
+    out = run_eval(
+        EvalOptions(config, progress=False, registry=stand_in(ScriptedProvider(list(SCRIPT))))
+    )
     (found,) = out.rows
     assert [t["confidence"] for t in found["got"]["turns"]] == [1.0, 1.0]
     assert found["confidences"] == [

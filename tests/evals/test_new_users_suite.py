@@ -17,7 +17,7 @@ import yaml
 
 from evals.dataset import load_suite
 from evals.dataset.conversation import ConversationCase, MessageTurn
-from evals.runner import RunConfig, run_eval
+from evals.runner import EvalOptions, RunConfig, run_eval
 from evals.runner.gold import GOLD
 from pipeline.config import PROJECT_ROOT
 
@@ -77,8 +77,8 @@ def test_no_message_is_one_of_the_project_suites() -> None:
 
 
 def test_gold_readings_replay_every_turn_right() -> None:
-    out = run_eval(RunConfig([load_suite(SUITE)], [GOLD], concurrency=1, reading=GOLD),
-                   progress=False)  # fmt: skip
+    config = RunConfig([load_suite(SUITE)], [GOLD], concurrency=1, reading=GOLD)
+    out = run_eval(EvalOptions(config, progress=False))
     failed = {r["case_id"]: r["why"] for r in out.rows if r["status"] != "pass"}
     assert len(out.rows) == 25 and not failed, failed
     (entry,) = _turns_right().tally(out.run.path).values()

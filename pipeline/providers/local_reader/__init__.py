@@ -46,3 +46,6 @@ def reader_providers(**unknown: object) -> Providers:
         warm_up=classifier.warm_up,
         weights=str(manifest["heads_sha256"]),
     )
+
+
+__all__ = ["ReaderClassifier", "label", "reader_providers"]
