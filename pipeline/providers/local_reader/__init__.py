@@ -4,7 +4,8 @@ template replies. Offline; compared case by case with `local`, the rule reader
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Mapping
+from typing import Any
 
 from pipeline.errors import ConverseError
 from pipeline.local_settings import local_settings
@@ -16,9 +17,8 @@ from pipeline.providers.local_reader.classifier import ReaderClassifier
 from pipeline.providers.reader.model import MANIFEST, read_manifest
 
 
-def label() -> str:
+def label(manifest: Mapping[str, Any]) -> str:
     """The provider's label, naming the weights and the corpus they were trained on."""
-    manifest = read_manifest()
     return (
         f"local-reader (trained reader: heads {manifest['heads_sha256'][:12]}, corpus "
         f"{manifest['corpus_sha256'][:12]}, over {MODEL_NAME}; template replies — not an LLM)"
@@ -38,11 +38,11 @@ def reader_providers(**unknown: object) -> Providers:
     return Providers(
         classifier,
         LocalResponder(),
-        label(),
+        label(manifest),
         model=classifier.model,
         embedder=classifier.embedder,
         # the heads and their manifest key its answers, and the English that restates spans
-        data_files=(MANIFEST, Path(MANIFEST.parent / manifest["heads"]), *ENGLISH_MODULES),
+        data_files=(MANIFEST, MANIFEST.parent / manifest["heads"], *ENGLISH_MODULES),
         warm_up=classifier.warm_up,
         weights=str(manifest["heads_sha256"]),
     )

@@ -68,6 +68,11 @@ class ReaderClassifier:
         # The encoder's sentence embeddings are lent to the pipeline for semantic forget/recall.
         self.embedder: Embedder = embedder or MiniLMEmbedder()
         self._reader = loaded
+        # Read once: every row names the heads' hash, and a message must not reread the file.
+        sha = str((loaded.manifest if loaded else read_manifest()).get("heads_sha256", ""))
+        self.model = f"trained reader (heads {sha[:12]}) over {self.embedder.model_name}"
+        # The reader's weights stand where a prompt would: their hash keys its answers.
+        self.prompt_ref = PromptRef(family="local_model/reader", version=sha[:12], sha256=sha)
 
     @property
     def reader(self) -> Reader:
@@ -75,17 +80,6 @@ class ReaderClassifier:
         if self._reader is None:
             self._reader = reader()
         return self._reader
-
-    @property
-    def model(self) -> str:
-        """The model the rows name: the heads' hash and the encoder under them."""
-        heads = str(read_manifest().get("heads_sha256", ""))[:12]
-        return f"trained reader (heads {heads}) over {self.embedder.model_name}"
-
-    def prompt_ref(self) -> PromptRef:
-        """The reader's weights stand where a prompt would: their hash keys its answers."""
-        sha = str(read_manifest().get("heads_sha256", ""))
-        return PromptRef(family="local_model/reader", version=sha[:12], sha256=sha)
 
     def warm_up(self) -> None:
         """Load the reader now rather than on the first message."""
@@ -95,13 +89,13 @@ class ReaderClassifier:
         """The reading of one message in its context; never raises for an odd message."""
         pending = pending_of(request)
         out = self.reader.read(request.message, pending.context)
-        acts = [*answer_acts(out, pending, request), *own_acts(out, pending, request.message)]
+        acts = [*answer_acts(out, pending), *own_acts(out, pending, request.message)]
         if not acts:
             acts = [Act(intent=FALLBACK, question=out.question)]
         meta: dict[str, Any] = {
             "provider": NAME,
             "model": self.model,
-            "prompt_refs": (self.prompt_ref(),),
+            "prompt_refs": (self.prompt_ref,),
             "confidence": confidence(out),
         }
         first = acts[0]
@@ -126,7 +120,7 @@ def confidence(out: ReaderOutput) -> float:
     return round(out.probs["intent"].get(out.intent, 0.0), 4)
 
 
-def answer_acts(out: ReaderOutput, pending: Pending, request: ClassifyRequest) -> list[Act]:
+def answer_acts(out: ReaderOutput, pending: Pending) -> list[Act]:
     """The act that answers what is pending, if the message answers it."""
     relation = out.relation
     if relation in ("none", "unrelated"):
@@ -162,17 +156,21 @@ def _answer_many(out: ReaderOutput, many: tuple[tuple[int, str], ...]) -> Act:
         return Act(intent="remember_about_me", reading=Reading(relation="reject"))
     if out.relation == "confirm" or out.chosen == "all":
         return Act(intent="remember_about_me", reading=Reading(relation="confirm"))
-    positions = out.chosen if isinstance(out.chosen, tuple) else ()
-    numbers = tuple(many[n - 1][0] for n in positions if 0 < n <= len(many))
+    numbers = _numbers(out, many)
     if not numbers:  # a choice that names nothing the reader is sure of: the core asks
         return Act(intent="remember_about_me", reading=Reading(relation="unrelated"))
     return Act(intent="remember_about_me", reading=Reading(relation="choose", chosen=numbers))
 
 
+def _numbers(out: ReaderOutput, items: tuple[tuple[int, str], ...]) -> tuple[int, ...]:
+    """The display numbers of the listed items the reader chose, by their place in the list."""
+    positions = out.chosen if isinstance(out.chosen, tuple) else ()
+    return tuple(items[n - 1][0] for n in positions if 0 < n <= len(items))
+
+
 def _choice(out: ReaderOutput, offer: Offer) -> Act:
     """A reply to a list of forget candidates: the one named, or none (the core asks again)."""
-    positions = out.chosen if isinstance(out.chosen, tuple) else ()
-    numbers = [offer.items[n - 1][0] for n in positions if 0 < n <= len(offer.items)]
+    numbers = _numbers(out, offer.items)
     param = _forget_param(offer)
     chosen = tuple(numbers[:1])
     return Act(
