@@ -63,7 +63,8 @@ class IntentSpec:
     param_help: Mapping[str, str] = field(default_factory=dict, hash=False)
     # A few messages of this intent, written apart from every suite message: the local
     # provider adds them to its examples file's when the file has none of this intent's, and
-    # classifier templates from v5 list them when they hard-code none of their own.
+    # classifier templates v5 and v6 (v6 is active) list them when they hard-code none of
+    # their own.
     examples: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:

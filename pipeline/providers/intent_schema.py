@@ -118,6 +118,9 @@ READING_FIELDS = ("relation", "corrected", "chosen", "project_only")
 # Classifier prompt versions from this one on ask for a list of acts (`acts_answer_schema`);
 # earlier ones for one intent (`answer_schema`), which is mapped to one act.
 ACTS_FROM_VERSION = 4
+# Versions since then that still ask for one intent: v6 is v3's text, which lists a new
+# intent's spec examples (v5 is the same change made to v4's acts).
+ONE_INTENT_SINCE = frozenset({"v6"})
 MAX_ACTS = 6
 
 # What an act adds to the one-intent answer's fields.
@@ -171,7 +174,9 @@ def acts_answer_schema() -> dict[str, Any]:
 def reads_acts(refs: tuple[PromptRef, ...]) -> bool:
     """Whether the classifier template among `refs` asks for a list of acts."""
     ref = next((r for r in refs if r.family == "classifier"), None)
-    number = ref.version.removeprefix("v") if ref is not None else ""
+    if ref is None or ref.version in ONE_INTENT_SINCE:
+        return False
+    number = ref.version.removeprefix("v")
     return number.isdigit() and int(number) >= ACTS_FROM_VERSION
 
 

@@ -37,7 +37,7 @@ def edit_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[st
     root = tmp_path / "prompts"
     shutil.copytree(prompts_dir(), root)
     before = PromptLibrary(root).source("classifier")[1].sha256
-    template = root / "classifier" / "v3.j2"
+    template = root / "classifier" / "v6.j2"
     template.write_text(template.read_text() + "\nOne more rule.\n")
     monkeypatch.setenv("CONVERSE_PROMPTS_DIR", str(root))
     return before, PromptLibrary(root).source("classifier")[1].sha256
@@ -47,7 +47,7 @@ def test_fresh_cassettes_pass(cassettes: Path) -> None:
     result = runner.invoke(app, ["cassettes", "check", "--dir", str(cassettes), "-v"])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [
-        f"ok     cassettes/synthetic/{ONE} (synthetic; classifier/v3)",
+        f"ok     cassettes/synthetic/{ONE} (synthetic; classifier/v6)",
         "1 cassettes under cassettes: 1 fresh, 0 stale or unsafe",
     ]
 
@@ -60,7 +60,7 @@ def test_a_changed_template_makes_its_cassettes_stale(
     assert result.exit_code == 1
     assert result.output.splitlines() == [
         f"STALE  cassettes/synthetic/{ONE} (synthetic)",
-        f"       classifier/v3 changed (sha256 {before[:12]}… when recorded, now {after[:12]}…)",
+        f"       classifier/v6 changed (sha256 {before[:12]}… when recorded, now {after[:12]}…)",
         f"       re-record: {RERECORD}",
         "1 cassettes under cassettes: 0 fresh, 1 stale or unsafe",
     ]
@@ -77,7 +77,7 @@ def test_json_output_lists_the_stale_ones(
     [stale] = payload["stale"]
     assert stale["path"] == f"cassettes/synthetic/{ONE}"
     assert stale["synthetic"] is True and stale["rerecord"] == RERECORD
-    assert stale["reasons"][0].startswith("classifier/v3 changed")
+    assert stale["reasons"][0].startswith("classifier/v6 changed")
 
 
 def test_a_cassette_holding_a_key_is_flagged(cassettes: Path) -> None:

@@ -35,7 +35,7 @@ def assert_synthetic(classified: ClassifiedIntent) -> None:
     assert classified.error is None
     assert classified.provider == "claude"
     assert classified.model == "synthetic-fixture"
-    assert [(r.family, r.version) for r in classified.prompt_refs] == [("classifier", "v3")]
+    assert [(r.family, r.version) for r in classified.prompt_refs] == [("classifier", "v6")]
     assert classified.usage.input_tokens > 0 and classified.usage.output_tokens > 0
 
 
@@ -226,7 +226,7 @@ SHELLFISH = "test_synthetic_shellfish_is_remember_about_me.yaml"
 def edited_library(tmp_path: Path) -> PromptLibrary:
     root = tmp_path / "prompts"
     shutil.copytree(prompts_dir(), root)
-    template = root / "classifier" / "v3.j2"
+    template = root / "classifier" / "v6.j2"
     template.write_text(template.read_text() + "\nBe brief.\n", encoding="utf-8")
     return PromptLibrary(root)
 
@@ -244,7 +244,7 @@ def test_synthetic_changed_prompt_misses_its_cassette(claude: Claude, tmp_path: 
     message = str(caught.value)
     assert message.startswith(
         "cassette fixtures/cassettes/synthetic/test_classifier_synthetic/"
-        f"{SHELLFISH} is stale: prompt classifier/v3 (sha256 {recorded[:12]}… when recorded, now "
+        f"{SHELLFISH} is stale: prompt classifier/v6 (sha256 {recorded[:12]}… when recorded, now "
     )
     assert message.endswith(
         "changed since it was recorded — re-record it with: pytest "

@@ -1,5 +1,5 @@
-"""The answer schema by classifier version: v1–v3 one intent, v4 a list of acts; a model's
-list of acts is read act by act, with parameters beside each act's intent."""
+"""The answer schema by classifier version: v1–v3 and v6 one intent, v4 and v5 a list of acts;
+a model's list of acts is read act by act, with parameters beside each act's intent."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ def _refs(version: str) -> tuple[PromptRef, ...]:
 def test_versions_before_four_keep_the_one_intent_schema_and_four_asks_for_acts() -> None:
     assert schema_for(_refs("v3")) == answer_schema()
     assert not reads_acts(_refs("v1")) and reads_acts(_refs("v4")) and reads_acts(_refs("v12"))
+    # v6 is v3's text (with a new intent's spec examples) and asks for v3's answer
+    assert not reads_acts(_refs("v6")) and reads_acts(_refs("v5"))
     acts = schema_for(_refs("v4"))
     assert acts["required"] == ["acts"]
     item = acts["properties"]["acts"]["items"]

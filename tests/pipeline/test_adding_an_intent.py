@@ -89,9 +89,8 @@ def _declare(spec: IntentSpec, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # Every file the new intent touches besides its module, each with the edit it makes to the
-# sources. The last exists only while the active classifier template (v3) hard-codes its
-# examples: a classifier version from v5 on lists a spec's examples, so once one is active the
-# new intent touches its module and the first three files alone.
+# sources. No classifier template and no line of prompts/active.yaml is among them: the active
+# classifier template (v6) lists a spec's examples for an intent it has none of.
 _EDITS: dict[str, Callable[[Sources], Sources]] = {
     "prompts/instructions/tide_times/v1.j2": lambda src: replace(
         src, templates=src.templates | {"instructions/tide_times": ["v1"]}
@@ -106,9 +105,6 @@ _EDITS: dict[str, Callable[[Sources], Sources]] = {
     "docs/intents.md": lambda src: replace(
         src, docs=src.docs + "\n| `tide_times` | `harbour` | tides | not available |"
     ),
-    "prompts/active.yaml (classifier: v5)": lambda src: replace(
-        src, active={**src.active, "classifier": "v5"}, classifier=classifier_prompt("v5")
-    ),
 }
 
 
@@ -120,27 +116,47 @@ def _with_tide_times(src: Sources, leave_out: str = "") -> Sources:
     return src
 
 
-def test_a_new_intent_touches_its_module_and_these_files_alone(
+def test_a_new_intent_touches_four_files_its_module_and_these_three(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     spec = _declare_tide_times(tmp_path, monkeypatch)
-    assert list(_EDITS) == [
+    touched = ["tide_intents/tide.py", *_EDITS]
+    assert touched == [
+        "tide_intents/tide.py",
         "prompts/instructions/tide_times/v1.j2",
         "evals/suites/intent_boundaries.yaml",
         "docs/intents.md",
-        "prompts/active.yaml (classifier: v5)",
     ]
-    assert contract_failures([spec], _with_tide_times(repository_sources())) == ""
+    assert len(touched) <= 4
+    assert not [p for p in touched if p.startswith(("prompts/classifier/", "prompts/active.yaml"))]
+    done = _with_tide_times(repository_sources())
+    assert done.active == repository_sources().active
+    assert contract_failures([spec], done) == ""
     # and each of them is needed: leaving one out names its step
     steps = {
         "prompts/instructions/tide_times/v1.j2": "4. An instruction template",
         "evals/suites/intent_boundaries.yaml": "7. Eval cases",
         "docs/intents.md": "8. A row in this page's table",
-        "prompts/active.yaml (classifier: v5)": "6. Examples in the active classifier prompt",
     }
     for path, step in steps.items():
         failures = contract_failures([spec], _with_tide_times(repository_sources(), path))
         assert failures.splitlines()[1:] == ["intent 'tide_times' misses:", f"  {step}"]
+
+
+def test_with_classifier_v3_active_the_same_edits_miss_the_classifier_examples(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """v3, active before v6, hard-codes its examples: a new intent's examples then reached
+    the classifier prompt only through a line of prompts/active.yaml, a fifth file."""
+    spec = _declare_tide_times(tmp_path, monkeypatch)
+    done = _with_tide_times(repository_sources())
+    with_v3 = replace(
+        done, active={**done.active, "classifier": "v3"}, classifier=classifier_prompt("v3")
+    )
+    assert contract_failures([spec], with_v3).splitlines()[1:] == [
+        "intent 'tide_times' misses:",
+        "  6. Examples in the active classifier prompt",
+    ]
 
 
 def test_the_new_intents_spec_reaches_the_providers(
@@ -161,11 +177,12 @@ def test_the_new_intents_spec_reaches_the_providers(
         t for t, label in zip(examples.texts, examples.labels, strict=True) if label == spec.name
     ]
     assert added == ["low tide at Brighton?", "is the tide out at Staithes?"]
-    assert (
+    entry = (
         "- tide_times: asks when the tide is high or low somewhere.\n"
         "  Parameters: harbour.\n"
         '  Examples: "low tide at Brighton?"; "is the tide out at Staithes?".'
-    ) in classifier_prompt("v5")
+    )
+    assert entry in classifier_prompt() and entry in classifier_prompt("v5")
 
 
 def test_a_new_intent_that_misses_steps_is_told_each_of_them_numbered(

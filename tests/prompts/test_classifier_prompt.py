@@ -10,7 +10,12 @@ from pipeline.assemble import classifier_prompt
 from pipeline.intents.taxonomy import INTENTS, LIVE_INTENTS, STUB_INTENTS
 from pipeline.prompting import default_library
 from pipeline.providers.claude import TOOL_NAME, tool_definition
-from pipeline.providers.intent_schema import READING_SCHEMA, param_names
+from pipeline.providers.intent_schema import (
+    READING_SCHEMA,
+    answer_schema,
+    param_names,
+    schema_for,
+)
 from pipeline.providers.intent_schema import IntentAnswer as ToolInput
 
 
@@ -112,3 +117,15 @@ def test_v5_renders_v4s_text_for_the_released_intents() -> None:
         v5 = classifier_prompt(default_library({"classifier": "v5"}), project_name=project_name)
         assert v5.text == v4.text
         assert v5.ref.sha256 != v4.ref.sha256
+
+
+def test_v6_renders_v3s_text_and_asks_for_v3s_answer() -> None:
+    """v6, the active version, differs from v3 only for an intent that brings its examples on
+    its spec: every provider that reads the template is asked what v3 asked."""
+    for project_name in (None, "Sourdough"):
+        v3 = classifier_prompt(default_library({"classifier": "v3"}), project_name=project_name)
+        v6 = classifier_prompt(default_library(), project_name=project_name)
+        assert v6.ref.version == "v6"
+        assert v6.text == v3.text
+        assert v6.ref.sha256 != v3.ref.sha256
+        assert schema_for((v6.ref,)) == schema_for((v3.ref,)) == answer_schema()

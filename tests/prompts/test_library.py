@@ -56,7 +56,7 @@ def test_an_unknown_version_lists_the_ones_that_exist(library: PromptLibrary) ->
 
 def test_every_active_family_has_a_template_including_the_classifier() -> None:
     refs = default_library().refs()
-    assert refs["classifier"].version == "v3"
+    assert refs["classifier"].version == "v6"
     assert {"persona", "engagement_context", "personal_memory", "cross_promotion"} <= set(refs)
 
 
