@@ -117,7 +117,9 @@ def run(runs: int = 5, baseline: Path | None = None) -> dict[str, Any]:
             f"{baseline} is not a converse-harness checkout", "name the folder holding evals/"
         )
     python = sys.executable
-    converse = [python, "-c", _CONVERSE]
+    # -P: the current folder is not put first on the path, so the tree named by PYTHONPATH is
+    # the one timed, wherever the bench is started
+    converse = [python, "-P", "-c", _CONVERSE]
     with tempfile.TemporaryDirectory() as tmp:
         db_url = f"sqlite:///{Path(tmp) / 'cli.db'}"
         _seed(db_url)

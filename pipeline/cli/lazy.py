@@ -2,7 +2,10 @@
 
 A command's module may pull in SQLAlchemy, the local model or the anthropic SDK; listing the
 commands needs none of that, so each is named here with the one line `--help` shows, and its
-module is imported when the command is actually resolved.
+module is imported when the command is actually resolved. A resolved command's help page is
+drawn by pipeline/cli/quick_help.py (Typer's page without Typer's Rich help module), and a
+group's options not given skip Typer's value check, so `converse <command> --help` needs only
+the command's options.
 """
 
 from __future__ import annotations
