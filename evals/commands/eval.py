@@ -17,7 +17,7 @@ from pipeline.cli.common import default_script
 from pipeline.cli.params import bounded_option
 from pipeline.errors import ConverseError
 from pipeline.files import existing_file, output_path
-from pipeline.providers.command_options import PROVIDER_NAMES
+from pipeline.providers import PROVIDER_NAMES
 
 if TYPE_CHECKING:
     from evals.runner import RunConfig

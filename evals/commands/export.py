@@ -10,7 +10,7 @@ import typer
 from evals.commands.common import handles_errors, stdout
 from pipeline.cli.common import default_script, shown
 from pipeline.errors import ConverseError
-from pipeline.providers.command_options import PROVIDER_NAMES
+from pipeline.providers import PROVIDER_NAMES
 
 export_app = typer.Typer(help="Export suites to other eval tools.", no_args_is_help=True)
 
