@@ -292,8 +292,10 @@ def bench_cli(
         help="Another checkout (its root folder) whose help pages are timed in turn with these.",
     ),
 ) -> None:
-    """Cold start: wall time of `converse --help`, every group's and command's `--help`,
-    `memory list` and one `chat -m` turn, each in fresh processes, beside `python -c pass`."""
+    """Cold start: every help page, `memory list` and one `chat -m` turn, in fresh processes.
+
+    Each is the median wall time of --runs processes, beside `python -c pass`; with --baseline,
+    another checkout's help pages are timed too, the two taking turns."""
     from evals.bench import cli as cli_bench
     from pipeline.cli.common import handles_errors
 
