@@ -41,7 +41,7 @@ HARNESS_COMMANDS: dict[str, LazyCommand] = {
     ),
     "export": LazyCommand("evals.commands.export:export_app", "Export suites to other eval tools."),
     "record": LazyCommand(
-        "evals.record:record",
+        "evals.commands.record:record_command",
         "Record a suite's Claude calls to a cassette (real API, or --synthetic).",
     ),
     "cassettes": LazyCommand(

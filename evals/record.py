@@ -17,8 +17,6 @@ import os
 import shlex
 from pathlib import Path
 
-import typer
-
 from evals.cassettes.config import REAL, SYNTHETIC, cassettes_dir
 from evals.cassettes.session import cassette_claude
 from evals.cassettes.stale import relative
@@ -29,7 +27,7 @@ from evals.runner.sandbox import Sandbox
 from evals.runner.targets import run_case
 from evals.settings import eval_settings
 from evals.targets import spec_of, targets_where
-from pipeline.cli.common import console, handles_errors
+from pipeline.cli.common import console
 from pipeline.errors import ConverseError, ProviderError
 from pipeline.prompting import default_library
 from pipeline.providers import anthropic_key_set
@@ -163,27 +161,11 @@ def record_suite(
     )
 
 
-@handles_errors
 def record(
-    suite: str | None = typer.Option(
-        None, "--suite", help="A suite name under evals/suites, or a path."
-    ),
-    all_suites: bool = typer.Option(
-        False, "--all", help="Every suite under evals/suites that makes model calls."
-    ),
-    synthetic: Path | None = typer.Option(
-        None,
-        "--synthetic",
-        help="Answers file for the loopback server: record synthetic cassettes, no key needed.",
-    ),
-    out: Path | None = typer.Option(
-        None, "--out", help="Cassettes root (default: fixtures/cassettes)."
-    ),
-    prompt: list[str] = typer.Option(
-        [], "--prompt", help="Record a prompt version: FAMILY=VERSION."
-    ),
+    suite: str | None, all_suites: bool, synthetic: Path | None, out: Path | None, prompt: list[str]
 ) -> None:
-    """Record a suite's Claude calls to a cassette (real API, or --synthetic)."""
+    """Record one suite's Claude calls, or every suite's that makes any (`converse record`,
+    evals/commands/record.py)."""
     if (suite is None) == (not all_suites):
         raise ConverseError(
             "name the suite to record with --suite NAME, or record every suite with --all",

@@ -1,38 +1,33 @@
 """Where things are (the database, templates, fixtures, the categories file), read from the
-environment like every other setting (pipeline/settings.py), and fixed limits."""
+environment like every other setting (pipeline/settings.py), and fixed limits.
+
+The settings class (pydantic-settings) is imported when a place is first read, so a command
+that only names these constants, or prints its --help, does not load it."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pipeline.lazy import lazy_exports
+from pipeline.places import DEFAULT_DB_URL as DEFAULT_DB_URL
+from pipeline.places import PROJECT_ROOT as PROJECT_ROOT
 
-from pipeline.settings import checked_settings
+if TYPE_CHECKING:
+    from pipeline.path_settings import PathSettings
 
-DEFAULT_DB_URL = "sqlite:///./.converse/converse.db"
 MAX_MESSAGE_CHARS = 8_000
 MEMORY_BUDGET_CHARS = 2_000
 # A guard, not a window: compaction bounds the history a turn carries (pipeline/compaction.py);
 # this only caps it if compaction cannot keep up (a summarizer failing turn after turn).
 HISTORY_CAP = 400
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-
-
-class PathSettings(BaseSettings):
-    """CONVERSE_* settings naming places; kept apart from the conversation settings so that a
-    bad value there never stops a command that only reads the database."""
-
-    model_config = SettingsConfigDict(env_prefix="CONVERSE_", extra="ignore", env_ignore_empty=True)
-
-    db_url: str = DEFAULT_DB_URL
-    prompts_dir: Path = PROJECT_ROOT / "prompts"
-    fixtures_dir: Path = PROJECT_ROOT / "fixtures"
-    # None: the categories file shipped with the package (pipeline/categories.yaml).
-    categories_file: str | None = None
 
 
 def paths() -> PathSettings:
     """The CONVERSE_* places now in the environment."""
+    from pipeline.path_settings import PathSettings
+    from pipeline.settings import checked_settings
+
     return checked_settings(PathSettings, "CONVERSE_")
 
 
@@ -49,3 +44,6 @@ def prompts_dir() -> Path:
 def fixtures_dir() -> Path:
     """Where fixtures live (`CONVERSE_FIXTURES_DIR` overrides)."""
     return paths().fixtures_dir
+
+
+__getattr__ = lazy_exports(__name__, {"PathSettings": "pipeline.path_settings"})

@@ -13,11 +13,7 @@ import errno
 import os
 import stat
 import tempfile
-from collections.abc import Hashable
 from pathlib import Path
-from typing import Any
-
-import yaml
 
 from pipeline.errors import ConverseError
 
@@ -74,24 +70,6 @@ def yaml_problem(exc: Exception) -> str:
     context = getattr(exc, "context", None)
     said = f"{problem} ({context})" if context else str(problem)
     return f"line {mark.line + 1}, column {mark.column + 1}: {said}" if mark else said
-
-
-class UniqueKeyLoader(yaml.SafeLoader):
-    """yaml.SafeLoader refusing a mapping that names a key twice: PyYAML keeps the last one
-    silently, so a case with two `expect:` would be scored on whichever came second."""
-
-    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict[Any, Any]:
-        """The mapping, or a ConstructorError at the second use of a key."""
-        if isinstance(node, yaml.MappingNode):
-            seen: set[Any] = set()
-            for key_node, _ in node.value:
-                key = self.construct_object(key_node, deep=deep)
-                if isinstance(key, Hashable) and key in seen:
-                    raise yaml.constructor.ConstructorError(
-                        None, None, f"the key {key!r} appears twice", key_node.start_mark
-                    )
-                seen.add(key)
-        return super().construct_mapping(node, deep=deep)  # type: ignore[arg-type]
 
 
 # Writing a file someone named (`--out`, `--output`, `--junit`): the one way every command

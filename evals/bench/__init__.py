@@ -6,6 +6,7 @@ Each prints every figure beside its target and verdict (evals/bench/targets.py);
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -285,13 +286,21 @@ def bench_cli(
     as_json: bool = JsonOption,
     check: bool = CheckOption,
     runs: int = typer.Option(5, min=1, help="Fresh processes per command (the median is kept)."),
+    baseline: Path | None = typer.Option(
+        None,
+        "--baseline",
+        help="Another checkout (its root folder) whose help pages are timed in turn with these.",
+    ),
 ) -> None:
-    """Cold start: wall time of `converse --help`, `memory list` and one `chat -m` turn, each in
-    fresh processes, beside `python -c pass`."""
+    """Cold start: every help page, `memory list` and one `chat -m` turn, in fresh processes.
+
+    Each is the median wall time of --runs processes, beside `python -c pass`; with --baseline,
+    another checkout's help pages are timed too, the two taking turns."""
     from evals.bench import cli as cli_bench
     from pipeline.cli.common import handles_errors
 
-    _report("cli", handles_errors(cli_bench.run)(runs=runs), as_json, check)
+    figures = handles_errors(cli_bench.run)(runs=runs, baseline=baseline)
+    _report("cli", figures, as_json, check)
 
 
 @bench_app.command("view")

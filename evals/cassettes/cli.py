@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from evals.cassettes.check import CassetteStatus, check_cassettes
-from evals.cassettes.config import cassettes_dir
-from evals.cassettes.stale import relative
 from pipeline.cli.common import console, handles_errors
 from pipeline.cli.exits import EXIT_CHECK
 from pipeline.errors import ConverseError
-from pipeline.prompting import default_library
+
+if TYPE_CHECKING:
+    from evals.cassettes.check import CassetteStatus
+
+# The checks (PyYAML, the Claude provider's settings, the templates) load when the command runs.
 
 cassettes_app = typer.Typer(help="Check the recorded model calls.", no_args_is_help=True)
 
 
 def _line(status: CassetteStatus) -> list[str]:
+    from evals.cassettes.stale import relative
+
     kind = "synthetic" if status.synthetic else "real"
     if status.ok:
         return [f"ok     {relative(status.path)} ({kind}; {', '.join(status.prompts)})"]
@@ -44,6 +48,11 @@ def cassettes_check(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """List cassettes whose prompts changed since recording (exit 1 if any), with no network."""
+    from evals.cassettes.check import check_cassettes
+    from evals.cassettes.config import cassettes_dir
+    from evals.cassettes.stale import relative
+    from pipeline.prompting import default_library
+
     root = directory or cassettes_dir()
     if not root.is_dir():  # checking nothing must not read as "every cassette is fresh"
         raise ConverseError(

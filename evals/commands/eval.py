@@ -6,44 +6,24 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from evals.commands.batch_mode import batch_mode, batch_runner
 from evals.commands.common import EXIT_GATE, EXIT_INTERRUPTED, handles_errors, stderr, stdout
-from evals.commands.eval_tables import print_summary
-from evals.commands.reading import READING_HELP, check_reading, print_reading, reading_payload
-from evals.commands.spend import announce_budget_stop, make_budget
-from evals.dataset import load_suites, sample_suite
-from evals.perturb import parse_perturbations, split_rows
-from evals.report import build_report
-from evals.report.calibration import calibrate, calibration_json
-from evals.runner import (
-    EvalOptions,
-    RunConfig,
-    RunDir,
-    parse_prompt_options,
-    parse_provider_options,
-    result_object,
-    run_eval,
-    write_junit,
-)
-from evals.runner.gold import GOLD
-from evals.runner.meta import MAX_CONCURRENCY, MAX_EPOCHS
-from evals.runner.results import RUN_META, check_run_id, new_run_id
-from evals.runner.run import check_cassettes
-from evals.runner.shards import parse_shard
+from evals.runner.limits import MAX_CONCURRENCY, MAX_EPOCHS
+from evals.runner.results import RUN_META, RunDir, check_run_id, new_run_id
 from pipeline.cli.common import default_script
 from pipeline.cli.params import bounded_option
 from pipeline.errors import ConverseError
 from pipeline.files import existing_file, output_path
-from pipeline.providers import (
-    PROVIDER_NAMES,
-    anthropic_key_set,
-    check_prompt_families,
-    default_provider,
-    spec_of,
-)
+from pipeline.providers import PROVIDER_NAMES
+
+if TYPE_CHECKING:
+    from evals.runner import RunConfig
+
+# What a run needs (the suite models, the runner, the report, the providers) is imported when
+# the command runs: its --help needs only the options.
 
 DEFAULT_CONCURRENCY = 4
 # A Claude call takes about two seconds, so at N requests a minute about N/30 are in flight;
@@ -51,10 +31,13 @@ DEFAULT_CONCURRENCY = 4
 SECONDS_PER_CALL = 2
 
 PROVIDER_HELP = f"{', '.join(PROVIDER_NAMES)}; repeat. Default: claude with a key, else local."
+READING_HELP = "provider (each provider reads) or gold (the suites' gold readings replayed)."
 
 
 def _check_providers(names: list[str], variants: list[dict[str, str]]) -> None:
     """Unknown providers, and --prompt for a provider that does not read it, fail up front."""
+    from pipeline.providers import check_prompt_families
+
     families = {family for variant in variants for family in variant}
     for name in names:
         check_prompt_families(name, families)
@@ -62,6 +45,8 @@ def _check_providers(names: list[str], variants: list[dict[str, str]]) -> None:
 
 def _replays(providers: list[str], cassette: Path | None, replay: bool | None) -> bool:
     """Whether Claude replays each suite's cassette; announced when it is for want of a key."""
+    from pipeline.providers import anthropic_key_set, spec_of
+
     if not any(spec_of(p).uses_cassettes for p in providers) or cassette is not None:
         return False
     return not anthropic_key_set() if replay is None else replay
@@ -238,6 +223,27 @@ def eval_command(
     ),
 ) -> None:
     """Run eval suites on providers and prompt versions; exit 1 when a gate fails."""
+    from evals.commands.batch_mode import batch_mode, batch_runner
+    from evals.commands.eval_tables import print_summary
+    from evals.commands.reading import check_reading, print_reading, reading_payload
+    from evals.commands.spend import announce_budget_stop, make_budget
+    from evals.dataset import load_suites, sample_suite
+    from evals.perturb import parse_perturbations, split_rows
+    from evals.report import build_report
+    from evals.report.calibration import calibrate, calibration_json
+    from evals.runner import (
+        EvalOptions,
+        RunConfig,
+        parse_prompt_options,
+        parse_provider_options,
+        result_object,
+        write_junit,
+    )
+    from evals.runner.gold import GOLD
+    from evals.runner.run import check_cassettes, run_eval
+    from evals.runner.shards import parse_shard
+    from pipeline.providers import default_provider
+
     if resume and retry_errors:
         raise ConverseError("--resume and --retry-errors name one run each", "use one of them")
     if (cassette is not None or replay) and epochs > 1:

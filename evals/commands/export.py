@@ -8,13 +8,9 @@ from pathlib import Path
 import typer
 
 from evals.commands.common import handles_errors, stdout
-from evals.dataset import load_suites
-from evals.export import export_promptfoo
-from evals.runner import parse_prompt_options
-from evals.runner.providers import parse_provider_options
 from pipeline.cli.common import default_script, shown
 from pipeline.errors import ConverseError
-from pipeline.providers import PROVIDER_NAMES, check_prompt_families
+from pipeline.providers import PROVIDER_NAMES
 
 export_app = typer.Typer(help="Export suites to other eval tools.", no_args_is_help=True)
 
@@ -44,6 +40,12 @@ def promptfoo_command(
     ),
 ) -> None:
     """Write a promptfoo config: our pipeline as a Python provider, the suite as tests."""
+    from evals.dataset import load_suites
+    from evals.export import export_promptfoo
+    from evals.runner import parse_prompt_options
+    from evals.runner.providers import parse_provider_options
+    from pipeline.providers import check_prompt_families
+
     suites = load_suites([suite])
     if len(suites) != 1:
         raise ConverseError(f"{suite!r} names {len(suites)} suites", "export one suite at a time")

@@ -10,7 +10,6 @@ import typer
 from rich.table import Table
 
 from evals.commands.common import handles_errors, stdout
-from evals.dataset import load_suites
 from evals.power import (
     ALPHA,
     DEFAULT_DISCORDANCE,
@@ -19,7 +18,7 @@ from evals.power import (
     mcnemar_mde,
     mcnemar_sample_size,
 )
-from evals.runner.results import RunError, check_run_id
+from evals.runner.results import RunError, check_run_id  # no settings until a run is read
 from pipeline.cli.common import shown
 from pipeline.errors import ConverseError
 
@@ -142,6 +141,8 @@ def power_command(
         raise RunError("--run measures the discordance that --discordance sets", "pass one")
     if discordance is not None and discordance <= 0:
         raise ConverseError("--discordance must be above 0", "pass a share such as 0.2")
+    from evals.dataset import load_suites
+
     suites = load_suites(suite)
     measured: dict[str, Discordance] = {}
     if run is not None:

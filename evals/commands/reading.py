@@ -16,7 +16,6 @@ from evals.runner.gold import GOLD, READINGS
 from pipeline.cli.common import shown
 from pipeline.errors import ConverseError
 
-READING_HELP = "provider (each provider reads) or gold (the suites' gold readings replayed)."
 _HINT = "drop it: --reading gold replays the suites' gold readings with template replies"
 
 

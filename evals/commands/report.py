@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import json
 import re
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from evals.commands.common import handles_errors, stderr, stdout
-from evals.report import add_review, build_report, write_release
-from evals.report.compare import FLAKY_MODES, Comparison
-from evals.report.document import abbreviate
-from evals.report.provenance import check_allowed
-from evals.report.release import check_override
-from evals.runner import RunDir
-from evals.runner.results import RunError, check_run_id
+from evals.runner.results import RunDir, RunError, check_run_id
 from pipeline.cli.common import shown
 from pipeline.text import check_text
+
+if TYPE_CHECKING:
+    from evals.report.compare import Comparison
+
+# The report's stack (pandas, the suite models, templates) is imported when a command runs.
 
 # A release version names a file under reports/releases, so it may not hold a path.
 _VERSION = re.compile(r"[0-9A-Za-z][0-9A-Za-z.+-]{0,63}")
@@ -70,6 +70,11 @@ def report_command(
     ),
 ) -> None:
     """Write report.md and report.html for a run (and a release report with --release)."""
+    from evals.report import build_report, write_release
+    from evals.report.compare import FLAKY_MODES
+    from evals.report.provenance import check_allowed
+    from evals.report.release import check_override
+
     check_run_id(run_id)
     try:
         allow = check_allowed(allow_change)
@@ -159,6 +164,8 @@ _SUMMARY_COLUMNS = {
 def print_comparison(comparison: Comparison, out: Console | None = None) -> None:
     """The comparison's summary: accuracy per suite in both runs, McNemar's p, the counts,
     what the comparison could detect and its verdict, then each verdict in words."""
+    from evals.report.document import abbreviate
+
     out = out or stdout()
     out.print(f"compared with baseline run {shown(comparison.baseline_id)}", highlight=False)
     if comparison.changes.empty:
@@ -213,6 +220,8 @@ def review_command(
     ),
 ) -> None:
     """Record a reviewer's verdict on a case; reports show it, and every earlier one."""
+    from evals.report import add_review
+
     check_run_id(run_id)
     # Checked here, not by Typer, so a missing option is one line and exit 2, like every error.
     if passed and failed:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -25,7 +25,7 @@ from evals.dataset.sample import SampleInfo
 from evals.settings import eval_settings
 from pipeline.config import MAX_MESSAGE_CHARS
 from pipeline.errors import ConverseError
-from pipeline.files import UniqueKeyLoader, read_bounded, yaml_problem
+from pipeline.files import read_bounded, yaml_problem
 from pipeline.text import text_problem
 
 _MAX_REPORTED = 20
@@ -94,6 +94,24 @@ def _label(index: int, raw: Any) -> str:
 def _case_errors(path: Path, index: int, raw: Any, error: ValidationError) -> list[str]:
     label = _label(index, raw)
     return [f"{path}: {label}: field {_where(e['loc'])}: {e['msg']}" for e in error.errors()]
+
+
+class UniqueKeyLoader(yaml.SafeLoader):
+    """yaml.SafeLoader refusing a mapping that names a key twice: PyYAML keeps the last one
+    silently, so a case with two `expect:` would be scored on whichever came second."""
+
+    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> dict[Any, Any]:
+        """The mapping, or a ConstructorError at the second use of a key."""
+        if isinstance(node, yaml.MappingNode):
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if isinstance(key, Hashable) and key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"the key {key!r} appears twice", key_node.start_mark
+                    )
+                seen.add(key)
+        return super().construct_mapping(node, deep=deep)  # type: ignore[arg-type]
 
 
 class _Expansion:

@@ -9,12 +9,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from evals.runner.limits import MAX_CONCURRENCY as MAX_CONCURRENCY
+from evals.runner.limits import MAX_EPOCHS as MAX_EPOCHS
 from pipeline.errors import ConverseError
 
 # Caps on the work one run may ask for: past them a run exhausts memory (every case and epoch
 # is planned up front) or threads (one per case in flight) before it writes a row.
-MAX_EPOCHS = 100
-MAX_CONCURRENCY = 64
 
 
 class _Loose(BaseModel):

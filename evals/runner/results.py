@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from evals.reports_path import reports_dir as reports_dir
-from evals.runner.meta import checked_meta
 from pipeline.errors import ConverseError
 from pipeline.redact import redact, redact_argv, redact_data, redact_strings
 
@@ -123,6 +122,8 @@ def read_meta_file(path: Path) -> dict[str, Any]:
             f"{path} is not a run description (a JSON object)",
             "restore it from a backup, or start a new run",
         )
+    from evals.runner.meta import checked_meta  # pydantic: when a run is read
+
     return checked_meta(path, data, RunError)
 
 

@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.text import Text
 
 from pipeline.cli.common import shown
-from pipeline.conversation_models import ENTITY_LABELS, Conversation, Memory, Preview
+
+if TYPE_CHECKING:
+    from pipeline.conversation_models import Conversation, Memory, Preview
 
 
 def status_line(conversation: Conversation) -> str:
@@ -27,6 +30,8 @@ def status_line(conversation: Conversation) -> str:
 
 def memory_panel(memory: Memory, title: str) -> Panel:
     """A memory: its narrative, what it holds, where it goes, and the deltas it carries."""
+    from pipeline.conversation_models import ENTITY_LABELS  # pydantic: only to show one
+
     lines: list[Text | str] = [Text(memory.narrative)]
     if memory.edited:
         lines.append(Text(f"(edited; extracted: {memory.original_narrative})", style="dim"))

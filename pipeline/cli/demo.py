@@ -7,21 +7,18 @@ from pathlib import Path
 from typing import Any
 
 import typer
-import yaml
 
 from pipeline.cli.common import console, default_script, handles_errors, shown
 from pipeline.cli.memory import assertion_table
-from pipeline.cli.render import show_turn
-from pipeline.converse import converse
 from pipeline.errors import ConverseError
-from pipeline.memory.manage import personal_assertions
-from pipeline.providers.registry import ProviderOptions, make_providers
-from pipeline.store import open_store
-from pipeline.store.people import create_person, create_project, get_person
+
+# The pipeline, its store and PyYAML are imported when the demo runs, not for its --help.
 
 
 def _plan(path: Path) -> dict[str, Any]:
     """The fixture's `conversation` section, or a ConverseError saying what is wrong."""
+    import yaml
+
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -63,6 +60,13 @@ def demo(
     ),
 ) -> None:
     """Walk a scripted conversation offline and print personal memory after each turn."""
+    from pipeline.cli.render import show_turn
+    from pipeline.converse import converse
+    from pipeline.memory.manage import personal_assertions
+    from pipeline.providers.registry import ProviderOptions, make_providers
+    from pipeline.store import open_store
+    from pipeline.store.people import create_person, create_project, get_person
+
     path = script or default_script()
     plan = _plan(path)
     with tempfile.TemporaryDirectory() as tmp:

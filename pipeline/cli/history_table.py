@@ -3,11 +3,15 @@ assertion, oldest first, in words a person reads (who did it, what it was before
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.table import Table
 
 from pipeline.cli.common import shown
-from pipeline.domain import HistoryEntry, HistoryOp
 from pipeline.memory.who import who
+
+if TYPE_CHECKING:
+    from pipeline.domain import HistoryEntry
 
 # The state `list --deleted` shows for an assertion the lifecycle sweep set aside.
 SET_ASIDE = "set aside"
@@ -21,6 +25,8 @@ def _quoted(value: str | None, erased: bool) -> str:
 
 def _change(entry: HistoryEntry) -> tuple[str, str]:
     """What an entry changed, as (before, after) cells; text already made safe to print."""
+    from pipeline.domain import HistoryOp  # pydantic: not for the pages that list commands
+
     detail = entry.detail
     erased = bool(detail.get("erased"))
     if entry.op is HistoryOp.DELETE:

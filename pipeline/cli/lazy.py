@@ -2,18 +2,22 @@
 
 A command's module may pull in SQLAlchemy, the local model or the anthropic SDK; listing the
 commands needs none of that, so each is named here with the one line `--help` shows, and its
-module is imported when the command is actually resolved.
+module is imported when the command is actually resolved. A resolved command's help page is
+drawn by pipeline/cli/quick_help.py (Typer's page without Typer's Rich help module), and a
+group's options not given skip Typer's value check, so `converse <command> --help` needs only
+the command's options.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import typer
 from typer import _click as click  # Typer vendors click; its groups take these classes
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,72 @@ class LazyCommand:
             single.command(name)(found)
             command = typer.main.get_command(single)
         command.name = name
+        _quicken(command)
         return command
+
+
+class _QuickCommand(TyperCommand):
+    """A Typer command whose help page is drawn by pipeline/cli/quick_help.py."""
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Typer's page, without importing Typer's Rich help module when it can."""
+        _format_help(self, ctx, formatter, super().format_help)
+
+
+class _QuickGroup(TyperGroup):
+    """A Typer group whose help page is drawn by pipeline/cli/quick_help.py."""
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Typer's page, without importing Typer's Rich help module when it can."""
+        _format_help(self, ctx, formatter, super().format_help)
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        """The group's parameters, its options checked lightly when not given."""
+        return _light(super().get_params(ctx))
+
+
+class _GroupOption(TyperOption):
+    """A group's option, read before any subcommand's page is printed: one not given is None
+    without Typer's value check, which imports pydantic (about 60 ms) to say so."""
+
+    def process_value(self, ctx: click.Context, value: Any) -> Any:
+        """What Typer makes of the value; None, as Typer's check returns it, without it."""
+        if value is not None or self.multiple or self.nargs != 1 or self.required:
+            return super().process_value(ctx, value)
+        return None if self.callback is None else self.callback(ctx, self, value)
+
+
+def _light(params: list[click.Parameter]) -> list[click.Parameter]:
+    for param in params:
+        if type(param) is TyperOption:
+            param.__class__ = _GroupOption
+    return params
+
+
+def _format_help(
+    command: click.Command,
+    ctx: click.Context,
+    formatter: click.HelpFormatter,
+    typers: Callable[[click.Context, click.HelpFormatter], None],
+) -> None:
+    from pipeline.cli import quick_help
+
+    if quick_help.drawable(command):
+        quick_help.draw(command, ctx)
+    else:
+        typers(ctx, formatter)
+
+
+def _quicken(command: click.Command) -> None:
+    """Give Typer's commands in this tree the quick page, and groups' options the light check
+    (classes swapped, not subclassed by each module, so a command module stays plain Typer)."""
+    if type(command) is TyperCommand:
+        command.__class__ = _QuickCommand
+    elif type(command) is TyperGroup:
+        command.__class__ = _QuickGroup
+    if isinstance(command, TyperGroup):
+        for child in command.commands.values():
+            _quicken(child)
 
 
 class _Placeholder(TyperCommand):
@@ -54,6 +123,10 @@ class LazyGroup(TyperGroup):
             if name not in self.commands:
                 self.commands[name] = _Placeholder(name, help=entry.help, short_help=entry.help)
 
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        """The group's parameters, its options checked lightly when not given."""
+        return _light(super().get_params(ctx))
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         """The command; a placeholder while help is being listed, else the real one."""
         command = self.commands.get(cmd_name)
@@ -62,22 +135,13 @@ class LazyGroup(TyperGroup):
         return command
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """Help that lists every command without importing any of them (nor, for a page that
-        needs nothing else, Typer's Rich help module: pipeline/cli/quick_help.py)."""
-        from pipeline.cli import quick_help
-
+        """Help that lists every command without importing any of them (nor, where it can,
+        Typer's Rich help module: pipeline/cli/quick_help.py)."""
         self._listing = True
         try:
-            if quick_help.drawable(self, ctx):
-                quick_help.draw(self, ctx, self._listed(ctx))
-            else:
-                super().format_help(ctx, formatter)
+            _format_help(self, ctx, formatter, super().format_help)
         finally:
             self._listing = False
-
-    def _listed(self, ctx: click.Context) -> list[click.Command]:
-        found = (self.get_command(ctx, name) for name in self.list_commands(ctx))
-        return [command for command in found if command is not None and not command.hidden]
 
 
 def lazy_group(commands: dict[str, LazyCommand]) -> type[LazyGroup]:

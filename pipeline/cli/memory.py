@@ -25,16 +25,15 @@ from pipeline.cli.memory_query import query_command
 from pipeline.cli.params import id_argument, optional_ids
 from pipeline.cli.shelf_commands import ShelfKind, add_shelf_commands, where_option
 from pipeline.clock import utcnow
-from pipeline.domain import Assertion
 from pipeline.files import output_path, write_output
 from pipeline.memory.relative_time import relative_time
 from pipeline.memory.who import who
-from pipeline.store import quick_read
 from pipeline.text import printable
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
+    from pipeline.domain import Assertion
     from pipeline.memory import manage
     from pipeline.store import Store
 
@@ -89,6 +88,7 @@ def memory_list(
 ) -> None:
     """List personal assertions, newest first (held and committed; --all adds retracted)."""
     from pipeline.config import database_url  # the settings classes: only when it runs
+    from pipeline.store import quick_read
 
     found = quick_read.personal_assertions(db_url or database_url(), person, all_, deleted)
     if found is None:

@@ -7,7 +7,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 import typer
-from pydantic import ValidationError
 from rich.table import Table
 
 from pipeline.cli.common import DbOption, PersonOption, console, fail, shown, store_for
@@ -68,6 +67,8 @@ def query_command(
     db_url: str | None = DbOption,
 ) -> None:
     """Query a person's memory with filters, as an agent whose allowlist applies."""
+    from pydantic import ValidationError
+
     from pipeline.errors import InvalidMessage
     from pipeline.memory.query import MemoryQuery, memory_query
 

@@ -6,8 +6,9 @@ never taken for the personal fact `#3`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
-from sqlalchemy.orm import Session
 
 from pipeline.cli.common import (
     DbOption,
@@ -21,9 +22,15 @@ from pipeline.cli.common import (
 from pipeline.cli.memory import DEFAULT_LIST_LIMIT, print_newest
 from pipeline.cli.params import id_argument
 from pipeline.cli.shelf_commands import ShelfKind, add_shelf_commands, where_option
-from pipeline.memory import manage
-from pipeline.store import Store
-from pipeline.store.people import get_person, get_project
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from pipeline.memory import manage
+    from pipeline.store import Store
+
+# The store and the memory rules (SQLAlchemy, pydantic) are imported inside the commands, as in
+# pipeline/cli/memory.py, so the help pages need neither.
 
 notes_app = typer.Typer(help="Inspect and manage a project's notes.", no_args_is_help=True)
 
@@ -56,6 +63,9 @@ def notes_list(
     db_url: str | None = DbOption,
 ) -> None:
     """List the project's notes, newest first (held and committed; --all adds retracted)."""
+    from pipeline.memory import manage
+    from pipeline.store.people import get_person, get_project
+
     with store_for(db_url).read() as session:
         found = get_person(session, person)
         engagement = get_project(session, found, project)
@@ -68,6 +78,9 @@ def notes_list(
 
 
 def _shelf(session: Session, person: str, project: str) -> manage.Shelf:
+    from pipeline.memory import manage
+    from pipeline.store.people import get_person, get_project
+
     found = get_person(session, person)
     return manage.project_shelf(found, get_project(session, found, project))
 
@@ -75,6 +88,8 @@ def _shelf(session: Session, person: str, project: str) -> manage.Shelf:
 def _erase(
     store: Store, numbers: list[int], mentions: list[str], person: str, project: str
 ) -> manage.Erasure:
+    from pipeline.memory import manage
+
     return manage.erase_notes(store, person, project, numbers)
 
 

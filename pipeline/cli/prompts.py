@@ -7,10 +7,11 @@ import difflib
 import typer
 from rich.table import Table
 
-from pipeline.assemble import classifier_prompt
 from pipeline.cli.common import console, handles_errors
 from pipeline.errors import PromptError
-from pipeline.prompting import default_library
+
+# The template library and prompt assembly (Jinja, the store's models) load when a command
+# runs, not for its --help.
 
 prompts_app = typer.Typer(help="List, show and diff the prompt templates.", no_args_is_help=True)
 
@@ -25,6 +26,8 @@ _SAMPLES: dict[str, dict[str, object]] = {
 @handles_errors
 def prompts_list() -> None:
     """Every family, its versions, the active one and its sha256."""
+    from pipeline.prompting import default_library
+
     library = default_library()
     active = library.active()
     table = Table("family", "versions", "active", "sha256", title_justify="left")
@@ -53,6 +56,9 @@ def prompts_show(
     ),
 ) -> None:
     """Print a template's source (or, with --render, the text a model gets)."""
+    from pipeline.assemble import classifier_prompt
+    from pipeline.prompting import default_library
+
     library = default_library()
     source, ref = library.source(family, version)
     label = "active" if library.active().get(family) == ref.version else "not active"
@@ -112,6 +118,8 @@ def prompts_diff(
     new: str = typer.Argument(..., help="The newer version, e.g. v2."),
 ) -> None:
     """A unified diff between two versions of a family."""
+    from pipeline.prompting import default_library
+
     library = default_library()
     before, old_ref = library.source(family, old)
     after, new_ref = library.source(family, new)

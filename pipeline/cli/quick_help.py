@@ -1,16 +1,19 @@
-"""`converse --help` drawn with a few Rich classes instead of typer.rich_utils, which imports
-Markdown, Syntax, Traceback and Pretty (markdown-it, Pygments, attrs) for any help page: about
-half of the listing's start-up. The page is Typer's own, to the character (a test compares
-them); a group with anything more than the root has (arguments, short names, shown defaults
-or variables, panels, an epilog) is drawn by Typer as before."""
+"""Help pages drawn with a few Rich classes instead of typer.rich_utils, which imports Markdown,
+Syntax, Traceback and Pretty (markdown-it, Pygments, attrs) for any help page: a third of a
+light command's `--help`. Each page is Typer's own, to the character (tests/pipeline/
+test_quick_help.py compares every page of `converse` and pages with every kind of parameter);
+this is typer/rich_utils.py's `rich_format_help` for Rich markup, the one mode converse uses.
+A page in Markdown markup, or a Typer without the parts it is drawn from, is left to Typer."""
 
 from __future__ import annotations
 
 import inspect
 import os
+from collections.abc import Iterable, Sequence
 
+from rich.align import Align
 from rich.columns import Columns
-from rich.console import Console
+from rich.console import Console, RenderableType, group
 from rich.highlighter import RegexHighlighter
 from rich.padding import Padding
 from rich.panel import Panel
@@ -18,18 +21,22 @@ from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
 from typer import _click as click
-from typer.core import TyperGroup, TyperOption
+from typer import core as typer_core
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 # Typer's styles and highlighting (typer/rich_utils.py), so the page looks the same.
 _THEME = Theme(
     {
         "option": "bold cyan",
         "switch": "bold green",
+        "negative_option": "bold magenta",
+        "negative_switch": "bold red",
         "types": "bold yellow",
         "types_sep": "dim",
         "usage": "yellow",
     }
 )
+_DEPRECATED = "(deprecated) "
 
 
 class _Highlighter(RegexHighlighter):
@@ -41,6 +48,13 @@ class _Highlighter(RegexHighlighter):
     ]
 
 
+class _NegativeHighlighter(RegexHighlighter):
+    highlights = [  # noqa: RUF012
+        r"(^|\W)(?P<negative_switch>\-\w+)(?![a-zA-Z0-9])",
+        r"(^|\W)(?P<negative_option>\-\-[\w\-]+)(?![a-zA-Z0-9])",
+    ]
+
+
 class _TypesHighlighter(RegexHighlighter):
     highlights = [  # noqa: RUF012
         r"^(?P<types_sep>(\[|<))",
@@ -49,9 +63,15 @@ class _TypesHighlighter(RegexHighlighter):
     ]
 
 
-# The parts of Typer's options the page is drawn from.
-_TYPER_PARTS = ("display_type_rich", "_extract_default_help_str", "_get_number_range_help_str")
+# The parts of Typer's parameters the page is drawn from.
+_TYPER_PARTS = (
+    "display_type_rich",
+    "_extract_default_help_str",
+    "_get_default_string",
+    "_get_number_range_help_str",
+)
 _HIGHLIGHT = _Highlighter()
+_NEGATIVE = _NegativeHighlighter()
 _TYPES = _TypesHighlighter()
 
 
@@ -66,73 +86,166 @@ def _console() -> Console:
     )
 
 
-def drawable(group: TyperGroup, ctx: click.Context) -> bool:
-    """Whether this page needs nothing but what `draw` knows: long options with a type and a
-    help line, and commands with theirs (and a Typer whose page this is: pyproject.toml allows
-    releases that drew it otherwise)."""
-    if not all(hasattr(TyperOption, name) for name in _TYPER_PARTS):
-        return False
-    if getattr(group, "rich_markup_mode", None) != "rich" or group.epilog or group.deprecated:
-        return False
-    if "\n\n" in inspect.cleandoc(group.help or "").partition("\f")[0]:
-        return False
-    if ctx.auto_envvar_prefix is not None:  # every option would show a variable
-        return False
-    for param in group.get_params(ctx):
-        if not isinstance(param, TyperOption) or getattr(param, "hidden", False):
-            return False
-        default = param._extract_default_help_str(ctx=ctx)
-        shown = (
-            (param.envvar and param.show_envvar)
-            or isinstance(param.show_default, str)
-            or (default is not None and (param.show_default or ctx.show_default))
-            or param.required
-        )
-        short = [o for o in [*param.opts, *param.secondary_opts] if not o.startswith("--")]
-        if shown or short or param.secondary_opts or param.rich_help_panel:
-            return False
-        if param._get_number_range_help_str() or "\n" in (param.help or ""):
-            return False
-    return True
-
-
-def draw(group: TyperGroup, ctx: click.Context, commands: list[click.Command]) -> None:
-    """Print the page: usage, the group's help, its options, its commands."""
-    console = _console()
-    console.print(Padding(_HIGHLIGHT(group.get_usage(ctx)), 1), style="bold")
-    if group.help:
-        first = inspect.cleandoc(group.help).partition("\f")[0].split("\n\n")[0]
-        console.print(Padding(_HIGHLIGHT(Text.from_markup(first.replace("\n", " ").strip())),
-                              (0, 1, 1, 1)))  # fmt: skip
-    options = _table()
-    for param in group.get_params(ctx):
-        assert isinstance(param, TyperOption)
-        kind = Text(param.display_type_rich(ctx=ctx) or "", style="bold yellow", overflow="fold")
-        help_text = _HIGHLIGHT(Text.from_markup(inspect.cleandoc((param.help or "").strip())))
-        options.add_row(
-            _HIGHLIGHT(",".join(param.opts)), _HIGHLIGHT(""), _HIGHLIGHT(""), _HIGHLIGHT(""),
-            _TYPES(kind), Columns([help_text] if param.help else []),
-        )  # fmt: skip
-    _panel(console, options, "Options")
-    listing = _table()
-    listing.add_column(
-        style="bold cyan", no_wrap=True, width=max(len(c.name or "") for c in commands)
+def drawable(command: click.Command) -> bool:
+    """Whether Typer would draw this page in Rich markup, from parts this module knows (a
+    release that pyproject.toml allows may have drawn it otherwise)."""
+    kinds = (TyperOption, TyperArgument)
+    return (
+        all(hasattr(kind, name) for kind in kinds for name in _TYPER_PARTS)
+        and hasattr(TyperArgument, "display_name_raw")
+        and bool(getattr(typer_core, "HAS_RICH", False))
+        and getattr(command, "rich_markup_mode", None) == "rich"
     )
-    listing.add_column("Description", justify="left", no_wrap=False, ratio=10)
-    for command in commands:
-        line = inspect.cleandoc(command.short_help or command.help or "").split("\n\n")[0]
-        line = inspect.cleandoc(line.replace("\b\n", "").strip())
-        listing.add_row(Text(command.name or ""), _HIGHLIGHT(Text.from_markup(line)))
-    _panel(console, listing, "Commands")
 
 
-def _table() -> Table:
+def draw(command: click.Command, ctx: click.Context) -> None:
+    """Print the page: usage, help, arguments and options by panel, commands, epilog."""
+    console = _console()
+    console.print(Padding(_HIGHLIGHT(command.get_usage(ctx)), 1), style="bold")
+    if command.help:
+        console.print(Padding(Align(_help_text(command), pad=False), (0, 1, 1, 1)))
+    arguments: dict[str, list[TyperArgument | TyperOption]] = {"Arguments": []}
+    options: dict[str, list[TyperArgument | TyperOption]] = {"Options": []}
+    for param in command.get_params(ctx):
+        if getattr(param, "hidden", False):
+            continue
+        if isinstance(param, TyperArgument):
+            arguments.setdefault(param.rich_help_panel or "Arguments", []).append(param)
+        elif isinstance(param, TyperOption):
+            options.setdefault(param.rich_help_panel or "Options", []).append(param)
+    for panels in (arguments, options):
+        for name, params in panels.items():
+            _options_panel(console, name, params, ctx)
+    if isinstance(command, TyperGroup):
+        _commands(console, command, ctx)
+    if command.epilog:
+        console.print(Padding(Align(_rich_text(command.epilog), pad=False), 1))
+
+
+def _rich_text(text: str, style: str = "") -> Text:
+    text = inspect.cleandoc(text)
+    if "\033[" in text:
+        return _HIGHLIGHT(Text.from_ansi(text, style=style))
+    return _HIGHLIGHT(Text.from_markup(text, style=style))
+
+
+@group()
+def _help_text(command: click.Command) -> Iterable[Text]:
+    if command.deprecated:
+        yield Text(_DEPRECATED, style="red")
+    first, *rest = inspect.cleandoc(command.help or "").partition("\f")[0].split("\n\n")
+    if not first.startswith("\b"):
+        first = first.replace("\n", " ")
+    yield _rich_text(first.strip())
+    if rest:
+        yield Text("")
+        yield _rich_text("\n\n".join(rest), style="dim")
+
+
+def _param_help(param: TyperArgument | TyperOption, ctx: click.Context) -> Columns:
+    items: list[Text] = []
+    envvar = param.envvar
+    prefix = ctx.auto_envvar_prefix
+    if envvar is None and getattr(param, "allow_from_autoenv", None) and prefix is not None:
+        envvar = f"{prefix}_{param.name.upper()}" if param.name else None
+    if param.help:
+        paragraphs = "\n".join(_paragraph(p) for p in param.help.split("\n\n"))
+        items.append(_rich_text(paragraphs.strip()))
+    if envvar and getattr(param, "show_envvar", None):
+        shown = envvar if isinstance(envvar, str) else ", ".join(str(v) for v in envvar)
+        items.append(Text(f"[env var: {shown}]", style="dim yellow"))
+    default = param._extract_default_help_str(ctx=ctx)
+    given = isinstance(param.show_default, str)
+    if given or (default is not None and (param.show_default or ctx.show_default)):
+        text = param._get_default_string(ctx=ctx, show_default_is_str=given, default_value=default)
+        if text:
+            items.append(Text(f"[default: {text}]", style="dim"))
+    if param.required:
+        items.append(Text("[required]", style="dim red"))
+    return Columns(items)
+
+
+def _paragraph(text: str) -> str:
+    """One paragraph of a parameter's help: single line breaks dropped, unless it opens with
+    click's no-rewrap mark."""
+    return text.strip("\b\n") + "\n" if text.startswith("\b") else text.replace("\n", " ").strip()
+
+
+def _names(param: TyperArgument | TyperOption) -> list[str]:
+    """Long names, short names (an argument's display name), secondary long and short."""
+    shown = None
+    if isinstance(param, TyperArgument):
+        many = param.metavar is None and param.nargs != 1
+        shown = param.display_name_raw + ("..." if many else "")
+    names: list[list[str]] = [[], [], [], []]
+    for offset, opts in ((0, param.opts), (2, param.secondary_opts)):
+        for opt in opts:
+            names[offset if "--" in opt else offset + 1].append(
+                opt if "--" in opt or not shown else shown
+            )
+    return [",".join(found) for found in names]
+
+
+def _options_panel(
+    console: Console,
+    name: str,
+    params: Sequence[TyperArgument | TyperOption],
+    ctx: click.Context,
+) -> None:
+    rows: list[list[RenderableType]] = []
+    required: list[str | Text] = []
+    for param in params:
+        kind = Text(style="bold yellow", overflow="fold")
+        shown = param.display_type_rich(ctx=ctx)
+        if shown is not None:
+            kind.append(shown)
+        limits = param._get_number_range_help_str()
+        if limits:
+            kind.append(f" [{limits}]")
+        required.append(Text("*", style="red") if param.required else "")
+        long, short, negative_long, negative_short = _names(param)
+        rows.append([
+            _HIGHLIGHT(long), _HIGHLIGHT(short), _NEGATIVE(negative_long),
+            _NEGATIVE(negative_short), _TYPES(kind), _param_help(param, ctx),
+        ])  # fmt: skip
+    if not rows:
+        return
+    table = _table(highlight=True)
+    for mark, row in zip(required, rows, strict=True):
+        table.add_row(*([mark, *row] if any(required) else row))
+    console.print(Panel(table, border_style="dim", title=name, title_align="left"))
+
+
+def _commands(console: Console, command: TyperGroup, ctx: click.Context) -> None:
+    panels: dict[str, list[click.Command]] = {"Commands": []}
+    for name in command.list_commands(ctx):
+        found = command.get_command(ctx, name)
+        if found and not found.hidden:
+            panel = getattr(found, "rich_help_panel", None) or "Commands"
+            panels.setdefault(panel, []).append(found)
+    width = max((len(c.name or "") for listed in panels.values() for c in listed), default=0)
+    for name, listed in panels.items():
+        table = _table(highlight=False)
+        table.add_column(style="bold cyan", no_wrap=True, width=width)
+        table.add_column("Description", justify="left", no_wrap=False, ratio=10)
+        deprecated = [Text(_DEPRECATED, style="red") if c.deprecated else None for c in listed]
+        for found, flag in zip(listed, deprecated, strict=True):
+            title = Text(found.name or "", style="dim" if found.deprecated else "")
+            row: list[RenderableType | None] = [title, _command_line(found)]
+            table.add_row(*([*row, flag] if any(deprecated) else row))
+        if table.row_count:
+            console.print(Panel(table, border_style="dim", title=name, title_align="left"))
+
+
+def _command_line(command: click.Command) -> Text:
+    first = inspect.cleandoc(command.short_help or command.help or "").split("\n\n")[0]
+    if first.startswith("\b"):
+        first = first.replace("\b\n", "")
+    return _rich_text(first.strip())
+
+
+def _table(*, highlight: bool) -> Table:
     return Table(
-        highlight=True, show_header=False, expand=True, box=None, show_lines=False, leading=0,
-        pad_edge=False, padding=(0, 1),
+        highlight=highlight, show_header=False, expand=True, box=None, show_lines=False,
+        leading=0, pad_edge=False, padding=(0, 1), border_style=None, row_styles=None,
     )  # fmt: skip
-
-
-def _panel(console: Console, table: Table, title: str) -> None:
-    if table.row_count:
-        console.print(Panel(table, border_style="dim", title=title, title_align="left"))

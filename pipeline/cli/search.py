@@ -20,8 +20,7 @@ from pipeline.cli.common import (
 from pipeline.clock import utcnow
 from pipeline.errors import InvalidMessage
 from pipeline.memory.relative_time import relative_time
-from pipeline.memory.search import DEFAULT_K, MIN_SIMILARITY, search_memory
-from pipeline.store.people import get_person, get_project, list_projects
+from pipeline.memory.search_defaults import DEFAULT_K, MIN_SIMILARITY
 from pipeline.text import check_text
 
 # As the MCP search tools: a query is a phrase, and it is echoed back in the results header.
@@ -61,6 +60,9 @@ def search(
         )
     if k < 1:
         raise InvalidMessage(f"--k must be at least 1, not {k}", "pass --k 5")
+    from pipeline.memory.search import search_memory  # numpy and the store: when it runs
+    from pipeline.store.people import get_person, get_project, list_projects
+
     store = store_for(db_url)
     with store.read() as session:
         found = get_person(session, person)

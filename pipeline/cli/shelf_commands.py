@@ -28,12 +28,12 @@ from pipeline.cli.common import (
 )
 from pipeline.cli.exits import EXIT_CHECK
 from pipeline.cli.history_table import history_table
-from pipeline.domain import Assertion
 from pipeline.text import check_text, printable
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
+    from pipeline.domain import Assertion
     from pipeline.memory import manage
 
 # Finds the shelf a command works on, in its session, from the options that name it.
@@ -42,7 +42,7 @@ FindShelf = Callable[..., "manage.Shelf"]
 EraseNumbers = Callable[..., "manage.Erasure"]
 # Counts the turns `--mentions` would erase beyond those the facts' own erasure blanks.
 CountMentions = Callable[..., int]
-Change = Callable[["Session", "manage.Shelf", int], Assertion]
+Change = Callable[["Session", "manage.Shelf", int], "Assertion"]
 
 ImportanceArgument = typer.Argument(
     ..., help="From 0 to 1; below the sweep's threshold an unused one may be set aside."

@@ -29,6 +29,8 @@ from pipeline.memory.ann_search import candidates, indexed_engagements
 from pipeline.memory.blas import one_thread
 from pipeline.memory.embeddings import Embedder, Vectors
 from pipeline.memory.matching import Match, content_words
+from pipeline.memory.search_defaults import DEFAULT_K as DEFAULT_K
+from pipeline.memory.search_defaults import MIN_SIMILARITY as MIN_SIMILARITY
 from pipeline.memory.vectors import complete
 from pipeline.memory.vectors import content_sha256 as content_sha256
 from pipeline.memory.vectors import is_current as is_current
@@ -39,8 +41,6 @@ from pipeline.store.ann import ann_settings
 KEYWORD_WEIGHT = 0.5
 RECENCY_WEIGHT = 0.3
 RECENCY_RATE = 0.1
-MIN_SIMILARITY = 0.30
-DEFAULT_K = 5
 # Semantic forget matching: the best assertion must reach FORGET_MIN_SIMILARITY, and others
 # within FORGET_MARGIN of it make the match ambiguous rather than a guess. Both come from
 # MiniLM's spread on the local examples file (forget requests x personal facts, mostly

@@ -81,7 +81,25 @@ def test_bench_cli_times_fresh_processes() -> None:
         assert figures[key] > 0, key
     assert figures["python_ms"] < figures["help_ms"] < figures["chat_turn_ms"]
     assert set(figures["verdicts"]) == {"help_ms", "subcommand_help_ms", "list_ms", "chat_turn_ms"}
-    # every command's own --help, the slowest of them named
+    # every group's and command's own --help, the slowest of them named
     helps = figures["subcommand_helps_ms"]
-    assert {"chat", "memory", "eval", "bench"} <= set(helps) and all(v > 0 for v in helps.values())
+    assert {"chat", "memory", "memory list", "eval", "bench", "bench cli"} <= set(helps)
+    assert all(v > 0 for v in helps.values()) and figures["help_pages"] == len(helps) + 1
     assert figures["subcommand_help_ms"] == helps[figures["slowest_subcommand"]]
+
+
+def test_bench_cli_reports_a_baseline_beside_each_page() -> None:
+    from evals.bench.cli import _figures
+
+    figures = {
+        "help_ms": [90.0, 300.0],
+        "list_ms": [1.0],
+        "chat_turn_ms": [2.0],
+        "python_ms": [3.0],
+    }
+    helps = {"eval": [120.0, 2000.0], "memory list": [130.0, 280.0]}
+    found = _figures(figures, helps, 5, Path("/main"))
+    assert (found["help_ms"], found["baseline_help_ms"]) == (90.0, 300.0)
+    assert (found["slowest_subcommand"], found["subcommand_help_ms"]) == ("memory list", 130.0)
+    assert found["baseline_slowest_subcommand"] == "eval"
+    assert found["baseline_subcommand_helps_ms"] == {"eval": 2000.0, "memory list": 280.0}

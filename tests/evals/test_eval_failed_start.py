@@ -128,7 +128,7 @@ def test_ctrl_c_before_the_run_started_offers_no_resume(
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("evals.commands.eval.run_eval", interrupted)
+    monkeypatch.setattr("evals.runner.run.run_eval", interrupted)
     result = runner.invoke(
         app,
         [*EVAL, "--suite", str(classify_suite), "--provider", "scripted", "--script",
