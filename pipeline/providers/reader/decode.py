@@ -27,7 +27,8 @@ SPAN_FLOOR = 0.5
 INSIDE_FLOOR = 0.3
 # Spans that state a value, and where a clause ends (_to_clause_end).
 CLAUSE_KINDS = frozenset({"FACT", "KNOWLEDGE", "CORRECTION", "FORGET"})
-CLAUSE_END = re.compile(r"[.!?;,:()\n]|\s[—–-]\s")
+# A stop, comma or colon between digits ("6.5", "7:40", "$85,000") ends no clause.
+CLAUSE_END = re.compile(r"[!?;()\n]|[.,:](?!\d)|\s[—–-]\s")
 GAP_WORDS = 2
 FLAG_FLOOR = 0.5
 # What a span of each kind makes of its act.
@@ -186,6 +187,38 @@ def _to_clause_end(span: Span, spans: list[Span], message: str) -> Span:
     return Span(span.kind, span.start, span.start + len(text), text, span.p)
 
 
+# A sure correction with no span over the floor takes the run of tokens at least this share
+# of its likeliest correction token (docs/reader.md).
+PEAK_SHARE = 0.5
+PEAK_FLOOR = 0.1
+SURE_CORRECT = 0.9
+
+
+def likeliest_correction(
+    tag_probs: Array, tags: Sequence[str], encoded: Encoded, message: str
+) -> Span | None:
+    """Where a message the relation head is sure corrects the offer has no CORRECTION span,
+    the span from the first to the last token whose correction probability is at least
+    PEAK_SHARE of the likeliest token's ("nope Dublin": the tagger gives "Dublin" 0.15,
+    below the inside floor, and nothing else near it); none when no token reaches PEAK_FLOOR."""
+    columns = [tags.index("B-CORRECTION"), tags.index("I-CORRECTION")]
+    mass = tag_probs[:, columns].sum(axis=1)
+    inside = [i for i, o in enumerate(encoded.offsets) if o is not None]
+    if not inside:
+        return None
+    peak = max(float(mass[i]) for i in inside)
+    if peak < PEAK_FLOOR:
+        return None
+    chosen = [i for i in inside if mass[i] >= PEAK_SHARE * peak]
+    first, last = encoded.offsets[chosen[0]], encoded.offsets[chosen[-1]]
+    assert first is not None and last is not None
+    start, end = first[0], last[1]
+    while end < len(message) and message[end].isalnum():
+        end += 1  # the rest of a word whose first pieces were chosen
+    span = Span("CORRECTION", start, end, message[start:end], peak)
+    return _to_clause_end(span, [], message)
+
+
 def _relation(p: Mapping[str, float], context: ReaderContext, corrected: Span | None) -> str:
     if context.pending == "none":
         return "none"
@@ -218,32 +251,69 @@ VALUE_KIND = {
     "retract_knowledge": "FORGET",
     "ask_about_past_input": "QUERY",
 }
+VALUE_KINDS = frozenset(VALUE_KIND.values())
+# Intents whose act carries no span of the message.
+NO_VALUE = SPANLESS - VALUE_KIND.keys()
+SENTENCE_END = re.compile(r"[.!?]+(?:\s|$)")
 INTENT_FLOOR = 0.6
 CHAT_FLOOR = 0.9
 
 
-def agreed(spans: list[Span], intent: Mapping[str, float]) -> list[Span]:
+def agreed(spans: list[Span], intent: Mapping[str, float], message: str) -> list[Span]:
     """The spans made to agree with the intent head, which reads the whole message and is the
     surer of the two about what a message asks ("would you mind forgetting that I'm learning
-    Japanese?" tags a fact, the head says forget): when the head is sure of an intent whose
-    value kind no span has, the first value span takes that kind; when it is sure the message
-    is conversation and no question is asked, no fact or note is stated (irony, small talk)."""
+    Japanese?" tags a fact, the head says forget). The head names the message's first act:
+    when it is sure the message is conversation, no value is stated before or inside its first
+    question (irony, hypotheticals, "I'm not vegan, just curious — …?"); when it is sure of an
+    intent that takes no span (a reminder, a search, a share), no span makes an act; when it
+    is sure of an intent whose value kind no span has, the first value span takes that kind,
+    and a value span right after one of that kind continues it."""
     top = max(intent, key=lambda k: intent[k])
-    values = [s for s in spans if s.kind in VALUE_KIND.values()]
     if top == "general_conversation" and intent[top] >= CHAT_FLOOR:
-        if not any(s.kind == "QUESTION" for s in spans):
-            return [s for s in spans if s.kind not in ("FACT", "KNOWLEDGE")]
-        return spans
+        return _asked_first(spans, message)
+    if top in NO_VALUE and intent[top] >= CHAT_FLOOR:
+        return [s for s in spans if s.kind == "STATUS"]
     kind = VALUE_KIND.get(top)
+    values = [s for s in spans if s.kind in VALUE_KINDS]
     if kind is None or intent[top] < INTENT_FLOOR or not values:
         return spans
-    if any(s.kind == kind for s in spans):
-        return spans
-    first = values[0]
-    return [Span(kind, s.start, s.end, s.text, s.p) if s is first else s for s in spans]
+    if not any(s.kind == kind for s in spans):
+        first = values[0]
+        spans = [Span(kind, s.start, s.end, s.text, s.p) if s is first else s for s in spans]
+    return _continued(spans, kind, message)
+
+
+def _asked_first(spans: list[Span], message: str) -> list[Span]:
+    """Sure conversation: value spans count only in a sentence after its first question's."""
+    questions = [s for s in spans if s.kind == "QUESTION"]
+    if not questions:
+        return [s for s in spans if s.kind not in VALUE_KINDS]
+    found = SENTENCE_END.search(message, questions[0].end)
+    after = found.end() if found else len(message)
+    return [s for s in spans if s.kind not in VALUE_KINDS or s.start >= after]
+
+
+def _continued(spans: list[Span], kind: str, message: str) -> list[Span]:
+    """A value span of another kind right after a span of `kind` (a short, unpunctuated gap)
+    is the rest of it: "forget my old address on" + "Elm Street"."""
+    out: list[Span] = []
+    for span in spans:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and last.kind == kind
+            and span.kind in VALUE_KINDS
+            and _joined(last, Span(kind, span.start, span.end, span.text, span.p), message)
+        ):
+            text = message[last.start : span.end]
+            out[-1] = Span(kind, last.start, span.end, text, min(last.p, span.p))
+        else:
+            out.append(span)
+    return out
 
 
 def _acts(
+    message: str,
     spans: list[Span],
     intent: Mapping[str, float],
     flags: Mapping[str, float],
@@ -251,7 +321,7 @@ def _acts(
     context: ReaderContext,
 ) -> list[ReadAct]:
     acts: list[ReadAct] = []
-    spans = agreed(spans, intent)
+    spans = agreed(spans, intent, message)
     restore = flags["restore"] >= FLAG_FLOOR
     reports = flags["status"] >= FLAG_FLOOR
     for span in spans:
@@ -302,10 +372,13 @@ def reading(
     tag_probs = softmax(np.asarray(logits["tags"])[0], temperatures.get("tags", 1.0))
     spans = spans_of(tag_probs, labels["tags"], encoded, message)
     corrected = next((s for s in spans if s.kind == "CORRECTION"), None)
+    sure_correct = probs["relation"]["correct"] >= SURE_CORRECT and context.pending != "none"
+    if corrected is None and sure_correct:
+        corrected = likeliest_correction(tag_probs, labels["tags"], encoded, message)
     relation = _relation(probs["relation"], context, corrected)
     profile = max(probs["profile"], key=lambda k: probs["profile"][k])
     flags = probs["flags"]
-    acts = _acts(spans, probs["intent"], flags, profile, context)
+    acts = _acts(message, spans, probs["intent"], flags, profile, context)
     return ReaderOutput(
         relation=relation,
         chosen=_chosen(relation, probs["choice"], items, context),
