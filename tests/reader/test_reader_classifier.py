@@ -302,7 +302,7 @@ def test_sure_conversation_states_nothing_before_or_inside_its_question() -> Non
 
 
 def test_a_sure_correction_below_the_inside_floor_takes_its_likeliest_value() -> None:
-    from pipeline.providers.reader.decode import likeliest_correction
+    from pipeline.providers.reader.decode import likeliest
 
     tags = ["O", "B-CORRECTION", "I-CORRECTION"]
     message = "oops, it's 15 km each way, not 12"
@@ -311,7 +311,7 @@ def test_a_sure_correction_below_the_inside_floor_takes_its_likeliest_value() ->
     # per word: O mass and correction mass (B + I); "15" and "way" lead, below the 0.3 floor
     correction = [0.0, 0.0, 0.02, 0.17, 0.05, 0.03, 0.18, 0.0, 0.0, 0.0]
     rows = [[1.0, 0.0, 0.0]] + [[1 - c, c / 2, c / 2] for c in correction] + [[1.0, 0.0, 0.0]]
-    span = likeliest_correction(np.array(rows), tags, _encoded(message, words), message)
+    span = likeliest("CORRECTION", np.array(rows), tags, _encoded(message, words), message)
     assert span is not None and span.text == "15 km each way"
     nothing = np.array([[1.0, 0.0, 0.0]] * len(rows))
-    assert likeliest_correction(nothing, tags, _encoded(message, words), message) is None
+    assert likeliest("CORRECTION", nothing, tags, _encoded(message, words), message) is None

@@ -194,14 +194,17 @@ PEAK_FLOOR = 0.1
 SURE_CORRECT = 0.9
 
 
-def likeliest_correction(
-    tag_probs: Array, tags: Sequence[str], encoded: Encoded, message: str
+def likeliest(
+    kind: str, tag_probs: Array, tags: Sequence[str], encoded: Encoded, message: str
 ) -> Span | None:
-    """Where a message the relation head is sure corrects the offer has no CORRECTION span,
-    the span from the first to the last token whose correction probability is at least
-    PEAK_SHARE of the likeliest token's ("nope Dublin": the tagger gives "Dublin" 0.15,
-    below the inside floor, and nothing else near it); none when no token reaches PEAK_FLOOR."""
-    columns = [tags.index("B-CORRECTION"), tags.index("I-CORRECTION")]
+    """Where a head is sure of what the message does but no span of its kind reached the
+    inside floor, the span of that kind from the first to the last token whose probability
+    of it is at least PEAK_SHARE of the likeliest token's ("nope Dublin" corrects an offer:
+    the tagger gives "Dublin" 0.15 as a correction, and nothing else near it); none when no
+    token reaches PEAK_FLOOR."""
+    if f"B-{kind}" not in tags:
+        return None
+    columns = [tags.index(f"B-{kind}"), tags.index(f"I-{kind}")]
     mass = tag_probs[:, columns].sum(axis=1)
     inside = [i for i, o in enumerate(encoded.offsets) if o is not None]
     if not inside:
@@ -215,8 +218,22 @@ def likeliest_correction(
     start, end = first[0], last[1]
     while end < len(message) and message[end].isalnum():
         end += 1  # the rest of a word whose first pieces were chosen
-    span = Span("CORRECTION", start, end, message[start:end], peak)
+    span = Span(kind, start, end, message[start:end], peak)
     return _to_clause_end(span, [], message)
+
+
+def relation_none(context: ReaderContext) -> bool:
+    """Nothing is pending: the message's own acts are all it does."""
+    return context.pending == "none"
+
+
+def _wanted_value(intent: Mapping[str, float], spans: list[Span]) -> str | None:
+    """The value kind a sure intent head needs when no span states any value."""
+    top = max(intent, key=lambda k: intent[k])
+    kind = VALUE_KIND.get(top)
+    if kind is None or intent[top] < CHAT_FLOOR or any(s.kind in VALUE_KINDS for s in spans):
+        return None
+    return kind
 
 
 def _relation(p: Mapping[str, float], context: ReaderContext, corrected: Span | None) -> str:
@@ -374,7 +391,11 @@ def reading(
     corrected = next((s for s in spans if s.kind == "CORRECTION"), None)
     sure_correct = probs["relation"]["correct"] >= SURE_CORRECT and context.pending != "none"
     if corrected is None and sure_correct:
-        corrected = likeliest_correction(tag_probs, labels["tags"], encoded, message)
+        corrected = likeliest("CORRECTION", tag_probs, labels["tags"], encoded, message)
+    wanted = _wanted_value(probs["intent"], spans)
+    if wanted is not None and relation_none(context):
+        found = likeliest(wanted, tag_probs, labels["tags"], encoded, message)
+        spans = spans if found is None else sorted([*spans, found], key=lambda s: s.start)
     relation = _relation(probs["relation"], context, corrected)
     profile = max(probs["profile"], key=lambda k: probs["profile"][k])
     flags = probs["flags"]
