@@ -20,6 +20,8 @@ GENERATOR = (
     "scenes",
     "answers",
     "styles",
+    "asks",
+    "talk",
 )
 OURS = [ROOT / "training" / f"{name}.py" for name in GENERATOR]
 _REGEX_NOISE = re.compile(r"\(\?[:=!<]+|\\[bsSwWd]\+?\*?|[\^$()\[\]{}+*]|\?(?=[|)]|$)")
