@@ -19,6 +19,7 @@ GENERATOR = (
     "facts",
     "scenes",
     "answers",
+    "replies_words",
     "styles",
 )
 OURS = [ROOT / "training" / f"{name}.py" for name in GENERATOR]
