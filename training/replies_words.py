@@ -117,7 +117,7 @@ RESTATE_SHAPES = (
 # After an offer not to eat or drink something.
 RESTATE_NONE_SHAPES = (
     "that's right, no {v} at all", "yes, strictly no {v}", "correct — no {v}, ever",
-    "zero {v}, yes", "yep none of the {v}", "right, {v} is off the menu entirely",
+    "zero {v}, yes", "yep none of the {v}", "right, I stay away from {v} completely",
 )
 
 FORGET_IT_REJECTS = (
