@@ -19,6 +19,7 @@ GENERATOR = (
     "facts",
     "scenes",
     "answers",
+    "replies_words",
     "styles",
     "asks",
     "talk",
