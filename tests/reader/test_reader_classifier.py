@@ -18,8 +18,9 @@ from pipeline.errors import ConverseError
 from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.local.model import MiniLMEmbedder
 from pipeline.providers.local_reader.classifier import ReaderClassifier, pending_of
-from pipeline.providers.reader.decode import ReadAct, ReaderOutput, Span, spans_of
+from pipeline.providers.reader.decode import ReadAct, ReaderOutput
 from pipeline.providers.reader.encode import Encoded, ReaderContext
+from pipeline.providers.reader.spans import Span, spans_of
 from pipeline.reading import Relation
 
 
@@ -302,7 +303,7 @@ def test_sure_conversation_states_nothing_before_or_inside_its_question() -> Non
 
 
 def test_a_sure_correction_below_the_inside_floor_takes_its_likeliest_value() -> None:
-    from pipeline.providers.reader.decode import likeliest
+    from pipeline.providers.reader.spans import likeliest
 
     tags = ["O", "B-CORRECTION", "I-CORRECTION"]
     message = "oops, it's 15 km each way, not 12"
