@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import random
+import re
 
+from training import replies_words as rw
+from training import values as v
 from training import words as w
 from training.facts import Fact, random_fact, topic_of
 from training.scenes import Context, Scene, chat, fact_act, question, recall, statement, status
 from training.schema import Draft
+from training.vocab import maybe_vocab
 
 OFFER_ASKS = (
     "Want me to remember that {f}?",
@@ -214,6 +218,134 @@ def cross_answer(rng: random.Random) -> tuple[Context, Draft]:
     return ctx, Draft([(text, None)], relation="reject")
 
 
+# --- answers in many shapes (phrase lists in training/replies_words.py) ---------------------
+
+AVOID_OFFERS = ("you don't eat {v}", "you never have {v}", "you've cut out {v}", "you avoid {v}")
+_SLOTS = re.compile(r"(\{new\})")
+
+
+def _shaped(shape: str, new: str, **fills: str) -> list[tuple[str, str | None]]:
+    """A shape's segments: {new} labelled CORRECTION (the value alone), the rest filled."""
+    return [
+        (new, "CORRECTION") if part == "{new}" else (part.format(**fills), None)
+        for part in _SLOTS.split(shape)
+        if part
+    ]
+
+
+def _correction_pick(rng: random.Random) -> tuple[str, str, str, str, str]:
+    """An offer and its correction: (offered text, old, new, shape, profile field)."""
+    pick = rng.random()
+    if pick < 0.35:
+        fact = random_fact(rng)
+        while not fact.correctable() or not fact.value:
+            fact = random_fact(rng)
+        new = fact.other_value(rng)
+        return fact.offered, fact.value, new, rng.choice(rw.CORRECTION_SHAPES), fact.profile_field
+    if pick < 0.85:
+        pool = rng.choice((rw.WAY_OFFERS, rw.AMOUNT_OFFERS, rw.VALUE_OFFERS, rw.VALUE_OFFERS))
+        offer, values, field = rng.choice(pool)
+        old, new = rng.sample(values, 2)
+        shapes: tuple[str, ...] = rw.CORRECTION_SHAPES
+        if pool is rw.VALUE_OFFERS:
+            new = maybe_vocab(rng, new, 0.15)
+        elif rng.random() < 0.5:
+            shapes = rw.WAY_SHAPES + rw.AMOUNT_SHAPES if pool is rw.WAY_OFFERS else rw.AMOUNT_SHAPES
+        return offer.format(v=old), old, new, rng.choice(shapes), field
+    offer, group, members = rng.choice(rw.SCOPE_OFFERS)
+    # Only scope shapes: "haha no, okra" after "you dislike vegetables" could be a yes.
+    return offer.format(v=group), group, rng.choice(members), rng.choice(rw.SCOPE_SHAPES), "none"
+
+
+def offer_correct_shaped(rng: random.Random) -> tuple[Context, Draft]:
+    """A correction whose CORRECTION span is exactly the new value: "nah it's 15 km",
+    "not all nuts, just peanuts", "Portland, Maine, not Cork", "sorry, the 9th of May"."""
+    offered, old, new, shape, field = _correction_pick(rng)
+    ctx = Context("offer", rng.choice(OFFER_ASKS).format(f=offered), rng.random() < 0.3)
+    segments = _shaped(shape, new, old=old)
+    return ctx, Draft(segments, relation="correct", intent="remember_about_me", profile_field=field)
+
+
+def offer_restate(rng: random.Random) -> tuple[Context, Draft]:
+    """A yes that says the offered value again ("correct — Leeds"): a confirm, no new fact."""
+    if rng.random() < 0.35:
+        food = rng.choice(v.FOODS)
+        offered, text = (
+            rng.choice(AVOID_OFFERS).format(v=food),
+            rng.choice(rw.RESTATE_NONE_SHAPES).format(v=food),
+        )
+    else:
+        fact = random_fact(rng)
+        while not fact.value:
+            fact = random_fact(rng)
+        offered, text = fact.offered, rng.choice(rw.RESTATE_SHAPES).format(v=fact.value)
+    ctx = Context("offer", rng.choice(OFFER_ASKS).format(f=offered), rng.random() < 0.3)
+    return ctx, Draft([(text, None)], relation="confirm", intent="remember_about_me")
+
+
+def offer_forget_it(rng: random.Random) -> tuple[Context, Draft]:
+    """ "forget I said anything" after an offer: a reject of the offer, not a forget request."""
+    draft = Draft([(rng.choice(rw.FORGET_IT_REJECTS), None)], relation="reject")
+    if rng.random() < 0.25:
+        k = rng.choice((2, 3))
+        items = _items([random_fact(rng) for _ in range(k)])
+        prev = rng.choice(OFFERS_ASK).format(k=k, items=items)
+        return Context("offers", prev, rng.random() < 0.3, k), draft
+    return _offer_context(rng, random_fact(rng)), draft
+
+
+def cross_project_answer(rng: random.Random) -> tuple[Context, Draft]:
+    """Everywhere, or just this project, often naming the project's subject."""
+    subj = rng.choice(rw.PROJECT_SUBJECTS)
+    prev = rng.choice(rw.CROSS_ASKS_PROJECT).format(subj=subj, f=_offered(rng, random_fact(rng)))
+    ctx = Context("cross_promotion", prev, True)
+    said = subj if rng.random() < 0.8 else rng.choice(rw.PROJECT_SUBJECTS)
+    if rng.random() < 0.5:
+        text = rng.choice(rw.CROSS_ACCEPTS).format(subj=said)
+        return ctx, Draft([(text, None)], relation="confirm", intent="remember_about_me")
+    text = rng.choice(rw.CROSS_DECLINES).format(subj=said)
+    return ctx, Draft([(text, None)], relation="reject", intent="general_conversation")
+
+
+def _described(rng: random.Random, k: int) -> tuple[list[Fact], list[str]]:
+    """k facts, each with a topic that names it and no other item."""
+    while True:
+        facts = [random_fact(rng) for _ in range(k)]
+        topics = [topic_of(f, rng) for f in facts]
+        texts = [f.offered.lower() for f in facts]
+        if all(
+            len(t) > 2
+            and t.lower() in texts[i]
+            and all(t.lower() not in o for o in texts[:i])
+            and all(t.lower() not in o for o in texts[i + 1 :])
+            for i, t in enumerate(topics)
+        ):
+            return facts, topics
+
+
+def choose_by_description(rng: random.Random) -> tuple[Context, Draft]:
+    """A choice among offers or forget candidates by what the item is about."""
+    k = rng.choice((2, 3, 3, 4))
+    facts, topics = _described(rng, k)
+    forget = rng.random() < 0.45
+    if forget:
+        prev = rng.choice(CANDIDATES_ASK).format(items=_items(facts))
+        ctx, intent = Context("candidates", prev, False, k), "forget_about_me"
+    else:
+        prev = rng.choice(OFFERS_ASK).format(k=k, items=_items(facts))
+        ctx, intent = Context("offers", prev, rng.random() < 0.3, k), "remember_about_me"
+    a, b = sorted(rng.sample(range(k), 2))
+    if not forget and k > 2 and rng.random() < 0.25:
+        text = rng.choice(rw.DESCRIBED_PAIRS).format(t=topics[a], u=topics[b])
+        chosen = [a + 1, b + 1]
+    else:
+        text = rng.choice(rw.DESCRIBED_FORGETS if forget else rw.DESCRIBED_PICKS).format(
+            t=topics[a]
+        )
+        chosen = [a + 1]
+    return ctx, Draft([(text, None)], relation="choose", chosen=chosen, intent=intent)
+
+
 ANSWERS: tuple[tuple[Scene, int], ...] = (
     (offer_confirm, 8),
     (offer_reject, 5),
@@ -222,5 +354,10 @@ ANSWERS: tuple[tuple[Scene, int], ...] = (
     (offers_answer, 6),
     (retraction_answer, 5),
     (candidates_answer, 3),
-    (cross_answer, 3),
+    (cross_answer, 2),
+    (offer_correct_shaped, 9),
+    (offer_restate, 3),
+    (offer_forget_it, 3),
+    (cross_project_answer, 5),
+    (choose_by_description, 4),
 )

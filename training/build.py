@@ -137,7 +137,7 @@ def corpus_sha256(folder: Path = DATA) -> str:
 def main(argv: list[str] | None = None) -> None:
     """Write the corpus files."""
     parser = argparse.ArgumentParser(prog="python -m training.build", description=__doc__)
-    parser.add_argument("--rows", type=int, default=30000)
+    parser.add_argument("--rows", type=int, default=45000)
     parser.add_argument("--seed", type=int, default=34)
     parser.add_argument(
         "--sgd", type=Path, help="git dir of a dstc8-schema-guided-dialogue snapshot"

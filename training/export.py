@@ -73,6 +73,7 @@ def _manifest(
         "training": {
             "layers": args.layers,
             "epochs": args.epochs,
+            "ensemble": getattr(args, "ensemble", 1),
             "batch": args.batch,
             "lr": args.lr,
             "seed": args.seed,

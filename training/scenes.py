@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from training import notes
+from training import asks, notes, talk
 from training import values as v
 from training import words as w
 from training.facts import Fact, random_fact, topic_of
@@ -56,6 +56,16 @@ def _fill(rng: random.Random, template: str) -> str:
         n=rng.randint(1, 9),
         topic=notes.project_topic(rng),
         fact=random_fact(rng).said,
+        appt=rng.choice(asks.APPOINTMENTS),
+        subject=rng.choice(asks.SUBJECTS),
+        project=rng.choice(asks.PROJECTS),
+        format=rng.choice(asks.FORMATS),
+        shop=rng.choice(asks.SHOPS),
+        explain=rng.choice(talk.EXPLAIN),
+        colour=rng.choice(v.COLOURS),
+        country=rng.choice(v.COUNTRIES),
+        month=rng.choice(v.MONTHS),
+        thing=rng.choice(v.THINGS),
     )
 
 
@@ -155,15 +165,27 @@ def fact_and_question(rng: random.Random) -> tuple[Context, Draft]:
 
 
 def recall(rng: random.Random) -> tuple[Context, Draft]:
-    """A question about what the person said before."""
+    """A question about what the person said before: behind a lead, or inside a frame
+    ("how much did I tell you the deck cost")."""
     fact = random_fact(rng)
+    draft = Draft([], intent="ask_about_past_input", question=True)
+    draft.acts.append(Act("ask_about_past_input", question=True, span=0))
+    if rng.random() < 0.4:
+        head, tail = rng.choice(talk.RECALL_FRAMES)
+        topic = notes.fill(rng, rng.choice(NOUN_TOPICS), 0.25, topic=topic_of(fact, rng))
+        end = rng.choice(("?", "?", "", "??"))
+        draft.segments += [(head, None), (topic, "QUERY"), (tail + end, None)]
+        return _plain_context(rng), draft
     shape = rng.choice(notes.RECALL_TOPICS)
     topic = notes.fill(rng, shape, 0.25, topic=topic_of(fact, rng))
-    draft = Draft([(rng.choice(w.RECALL_ASKS), None)], intent="ask_about_past_input", question=True)
-    draft.acts.append(Act("ask_about_past_input", question=True, span=0))
     tail = rng.choice(("?", "", " again?", " haha", "??", " last week?", " before?", " pls"))
-    draft.segments += [(topic, "QUERY"), (tail, None)]
+    draft.segments += [(rng.choice(w.RECALL_ASKS), None), (topic, "QUERY"), (tail, None)]
     return _plain_context(rng), draft
+
+
+# Recall topics that are names of things, which fit inside a frame ("what date did I give you
+# for my birthday"); "where I live" does not.
+NOUN_TOPICS = tuple(t for t in notes.RECALL_TOPICS if " I " not in f" {t} ")
 
 
 def forget(rng: random.Random) -> tuple[Context, Draft]:
@@ -171,6 +193,8 @@ def forget(rng: random.Random) -> tuple[Context, Draft]:
     "forget that I live in Miami" spans "I live in Miami"), or to remove a project note."""
     project = rng.random() < 0.35
     intent = "retract_knowledge" if project else "forget_about_me"
+    if rng.random() < 0.35:
+        return _plain_context(rng, project), _forget_frame(rng, intent)
     polite = rng.random() < 0.5
     draft = Draft([(lead(rng, w.POLITE_FORGET if polite else w.PLAIN_FORGET), None)], intent=intent)
     draft.acts.append(Act(intent, span=0))
@@ -188,6 +212,22 @@ def forget(rng: random.Random) -> tuple[Context, Draft]:
     if polite:
         draft.segments.append((rng.choice(("?", "?", "", " please?")), None))
     return _plain_context(rng, project), draft
+
+
+def _forget_frame(rng: random.Random, intent: str) -> Draft:
+    """A forget request whose own words surround the description ("you don't need to keep my
+    address anymore", "scratch the deck from the notes")."""
+    draft = Draft([], intent=intent)
+    draft.acts.append(Act(intent, span=0))
+    if intent == "retract_knowledge":
+        head, body, tail = rng.choice(talk.NOTE_FORGET_FRAMES)
+        text = body.format(topic=notes.project_topic(rng), note=notes.project_note(rng))
+    else:
+        fact = random_fact(rng)
+        head, body, tail = rng.choice(talk.FORGET_FRAMES)
+        text = notes.fill(rng, body, 0.2, said=fact.said, topic=topic_of(fact, rng))
+    draft.segments += [(head, None), (text, "FORGET"), (tail, None)]
+    return draft
 
 
 def restore(rng: random.Random) -> tuple[Context, Draft]:
@@ -266,6 +306,38 @@ def chat(rng: random.Random) -> tuple[Context, Draft]:
     return _plain_context(rng), draft
 
 
+def mention_question(rng: random.Random) -> tuple[Context, Draft]:
+    """A question behind a hypothetical, a disclaimer or a mood ("I'm wiped out today, should
+    I skip the gym?"): it mentions the person but states nothing to keep."""
+    head, ask = rng.choice(talk.MENTION_QUESTIONS)
+    draft = Draft([], intent="general_conversation", question=True)
+    draft.acts.append(Act("general_conversation", question=True, span=0))
+    if head:
+        draft.segments.append((_fill(rng, head), None))
+    tail = rng.choice(("?", "?", "??", "", "? thanks", "? just wondering"))
+    draft.segments += [(_fill(rng, ask), "QUESTION"), (tail, None)]
+    return _plain_context(rng), draft
+
+
+def own_note(rng: random.Random) -> tuple[Context, Draft]:
+    """What the person did or decided for the project's work, in the first person ("I ordered
+    oak for the shelves"): a project note, the KNOWLEDGE span the whole statement."""
+    template = rng.choice(talk.OWN_NOTES)
+    text = notes.fill(
+        rng,
+        template,
+        0.25,
+        code=rng.choice(talk.CODE),
+        bpm=rng.choice(talk.TEMPOS),
+        platform=rng.choice(talk.PLATFORMS),
+        temp=rng.choice(talk.TEMPERATURES),
+    )
+    draft = Draft([(rng.choice(talk.OWN_NOTE_LEADS), None)], intent="add_knowledge")
+    draft.acts.append(Act("add_knowledge", span=0))
+    draft.segments += [(text, "KNOWLEDGE"), (rng.choice(("", "", ".", " btw", "!")), None)]
+    return _plain_context(rng, True), draft
+
+
 def question(rng: random.Random) -> tuple[Context, Draft]:
     """A question for the companion that asks nothing of memory."""
     draft = Draft([], intent="general_conversation", question=True)
@@ -295,14 +367,16 @@ SCENES: tuple[tuple[Scene, int], ...] = (
     (forget, 5),
     (restore, 3),
     (knowledge, 5),
-    (_spanless("list_knowledge", w.LIST_ASKS, True), 1),
-    (_spanless("commit_knowledge", w.COMMIT_ASKS, True), 1),
-    (_spanless("describe_capabilities", w.CAPABILITY_ASKS), 1),
-    (_spanless("set_reminder", w.REMINDER_ASKS), 1),
-    (_spanless("web_search", w.SEARCH_ASKS), 1),
-    (_spanless("share_project", w.SHARE_ASKS, True), 1),
-    (_spanless("export_project", w.EXPORT_ASKS, True), 1),
+    (own_note, 3),
+    (_spanless("list_knowledge", asks.LIST_ASKS, True), 3),
+    (_spanless("commit_knowledge", asks.COMMIT_ASKS, True), 2),
+    (_spanless("describe_capabilities", asks.CAPABILITY_ASKS), 3),
+    (_spanless("set_reminder", asks.REMINDER_ASKS), 2),
+    (_spanless("web_search", asks.SEARCH_ASKS), 2),
+    (_spanless("share_project", asks.SHARE_ASKS, True), 2),
+    (_spanless("export_project", asks.EXPORT_ASKS, True), 2),
     (chat, 7),
     (question, 4),
+    (mention_question, 3),
     (status, 4),
 )

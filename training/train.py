@@ -35,7 +35,7 @@ from training.features import (
     tokenizer,
 )
 from training.metrics import scores
-from training.model import OUTPUTS, FineTuned, Heads, finetune_encoder
+from training.model import OUTPUTS, Ensemble, FineTuned, Heads, finetune_encoder
 from training.schema import INTENT_NAMES, PROFILE_FIELDS, RELATIONS
 
 LABELS = {
@@ -233,6 +233,9 @@ def main(argv: list[str] | None = None) -> None:
         "--layers", type=int, default=0, help="transformer layers over the frozen encoder"
     )
     parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument(
+        "--ensemble", type=int, default=5, help="heads trained from seeds S..S+N-1, averaged"
+    )
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--seed", type=int, default=34)
@@ -265,10 +268,17 @@ def main(argv: list[str] | None = None) -> None:
         for name, exs in split.items():
             hidden[name] = cached_hidden(name, split_rows[name], session, args)[: len(exs)]
         print(f"frozen hidden states: {time.perf_counter() - started:.0f} s")
-        model = Heads(args.layers)
+        members = []
+        train_s = 0.0
+        for k in range(args.ensemble):  # member k: seed + k for its initial weights and order
+            torch.manual_seed(args.seed + k)
+            members.append(Heads(args.layers))
+            member_args = argparse.Namespace(**{**vars(args), "seed": args.seed + k})
+            train_s += fit(members[-1], split["train"], hidden["train"], member_args)
+        model = members[0] if args.ensemble == 1 else Ensemble(members)
     else:
         model = FineTuned(finetune_encoder())
-    train_s = fit(model, split["train"], hidden["train"], args)
+        train_s = fit(model, split["train"], hidden["train"], args)
     val_logits = logits_of(model, split["validation"], hidden["validation"])
     temps = temperatures(split["validation"], val_logits)
     test_logits = logits_of(model, split["test"], hidden["test"])
@@ -276,6 +286,7 @@ def main(argv: list[str] | None = None) -> None:
         "mode": args.mode,
         "layers": args.layers if args.mode == "frozen" else None,
         "epochs": args.epochs,
+        "ensemble": args.ensemble if args.mode == "frozen" else 1,
         "train_rows": len(split["train"]),
         "train_s": round(train_s),
         "temperatures": temps,

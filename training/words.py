@@ -88,41 +88,6 @@ RESTORE_ASKS = (
     "could you reinstate #{n}?", "hmm no, put the {topic} one back",
 )
 
-LIST_ASKS = (
-    "show me everything in this project", "list the project notes pls", "what's in here so far?",
-    "dump all the notes for this one", "can I see the notes", "gimme the full list of notes",
-)
-
-COMMIT_ASKS = (
-    "lock in #{n}", "make #{n} final", "mark all of those as settled", "finalise number {n}",
-    "set #{n} in stone", "those are good, lock them in",
-)
-
-CAPABILITY_ASKS = (
-    "what can u actually do", "what are you good for?", "what sorts of stuff can you help with",
-    "how can you help me exactly?", "what's your skill set", "remind me what you're for",
-)
-
-REMINDER_ASKS = (
-    "remind me to call the dentist {day}", "ping me {day} about the gas bill",
-    "set an alarm for {time} tomorrow", "nudge me {day} to water the ferns",
-)
-
-SEARCH_ASKS = (
-    "look up the opening hours of the tip", "search the web for cheap flights to {city}",
-    "google the weather in {city}", "find me reviews of the new ramen place online",
-)
-
-SHARE_ASKS = (
-    "share this project with my {relative}", "send these notes to {name}",
-    "give {name} access to this one",
-)
-
-EXPORT_ASKS = (
-    "export the notes as a pdf", "download this project as a spreadsheet",
-    "turn the notes into a word doc",
-)
-
 SMALL_TALK = (
     "ugh the weather is trash today", "not in the mood for anything tbh", "what a week honestly",
     "lol my bus was late again", "ok that's hilarious", "meh, mondays", "haha fair enough",

@@ -18,8 +18,9 @@ from pipeline.errors import ConverseError
 from pipeline.providers.base import ClassifyRequest
 from pipeline.providers.local.model import MiniLMEmbedder
 from pipeline.providers.local_reader.classifier import ReaderClassifier, pending_of
-from pipeline.providers.reader.decode import ReadAct, ReaderOutput, Span, spans_of
+from pipeline.providers.reader.decode import ReadAct, ReaderOutput
 from pipeline.providers.reader.encode import Encoded, ReaderContext
+from pipeline.providers.reader.spans import Span, spans_of
 from pipeline.reading import Relation
 
 
@@ -244,18 +245,74 @@ def test_a_stated_value_runs_to_the_end_of_its_clause() -> None:
 def test_spans_agree_with_a_sure_intent_head() -> None:
     from pipeline.providers.reader.decode import agreed
 
-    fact = Span("FACT", 0, 20, "I'm learning Japanese", 0.9)
+    message = "would you mind forgetting that I'm learning Japanese?"
+    fact = Span("FACT", 31, 52, "I'm learning Japanese", 0.9)
     forget = {"forget_about_me": 0.9, "remember_about_me": 0.1, "general_conversation": 0.0}
-    assert [s.kind for s in agreed([fact], forget)] == ["FORGET"]
+    assert [s.kind for s in agreed([fact], forget, message)] == ["FORGET"]
     unsure = {"forget_about_me": 0.5, "remember_about_me": 0.5, "general_conversation": 0.0}
-    assert [s.kind for s in agreed([fact], unsure)] == ["FACT"]
+    assert [s.kind for s in agreed([fact], unsure, message)] == ["FACT"]
+
+
+def test_a_value_span_right_after_the_heads_kind_continues_it() -> None:
+    from pipeline.providers.reader.decode import agreed
+
+    message = "Please forget my old address on Elm Street."
+    spans = [
+        Span("FORGET", 14, 31, "my old address on", 0.9),
+        Span("FACT", 32, 42, "Elm Street", 0.7),
+    ]
+    forget = {"forget_about_me": 0.95, "remember_about_me": 0.05}
+    assert [(s.kind, s.text) for s in agreed(spans, forget, message)] == [
+        ("FORGET", "my old address on Elm Street")
+    ]
+
+
+def test_a_sure_spanless_intent_makes_no_act_of_its_spans() -> None:
+    from pipeline.providers.reader.decode import agreed
+
+    message = "Export everything for the novel into a Word document."
+    spans = [Span("KNOWLEDGE", 26, 52, "novel into a Word document", 0.7)]
+    export = {"export_project": 0.99, "add_knowledge": 0.01}
+    assert agreed(spans, export, message) == []
+    unsure = {"export_project": 0.6, "add_knowledge": 0.4}
+    assert agreed(spans, unsure, message) == spans
 
 
 def test_sure_conversation_states_no_fact_unless_it_also_asks() -> None:
     from pipeline.providers.reader.decode import agreed
 
     chat = {"general_conversation": 0.95, "remember_about_me": 0.05}
-    irony = [Span("FACT", 0, 10, "I LOVE mondays", 0.9), Span("STATUS", 11, 20, "monday", 0.9)]
-    assert [s.kind for s in agreed(irony, chat)] == ["STATUS"]
-    asks = [Span("QUESTION", 0, 5, "what now", 0.9), Span("FACT", 6, 10, "I'm vegan", 0.9)]
-    assert [s.kind for s in agreed(asks, chat)] == ["QUESTION", "FACT"]
+    irony = [Span("FACT", 0, 14, "I LOVE mondays", 0.9), Span("STATUS", 15, 21, "monday", 0.9)]
+    assert [s.kind for s in agreed(irony, chat, "I LOVE mondays monday")] == ["STATUS"]
+    message = "what now? I'm vegan"
+    asks = [Span("QUESTION", 0, 8, "what now", 0.9), Span("FACT", 10, 19, "I'm vegan", 0.9)]
+    assert [s.kind for s in agreed(asks, chat, message)] == ["QUESTION", "FACT"]
+
+
+def test_sure_conversation_states_nothing_before_or_inside_its_question() -> None:
+    from pipeline.providers.reader.decode import agreed
+
+    chat = {"general_conversation": 0.99, "remember_about_me": 0.01}
+    message = "If I went vegan, would I still get enough protein from this meal plan?"
+    spans = [
+        Span("FACT", 5, 15, "went vegan", 0.9),
+        Span("QUESTION", 35, 49, "enough protein", 0.9),
+        Span("FORGET", 60, 69, "meal plan", 0.8),
+    ]
+    assert [s.kind for s in agreed(spans, chat, message)] == ["QUESTION"]
+
+
+def test_a_sure_correction_below_the_inside_floor_takes_its_likeliest_value() -> None:
+    from pipeline.providers.reader.spans import likeliest
+
+    tags = ["O", "B-CORRECTION", "I-CORRECTION"]
+    message = "oops, it's 15 km each way, not 12"
+    words = [(0, 4), (4, 5), (6, 10), (11, 13), (14, 16), (17, 21), (22, 25), (25, 26)]
+    words += [(27, 30), (31, 33)]
+    # per word: O mass and correction mass (B + I); "15" and "way" lead, below the 0.3 floor
+    correction = [0.0, 0.0, 0.02, 0.17, 0.05, 0.03, 0.18, 0.0, 0.0, 0.0]
+    rows = [[1.0, 0.0, 0.0]] + [[1 - c, c / 2, c / 2] for c in correction] + [[1.0, 0.0, 0.0]]
+    span = likeliest("CORRECTION", np.array(rows), tags, _encoded(message, words), message)
+    assert span is not None and span.text == "15 km each way"
+    nothing = np.array([[1.0, 0.0, 0.0]] * len(rows))
+    assert likeliest("CORRECTION", nothing, tags, _encoded(message, words), message) is None

@@ -19,7 +19,10 @@ GENERATOR = (
     "facts",
     "scenes",
     "answers",
+    "replies_words",
     "styles",
+    "asks",
+    "talk",
 )
 OURS = [ROOT / "training" / f"{name}.py" for name in GENERATOR]
 _REGEX_NOISE = re.compile(r"\(\?[:=!<]+|\\[bsSwWd]\+?\*?|[\^$()\[\]{}+*]|\?(?=[|)]|$)")
