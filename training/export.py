@@ -73,7 +73,7 @@ def _manifest(
         "training": {
             "layers": args.layers,
             "epochs": args.epochs,
-            "ensemble": getattr(args, "ensemble", 1),
+            "ensemble": args.ensemble,
             "batch": args.batch,
             "lr": args.lr,
             "seed": args.seed,

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from pipeline.providers.reader.encode import Encoded, ReaderContext
-from pipeline.providers.reader.spans import Array, Span, joined, likeliest, spans_of
+from pipeline.providers.reader.spans import Array, Span, likeliest, near, spans_of
 
 RELATION_NAMES = ("none", "confirm", "reject", "correct", "choose", "unrelated")
 # Below these probabilities the reading falls back to the safe side (docs/reader.md).
@@ -91,14 +91,14 @@ def sigmoid(logits: Array, temperature: float = 1.0) -> Array:
     return out
 
 
-def relation_none(context: ReaderContext) -> bool:
-    """Nothing is pending: the message's own acts are all it does."""
-    return context.pending == "none"
+def _top(p: Mapping[str, float]) -> str:
+    """The likeliest name of one head."""
+    return max(p, key=lambda k: p[k])
 
 
 def _wanted_value(intent: Mapping[str, float], spans: list[Span]) -> str | None:
     """The value kind a sure intent head needs when no span states any value."""
-    top = max(intent, key=lambda k: intent[k])
+    top = _top(intent)
     kind = VALUE_KIND.get(top)
     if kind is None or intent[top] < CHAT_FLOOR or any(s.kind in VALUE_KINDS for s in spans):
         return None
@@ -154,7 +154,7 @@ def agreed(spans: list[Span], intent: Mapping[str, float], message: str) -> list
     intent that takes no span (a reminder, a search, a share), no span makes an act; when it
     is sure of an intent whose value kind no span has, the first value span takes that kind,
     and a value span right after one of that kind continues it."""
-    top = max(intent, key=lambda k: intent[k])
+    top = _top(intent)
     if top == "general_conversation" and intent[top] >= CHAT_FLOOR:
         return _asked_first(spans, message)
     if top in NO_VALUE and intent[top] >= CHAT_FLOOR:
@@ -189,7 +189,7 @@ def _continued(spans: list[Span], kind: str, message: str) -> list[Span]:
             last is not None
             and last.kind == kind
             and span.kind in VALUE_KINDS
-            and joined(last, Span(kind, span.start, span.end, span.text, span.p), message)
+            and near(last, span, message)
         ):
             text = message[last.start : span.end]
             out[-1] = Span(kind, last.start, span.end, text, min(last.p, span.p))
@@ -231,7 +231,7 @@ def _acts(
                 span=span,
             )
         )
-    top = max(intent, key=lambda k: intent[k])
+    top = _top(intent)
     forgets = top in ("forget_about_me", "retract_knowledge")
     if not acts and top in SPANLESS and intent[top] >= RELATION_FLOOR and (restore or not forgets):
         acts.append(ReadAct(top, question=flags["question"] >= FLAG_FLOOR, restore=restore))
@@ -262,18 +262,18 @@ def reading(
     if corrected is None and sure_correct:
         corrected = likeliest("CORRECTION", tag_probs, labels["tags"], encoded, message)
     wanted = _wanted_value(probs["intent"], spans)
-    if wanted is not None and relation_none(context):
+    if wanted is not None and context.pending == "none":
         found = likeliest(wanted, tag_probs, labels["tags"], encoded, message)
         spans = spans if found is None else sorted([*spans, found], key=lambda s: s.start)
     relation = _relation(probs["relation"], context, corrected)
-    profile = max(probs["profile"], key=lambda k: probs["profile"][k])
+    profile = _top(probs["profile"])
     flags = probs["flags"]
     acts = _acts(message, spans, probs["intent"], flags, profile, context)
     return ReaderOutput(
         relation=relation,
         chosen=_chosen(relation, probs["choice"], items, context),
         corrected=corrected if relation == "correct" else None,
-        intent=max(probs["intent"], key=lambda k: probs["intent"][k]),
+        intent=_top(probs["intent"]),
         question=any(a.question for a in acts) or flags["question"] >= FLAG_FLOOR,
         restore=flags["restore"] >= FLAG_FLOOR,
         status=any(a.status for a in acts),

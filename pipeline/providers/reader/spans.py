@@ -53,11 +53,16 @@ def _kind(tag_probs: Array, tags: Sequence[str], first: int, last: int) -> str:
     return max(mass, key=lambda k: mass[k])
 
 
-def joined(a: Span, b: Span, message: str) -> bool:
-    """Two spans of one kind with only a short, unpunctuated gap between them are one span
-    the tagger dropped a word of ("I wear a size 9 in running shoes")."""
+def near(a: Span, b: Span, message: str) -> bool:
+    """Only a short, unpunctuated gap lies between the two spans."""
     gap = message[a.end : b.start]
-    return a.kind == b.kind and len(gap.split()) <= GAP_WORDS and not any(c in gap for c in ".!?;")
+    return len(gap.split()) <= GAP_WORDS and not any(c in gap for c in ".!?;")
+
+
+def joined(a: Span, b: Span, message: str) -> bool:
+    """Two spans of one kind a short, unpunctuated gap apart are one span the tagger dropped a
+    word of ("I wear a size 9 in running shoes")."""
+    return a.kind == b.kind and near(a, b, message)
 
 
 def _runs(inside: npt.NDArray[np.float64], encoded: Encoded, message: str) -> list[tuple[int, int]]:
